@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Only plugins link the C libraries; HealthPipeCore knows no file format and links none.
+let package = Package(
+    name: "HealthPipe",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "healthpipe", targets: ["healthpipe"]),
+        .library(name: "HealthPipeCore", targets: ["HealthPipeCore"]),
+        .library(name: "HealthPipeAnalytics", targets: ["HealthPipeAnalytics"]),
+        .library(name: "BuiltinPlugins", targets: ["BuiltinPlugins"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        // System libraries (Debian: libcsv-dev, libxml2-dev, libsqlite3-dev).
+        .systemLibrary(name: "CLibCSV", path: "Sources/CLibCSV", providers: [.apt(["libcsv-dev"])]),
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "CHealthShims", path: "Sources/CHealthShims",
+                cSettings: [.define("_GNU_SOURCE")]),
+
+        .target(name: "HealthPipeCore", dependencies: ["Yams", "CHealthShims"],
+                path: "Sources/HealthPipeCore"),
+        .target(name: "HealthPipeAnalytics", dependencies: ["HealthPipeCore"],
+                path: "Sources/HealthPipeAnalytics"),
+
+        // Format adapters and sinks: one target per family.
+        .target(name: "CSVFormats", dependencies: ["HealthPipeCore", "CLibCSV", "Yams"],
+                path: "plugins/CSVFormats"),
+        .target(name: "SQLiteStore", dependencies: ["HealthPipeCore", "CSQLite"],
+                path: "plugins/SQLiteStore"),
+        .target(name: "JSONFormats", dependencies: ["HealthPipeCore"],
+                path: "plugins/JSONFormats"),
+        .target(name: "BuiltinPlugins",
+                dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "CSVFormats", "SQLiteStore", "JSONFormats"],
+                path: "plugins/BuiltinPlugins"),
+
+        .target(name: "HealthPipeCLI",
+                dependencies: ["BuiltinPlugins", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                path: "Sources/HealthPipeCLI"),
+        .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI"], path: "Sources/healthpipe"),
+
+        .testTarget(name: "HealthPipeCoreTests", dependencies: ["HealthPipeCore"]),
+        .testTarget(name: "HealthPipeAnalyticsTests", dependencies: ["HealthPipeAnalytics"]),
+        .testTarget(name: "CSVFormatsTests", dependencies: ["CSVFormats", "BuiltinPlugins"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe"]),
+    ]
+)

@@ -1,0 +1,24 @@
+#include "CHealthShims.h"
+#include <signal.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_flag = 0;
+
+static void on_stop_signal(int sig) {
+    if (stop_flag) _exit(128 + sig); /* second Ctrl-C: the user really means it */
+    stop_flag = sig;
+}
+
+void healthpipe_install_stop_handlers(void) {
+    struct sigaction sa;
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, 0);
+    sigaction(SIGTERM, &sa, 0);
+}
+
+int healthpipe_stop_requested(void) { return stop_flag != 0; }
+void healthpipe_request_stop(void) { if (!stop_flag) stop_flag = SIGTERM; }
+void healthpipe_reset_stop(void) { stop_flag = 0; }
+int healthpipe_stop_signal(void) { return (int)stop_flag; }

@@ -1,0 +1,2 @@
+#include <libxml/parser.h>
+#include <libxml/SAX2.h>

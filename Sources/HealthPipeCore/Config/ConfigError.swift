@@ -1,0 +1,38 @@
+/// A configuration error that points at the offending text: `file:line:column: message`, the
+/// source line with a caret, and the nearest valid name for a misspelling.
+public struct ConfigError: Error, CustomStringConvertible, Sendable {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+    /// The source line the error points into (empty when unknown).
+    public var excerpt: String
+    public var suggestion: String?
+
+    public init(file: String, line: Int, column: Int, message: String, excerpt: String = "", suggestion: String? = nil) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+        self.excerpt = excerpt
+        self.suggestion = suggestion
+    }
+
+    public var location: String { "\(file):\(line):\(column)" }
+
+    public var description: String {
+        var s = "\(location): error: \(message)"
+        if let suggestion { s += " (did you mean '\(suggestion)'?)" }
+        if !excerpt.isEmpty {
+            s += "\n    " + excerpt + "\n    " + String(repeating: " ", count: max(0, column - 1)) + "^"
+        }
+        return s
+    }
+}
+
+/// Several config errors found in one pass, so a user fixes them all at once.
+public struct ConfigErrors: Error, CustomStringConvertible, Sendable {
+    public var errors: [ConfigError]
+    public init(_ errors: [ConfigError]) { self.errors = errors }
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}

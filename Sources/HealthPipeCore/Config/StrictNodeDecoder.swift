@@ -1,0 +1,276 @@
+import Yams
+
+/// Decodes a component's `Decodable` options from a YAML node, strictly: every key the type did not
+/// ask for is an error naming file:line:column and the nearest valid key; a value of the wrong
+/// type names where it is and what was expected. `${ENV}` is expanded in every scalar.
+public struct StrictNodeDecoder {
+    let document: ConfigDocument
+    /// Keys handled by the engine (type, inputs, on_error) that the component must not see as unknown.
+    let reservedKeys: Set<String>
+
+    public init(document: ConfigDocument, reservedKeys: Set<String> = []) {
+        self.document = document
+        self.reservedKeys = reservedKeys
+    }
+
+    public func decode<T: Decodable>(_ type: T.Type, from node: Node) throws -> T {
+        let state = DecodeState(document: document)
+        let decoder = NodeDecoder(node: node, state: state, codingPath: [], reserved: reservedKeys)
+        let value: T
+        do {
+            value = try T(from: decoder)
+        } catch let e as ConfigError {
+            throw e
+        } catch let e as DecodingError {
+            throw state.convert(e, root: node)
+        }
+        try state.checkUnknownKeys()
+        return value
+    }
+}
+
+/// Shared across one decode: which keys each mapping was asked for.
+final class DecodeState {
+    let document: ConfigDocument
+    var visited: [(mapping: Node, asked: KeyLog, reserved: Set<String>)] = []
+    init(document: ConfigDocument) { self.document = document }
+
+    func checkUnknownKeys() throws {
+        var errors: [ConfigError] = []
+        for (mapping, asked, reserved) in visited {
+            guard let pairs = mapping.mappingPairs, !asked.usesAllKeys else { continue }
+            for (k, _) in pairs {
+                guard let name = k.scalarText, !asked.names.contains(name), !reserved.contains(name) else { continue }
+                let valid = asked.names.union(reserved).sorted()
+                errors.append(document.error(at: k, "unknown option '\(name)' (valid: \(valid.joined(separator: ", ")))",
+                                             suggestion: NameSuggester.nearest(to: name, in: valid)))
+            }
+        }
+        if errors.count == 1 { throw errors[0] }
+        if errors.count > 1 { throw ConfigErrors(errors) }
+    }
+
+    /// Maps a DecodingError to the node it concerns.
+    func convert(_ e: DecodingError, root: Node) -> Error {
+        func locate(_ path: [CodingKey]) -> Node {
+            var node = root
+            for key in path {
+                if let i = key.intValue, case .sequence(let s) = node, i < s.count { node = s[i] }
+                else if let pairs = node.mappingPairs, let hit = pairs.first(where: { $0.key.scalarText == key.stringValue }) {
+                    node = hit.value
+                } else { break }
+            }
+            return node
+        }
+        switch e {
+        case .keyNotFound(let key, let ctx):
+            return document.error(at: locate(ctx.codingPath), "missing required option '\(key.stringValue)'")
+        case .typeMismatch(_, let ctx), .valueNotFound(_, let ctx), .dataCorrupted(let ctx):
+            return document.error(at: locate(ctx.codingPath), ctx.debugDescription)
+        @unknown default:
+            return document.error(at: root, "\(e)")
+        }
+    }
+}
+
+final class KeyLog {
+    var names: Set<String> = []
+    var usesAllKeys = false
+}
+
+struct NodeDecoder: Decoder {
+    let node: Node
+    let state: DecodeState
+    let codingPath: [CodingKey]
+    let reserved: Set<String>
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .mapping = node else {
+            throw state.document.error(at: node, "expected a mapping of options, found \(node.kindName)")
+        }
+        let log = KeyLog()
+        state.visited.append((node, log, reserved))
+        return KeyedDecodingContainer(KeyedNodeContainer<Key>(decoder: self, log: log))
+    }
+
+    func unkeyedContainer() throws -> UnkeyedDecodingContainer {
+        switch node {
+        case .sequence(let seq): return UnkeyedNodeContainer(decoder: self, items: Array(seq))
+        case .scalar:  // a single value where a list is expected: accept it as a one-item list
+            return UnkeyedNodeContainer(decoder: self, items: [node])
+        default:
+            throw state.document.error(at: node, "expected a list, found \(node.kindName)")
+        }
+    }
+
+    func singleValueContainer() throws -> SingleValueDecodingContainer { SingleNodeContainer(decoder: self) }
+
+    func child(_ node: Node, key: CodingKey) -> NodeDecoder {
+        NodeDecoder(node: node, state: state, codingPath: codingPath + [key], reserved: [])
+    }
+
+    func scalar() throws -> String {
+        guard let text = node.scalarText else {
+            throw state.document.error(at: node, "expected a value, found \(node.kindName)")
+        }
+        return try state.document.interpolate(text, at: node)
+    }
+
+    func decodeScalar<T>(_ what: String, _ convert: (String) -> T?) throws -> T {
+        let text = try scalar()
+        guard let v = convert(text) else {
+            throw state.document.error(at: node, "expected \(what), found '\(text)'")
+        }
+        return v
+    }
+}
+
+struct IndexKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ i: Int) { stringValue = String(i); intValue = i }
+    init?(stringValue: String) { self.stringValue = stringValue; intValue = nil }
+    init?(intValue: Int) { self.init(intValue) }
+}
+
+struct KeyedNodeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: NodeDecoder
+    let log: KeyLog
+    var codingPath: [CodingKey] { decoder.codingPath }
+
+    private var pairs: [(key: Node, value: Node)] { decoder.node.mappingPairs ?? [] }
+
+    var allKeys: [Key] {
+        log.usesAllKeys = true
+        return pairs.compactMap { $0.key.scalarText.flatMap(Key.init(stringValue:)) }
+    }
+
+    private func value(for key: Key) -> Node? {
+        log.names.insert(key.stringValue)
+        return pairs.first(where: { $0.key.scalarText == key.stringValue })?.value
+    }
+
+    private func require(_ key: Key) throws -> NodeDecoder {
+        guard let v = value(for: key) else {
+            throw decoder.state.document.error(at: decoder.node, "missing required option '\(key.stringValue)'")
+        }
+        return decoder.child(v, key: key)
+    }
+
+    func contains(_ key: Key) -> Bool { value(for: key) != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let v = value(for: key) else { return true }
+        if case .scalar(let s) = v, s.style == .plain, ["", "~", "null"].contains(s.string) { return true }
+        return false
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try require(key).decodeValue(T.self)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        if try decodeNil(forKey: key) { return nil }
+        return try require(key).decodeValue(T.self)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try require(key).container(keyedBy: type)
+    }
+    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer { try require(key).unkeyedContainer() }
+    func superDecoder() throws -> Decoder { decoder }
+    func superDecoder(forKey key: Key) throws -> Decoder { try require(key) }
+}
+
+struct UnkeyedNodeContainer: UnkeyedDecodingContainer {
+    let decoder: NodeDecoder
+    let items: [Node]
+    var currentIndex = 0
+    var codingPath: [CodingKey] { decoder.codingPath }
+    var count: Int? { items.count }
+    var isAtEnd: Bool { currentIndex >= items.count }
+
+    init(decoder: NodeDecoder, items: [Node]) {
+        self.decoder = decoder
+        self.items = items
+    }
+
+    private mutating func next() throws -> NodeDecoder {
+        guard !isAtEnd else { throw decoder.state.document.error(at: decoder.node, "the list has too few items") }
+        defer { currentIndex += 1 }
+        return decoder.child(items[currentIndex], key: IndexKey(currentIndex))
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd else { return true }
+        if case .scalar(let s) = items[currentIndex], s.style == .plain, ["", "~", "null"].contains(s.string) {
+            currentIndex += 1
+            return true
+        }
+        return false
+    }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decodeValue(T.self) }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        try next().container(keyedBy: type)
+    }
+    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer { try next().unkeyedContainer() }
+    mutating func superDecoder() throws -> Decoder { try next() }
+}
+
+struct SingleNodeContainer: SingleValueDecodingContainer {
+    let decoder: NodeDecoder
+    var codingPath: [CodingKey] { decoder.codingPath }
+
+    func decodeNil() -> Bool {
+        if case .scalar(let s) = decoder.node, s.style == .plain, ["", "~", "null"].contains(s.string) { return true }
+        return false
+    }
+    func decode(_ type: Bool.Type) throws -> Bool {
+        try decoder.decodeScalar("true or false") {
+            switch $0.lowercased() {
+            case "true", "yes", "on": return true
+            case "false", "no", "off": return false
+            default: return nil
+            }
+        }
+    }
+    func decode(_ type: String.Type) throws -> String { try decoder.scalar() }
+    func decode(_ type: Double.Type) throws -> Double { try decoder.decodeScalar("a number") { Double($0) } }
+    func decode(_ type: Float.Type) throws -> Float { try decoder.decodeScalar("a number") { Float($0) } }
+    func decode(_ type: Int.Type) throws -> Int { try decoder.decodeScalar("a whole number") { Int($0) } }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decoder.decodeScalar("a whole number") { Int8($0) } }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decoder.decodeScalar("a whole number") { Int16($0) } }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decoder.decodeScalar("a whole number") { Int32($0) } }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decoder.decodeScalar("a whole number") { Int64($0) } }
+    func decode(_ type: UInt.Type) throws -> UInt { try decoder.decodeScalar("a whole number ≥ 0") { UInt($0) } }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.decodeScalar("a whole number ≥ 0") { UInt8($0) } }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.decodeScalar("a whole number ≥ 0") { UInt16($0) } }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.decodeScalar("a whole number ≥ 0") { UInt32($0) } }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeScalar("a whole number ≥ 0") { UInt64($0) } }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodeValue(T.self) }
+}
+
+extension NodeDecoder {
+    /// Decodes `T`, turning a `DecodingError` thrown inside a custom `init(from:)` into a located error.
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        let single = SingleNodeContainer(decoder: self)
+        switch type {
+        case is String.Type: return try single.decode(String.self) as! T
+        case is Bool.Type: return try single.decode(Bool.self) as! T
+        case is Double.Type: return try single.decode(Double.self) as! T
+        case is Int.Type: return try single.decode(Int.self) as! T
+        default: break
+        }
+        do {
+            return try T(from: self)
+        } catch let e as DecodingError {
+            switch e {
+            case .dataCorrupted(let ctx), .typeMismatch(_, let ctx), .valueNotFound(_, let ctx):
+                if ctx.codingPath.count <= codingPath.count { throw state.document.error(at: node, ctx.debugDescription) }
+                throw e
+            default: throw e
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import CHealthShims
+import Foundation
+import Synchronization
+
+/// Sources that read files say which, so sinks can log the import before data arrives.
+public protocol InputDescribing {
+    var inputPaths: [String] { get }
+}
+
+/// Runs a built graph: one thread per stage, bounded queues between them, so parsing,
+/// transforming and writing overlap. Collects the run report and decides the outcome.
+public struct GraphRunner {
+    public var queueCapacity = 4
+    public var showProgress: Bool
+
+    public init(showProgress: Bool = false) { self.showProgress = showProgress }
+
+    public func run(_ graph: PipelineGraph) -> RunReport {
+        let clock = ContinuousClock.now
+        let quarantine = QuarantineWriter(path: graph.quarantinePath)
+        let progress = ProgressMeter()
+        let nodes = graph.nodes
+        let contexts = nodes.map {
+            StageContext(name: $0.name, type: $0.descriptor.name, policy: $0.policy, quarantine: quarantine, progress: progress)
+        }
+        var queues: [BatchQueue?] = nodes.map { $0.inputs.isEmpty ? nil : BatchQueue(capacity: queueCapacity, producers: $0.inputs.count) }
+        var downstream: [[BatchQueue]] = Array(repeating: [], count: nodes.count)
+        for (i, n) in nodes.enumerated() { for up in n.inputs { downstream[up].append(queues[i]!) } }
+        let allQueues = queues.compactMap { $0 }
+        let failure = FailureLatch(queues: allQueues)
+        let fail = failure.fail
+
+        let runInfo = RunInfo(id: UUID().uuidString, startedAt: Int64(Date().timeIntervalSince1970),
+                              inputPaths: nodes.flatMap { ($0.stage as? InputDescribing)?.inputPaths ?? [] })
+        for (i, n) in nodes.enumerated() {
+            guard let sink = n.stage as? any Sink else { continue }
+            do { try sink.open(run: runInfo, context: contexts[i]) } catch { fail("\(n.name): \(error)") }
+        }
+
+        let group = DispatchGroup()
+        if failure.message == nil {
+            for (i, n) in nodes.enumerated() {
+                let job = StageJob(stage: n.stage, context: contexts[i], input: queues[i], outputs: downstream[i])
+                group.enter()
+                let thread = Thread {
+                    let started = ContinuousClock.now
+                    do { try job.execute() } catch is Cancelled {
+                    } catch { fail("\(job.context.name): \(error)") }
+                    job.context.seconds = (ContinuousClock.now - started).seconds
+                    for q in job.outputs { q.producerFinished() }
+                    group.leave()
+                }
+                thread.name = "stage \(n.name)"
+                thread.stackSize = 4 << 20
+                thread.start()
+            }
+        }
+        let bar = showProgress ? ProgressBar(meter: progress) : nil
+        bar?.start()
+        group.wait()
+        bar?.stop()
+        queues.removeAll()
+
+        var report = RunReport()
+        report.quarantinePath = graph.quarantinePath
+        report.error = failure.message
+        report.outcome = report.error != nil ? .failed : (healthpipe_stop_requested() != 0 ? .interrupted : .completed)
+        for (i, n) in nodes.enumerated() {
+            let c = contexts[i]
+            report.inputs.append(contentsOf: c.inputs)
+            report.stages.append(.init(name: n.name, type: n.descriptor.name, role: n.descriptor.role, recordsIn: c.recordsIn,
+                                       recordsOut: c.recordsOut, quarantined: c.quarantined, skipped: c.skipped,
+                                       seconds: c.seconds, warnings: c.warnings, sampleErrors: c.sampleErrors))
+        }
+        // Sinks commit last, whatever happened upstream, so the store stays consistent.
+        for (i, n) in nodes.enumerated() {
+            guard let sink = n.stage as? any Sink else { continue }
+            do { try sink.close(outcome: report.outcome, report: report, context: contexts[i]) } catch {
+                report.outcome = .failed
+                report.error = (report.error.map { $0 + "; " } ?? "") + "\(n.name): \(error)"
+            }
+        }
+        quarantine.close()
+        report.seconds = (ContinuousClock.now - clock).seconds
+        return report
+    }
+}
+
+struct Cancelled: Error {}
+
+/// The first failure of a run; recording it aborts every queue so all stages wind down.
+private final class FailureLatch: Sendable {
+    private let first = Mutex<String?>(nil)
+    private let queues: [BatchQueue]
+    init(queues: [BatchQueue]) { self.queues = queues }
+
+    @Sendable func fail(_ message: String) {
+        first.withLock { if $0 == nil { $0 = message } }
+        for q in queues { q.abort() }
+    }
+    var message: String? { first.withLock { $0 } }
+}
+
+/// One stage's loop, moved onto its thread.
+private final class StageJob: @unchecked Sendable {
+    let stage: any Stage
+    let context: StageContext
+    let input: BatchQueue?
+    let outputs: [BatchQueue]
+
+    init(stage: any Stage, context: StageContext, input: BatchQueue?, outputs: [BatchQueue]) {
+        self.stage = stage
+        self.context = context
+        self.input = input
+        self.outputs = outputs
+    }
+
+    func emit(_ batch: RecordBatch) throws {
+        guard !batch.isEmpty else { return }
+        context.recordsOut += Int64(batch.count)
+        for q in outputs where !q.push(batch) { throw Cancelled() }
+    }
+
+    func execute() throws {
+        switch stage {
+        case let source as any Source:
+            try source.run(context: context) { batch in
+                context.progress.addRecords(Int64(batch.count))
+                try emit(batch)
+            }
+        case let transform as any Transform:
+            while let b = input?.pop() {
+                context.recordsIn += Int64(b.count)
+                try transform.process(b, context: context, emit: emit)
+            }
+            try transform.finish(context: context, emit: emit)
+        case let sink as any Sink:
+            while let b = input?.pop() {
+                context.recordsIn += Int64(b.count)
+                try sink.write(b, context: context)
+            }
+        default:
+            throw RegistryError(message: "stage \(context.name) is neither source, transform nor sink")
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

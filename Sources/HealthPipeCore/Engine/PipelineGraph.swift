@@ -1,0 +1,134 @@
+import Yams
+
+/// A validated, built pipeline: stage instances in topological order with their wiring.
+public struct PipelineGraph {
+    public struct Node {
+        public var name: String
+        public var descriptor: ComponentDescriptor
+        public var stage: any Stage
+        public var policy: ErrorPolicy
+        /// Indices (into `nodes`) of the stages feeding this one.
+        public var inputs: [Int]
+        /// What this stage emits, after pass-through is accounted for.
+        public var emits: RecordKinds
+    }
+
+    public var nodes: [Node]
+    public var settings: RunSettings
+    public var quarantinePath: String
+
+    /// Validates the spec against the registry and builds every stage. Collects all errors:
+    /// unknown types and inputs (with the nearest valid name), cycles, records a stage cannot
+    /// take, and each component's own option errors.
+    public static func build(spec: PipelineSpec, registry: ComponentRegistry, settings base: RunSettings,
+                             defaultQuarantine: String) throws -> PipelineGraph {
+        let doc = spec.document
+        var settings = base
+        if let tz = spec.timezone { settings.timezone = tz }
+        if let s = spec.subject { settings.subject = s }
+        var errors: [ConfigError] = []
+        let byName = Dictionary(spec.stages.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+
+        // Types.
+        var descriptors: [String: ComponentDescriptor] = [:]
+        for s in spec.stages {
+            if let d = registry.component(named: s.type) {
+                if d.role != s.role {
+                    errors.append(doc.error(at: s.typeNode, "'\(s.type)' is a \(d.role.rawValue), not a \(s.role.rawValue); move it under '\(d.role.section)'"))
+                } else {
+                    descriptors[s.name] = d
+                }
+            } else {
+                let names = registry.all(role: s.role).map(\.name)
+                errors.append(doc.error(at: s.typeNode, "unknown \(s.role.rawValue) type '\(s.type)'",
+                                        suggestion: NameSuggester.nearest(to: s.type, in: names)))
+            }
+        }
+
+        // Inputs.
+        for s in spec.stages {
+            if s.role == .source, !s.inputs.isEmpty {
+                errors.append(doc.error(at: s.inputNodes.first, "source '\(s.name)' cannot have inputs"))
+            }
+            if s.role != .source, s.inputs.isEmpty {
+                errors.append(doc.error(at: s.nameNode, "\(s.role.rawValue) '\(s.name)' needs 'inputs'"))
+            }
+            for (i, input) in s.inputs.enumerated() {
+                if let target = byName[input] {
+                    if target.role == .sink {
+                        errors.append(doc.error(at: s.inputNodes[i], "'\(input)' is a sink; sinks produce nothing to read"))
+                    }
+                } else {
+                    let candidates = spec.stages.filter { $0.role != .sink && $0.name != s.name }.map(\.name)
+                    errors.append(doc.error(at: s.inputNodes[i], "unknown input '\(input)'",
+                                            suggestion: NameSuggester.nearest(to: input, in: candidates)))
+                }
+            }
+        }
+        if spec.stages.allSatisfy({ $0.role != .sink }) {
+            errors.append(doc.error(at: doc.root, "the pipeline has no sinks: nothing would be written"))
+        }
+        if !errors.isEmpty { throw ConfigErrors(errors) }
+
+        // Order and cycles.
+        let order = try topologicalOrder(spec, doc)
+
+        // Record kinds along each edge.
+        var emits: [String: RecordKinds] = [:]
+        for s in order {
+            guard let d = descriptors[s.name] else { continue }
+            var received: RecordKinds = []
+            for (i, input) in s.inputs.enumerated() {
+                let upstream = emits[input] ?? []
+                received.formUnion(upstream)
+                if s.role != .source, upstream.intersection(d.accepts).isEmpty {
+                    errors.append(doc.error(at: s.inputNodes[i],
+                        "'\(s.name)' (\(d.name)) takes \(d.accepts) but '\(input)' emits \(upstream)"))
+                }
+            }
+            emits[s.name] = d.passesThrough ? d.produces.union(received) : d.produces
+        }
+        if !errors.isEmpty { throw ConfigErrors(errors) }
+
+        // Build components (each decodes its own options).
+        var nodes: [Node] = []
+        var index: [String: Int] = [:]
+        for s in order {
+            let d = descriptors[s.name]!
+            do {
+                let stage = try d.build(ComponentBuilder(stageName: s.name, document: doc, node: s.node, settings: settings))
+                index[s.name] = nodes.count
+                nodes.append(Node(name: s.name, descriptor: d, stage: stage, policy: s.onError,
+                                  inputs: s.inputs.map { index[$0]! }, emits: emits[s.name] ?? []))
+            } catch let e as ConfigError {
+                errors.append(e)
+            } catch let e as ConfigErrors {
+                errors.append(contentsOf: e.errors)
+            } catch {
+                errors.append(doc.error(at: s.nameNode, "\(s.name): \(error)"))
+            }
+        }
+        if !errors.isEmpty { throw ConfigErrors(errors) }
+        let q = spec.quarantine.map { ComponentBuilder.resolve($0, base: settings.baseDirectory) } ?? defaultQuarantine
+        return PipelineGraph(nodes: nodes, settings: settings, quarantinePath: q)
+    }
+
+    private static func topologicalOrder(_ spec: PipelineSpec, _ doc: ConfigDocument) throws -> [PipelineSpec.StageSpec] {
+        let byName = Dictionary(spec.stages.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var state: [String: Int] = [:]  // 1 visiting, 2 done
+        var order: [PipelineSpec.StageSpec] = []
+        func visit(_ s: PipelineSpec.StageSpec, _ path: [String]) throws {
+            if state[s.name] == 2 { return }
+            if state[s.name] == 1 {
+                let cycle = (path.drop(while: { $0 != s.name }) + [s.name]).joined(separator: " → ")
+                throw doc.error(at: s.nameNode, "cycle in the pipeline: \(cycle)")
+            }
+            state[s.name] = 1
+            for input in s.inputs { if let up = byName[input] { try visit(up, path + [s.name]) } }
+            state[s.name] = 2
+            order.append(s)
+        }
+        for s in spec.stages { try visit(s, []) }
+        return order
+    }
+}

@@ -1,0 +1,56 @@
+/// Per subject, metric and local day: the seeds' low/avg/high with hypo/hyper flags, plus the
+/// spread, band shares and the day's event totals. Produced by the `daily` transform.
+public struct DailySummary: Hashable, Sendable {
+    public var subject: Symbol
+    public var metric: Symbol
+    /// Days since 1970-01-01 in local time.
+    public var day: Int64
+    public var unit: Symbol
+    public var count: Int
+    public var min: Double
+    public var max: Double
+    public var mean: Double
+    /// Sample standard deviation (n − 1); nil for a single reading.
+    public var sd: Double?
+    /// Percentage of readings in each band (label → percent), in the classifier's band order.
+    public var bandPercents: [BandShare]
+    /// Any reading below / above the classifier's low / high edge.
+    public var hypo: Bool
+    public var hyper: Bool
+    public var carbsGrams: Double
+    public var insulinUnits: Double
+    public var exerciseMinutes: Double
+    public var illness: Bool
+    public var stress: Bool
+
+    public init(subject: Symbol, metric: Symbol, day: Int64, unit: Symbol, count: Int, min: Double, max: Double,
+                mean: Double, sd: Double?, bandPercents: [BandShare], hypo: Bool, hyper: Bool,
+                carbsGrams: Double, insulinUnits: Double, exerciseMinutes: Double, illness: Bool, stress: Bool) {
+        self.subject = subject
+        self.metric = metric
+        self.day = day
+        self.unit = unit
+        self.count = count
+        self.min = min
+        self.max = max
+        self.mean = mean
+        self.sd = sd
+        self.bandPercents = bandPercents
+        self.hypo = hypo
+        self.hyper = hyper
+        self.carbsGrams = carbsGrams
+        self.insulinUnits = insulinUnits
+        self.exerciseMinutes = exerciseMinutes
+        self.illness = illness
+        self.stress = stress
+    }
+}
+
+public struct BandShare: Hashable, Sendable {
+    public var band: Symbol
+    public var percent: Double
+    public init(band: Symbol, percent: Double) {
+        self.band = band
+        self.percent = percent
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Yams
+
+/// One documented option of a component, listed by `healthpipe plugins`.
+public struct OptionDoc: Sendable, Hashable {
+    public var name: String
+    public var type: String
+    public var defaultValue: String?
+    public var doc: String
+    public init(_ name: String, _ type: String, default defaultValue: String? = nil, _ doc: String) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.doc = doc
+    }
+}
+
+public enum StageRole: String, Sendable, CaseIterable {
+    case source, transform, sink
+    /// The YAML section that holds stages of this role.
+    public var section: String { rawValue + "s" }
+}
+
+/// Everything the engine knows about a registered component: what it is, how to document it,
+/// which records it takes and emits, how to recognise its files, and how to build it.
+public struct ComponentDescriptor: Sendable {
+    public var name: String
+    public var role: StageRole
+    /// The plugin family (SwiftPM target or YAML adapter file) that provides it.
+    public var family: String
+    public var summary: String
+    public var options: [OptionDoc]
+    public var accepts: RecordKinds
+    public var produces: RecordKinds
+    /// Transforms that forward what they receive (annotated) as well as their own output.
+    public var passesThrough: Bool
+    /// For file sources: a 0–100 score that a file is in this format, from its first bytes.
+    public var detect: (@Sendable (FileSniff) -> Int)?
+    public var build: @Sendable (ComponentBuilder) throws -> any Stage
+
+    public init(name: String, role: StageRole, family: String, summary: String, options: [OptionDoc],
+                accepts: RecordKinds = [], produces: RecordKinds = [], passesThrough: Bool = false,
+                detect: (@Sendable (FileSniff) -> Int)? = nil,
+                build: @escaping @Sendable (ComponentBuilder) throws -> any Stage) {
+        self.name = name
+        self.role = role
+        self.family = family
+        self.summary = summary
+        self.options = options
+        self.accepts = accepts
+        self.produces = produces
+        self.passesThrough = passesThrough
+        self.detect = detect
+        self.build = build
+    }
+}
+
+/// The start of a file, for content-based format detection (never the file name).
+public struct FileSniff: Sendable {
+    public var path: String
+    public var prefix: [UInt8]
+    public init(path: String, prefix: [UInt8]) {
+        self.path = path
+        self.prefix = prefix
+    }
+
+    /// Reads up to `limit` bytes from the start of a file.
+    public static func read(path: String, limit: Int = 64 * 1024) -> FileSniff? {
+        guard let h = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? h.close() }
+        let data = (try? h.read(upToCount: limit)) ?? Data()
+        return FileSniff(path: path, prefix: [UInt8](data))
+    }
+
+    /// The prefix as text, with a UTF-8 BOM (and the double-encoded BOM some tools write) removed.
+    public var text: String {
+        var bytes = prefix[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The first `n` lines of the prefix.
+    public func lines(_ n: Int) -> [Substring] {
+        Array(text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).prefix(n))
+    }
+}
+
+/// Settings shared by every component of a run (from flags or the config's top level).
+public struct RunSettings: Sendable {
+    /// Default IANA zone for naive local timestamps; nil means sources must be told or fail.
+    public var timezone: String?
+    public var subject: String
+    /// Relative paths in a config resolve against this folder.
+    public var baseDirectory: String
+    public var pluginPaths: [String]
+
+    public init(timezone: String? = nil, subject: String = "default", baseDirectory: String = FileManager.default.currentDirectoryPath,
+                pluginPaths: [String] = []) {
+        self.timezone = timezone
+        self.subject = subject
+        self.baseDirectory = baseDirectory
+        self.pluginPaths = pluginPaths
+    }
+}
+
+/// Handed to a component's `build`: its stage name, its options node and the run settings.
+public struct ComponentBuilder {
+    public let stageName: String
+    public let document: ConfigDocument
+    public let node: Node
+    public let settings: RunSettings
+
+    public init(stageName: String, document: ConfigDocument, node: Node, settings: RunSettings) {
+        self.stageName = stageName
+        self.document = document
+        self.node = node
+        self.settings = settings
+    }
+
+    /// Decodes the component's own options strictly (engine keys are reserved).
+    public func options<T: Decodable>(_ type: T.Type) throws -> T {
+        try StrictNodeDecoder(document: document, reservedKeys: PipelineSpec.engineKeys).decode(T.self, from: node)
+    }
+
+    /// A config error pointing at this component's node (or one of its option keys).
+    public func error(_ message: String, option: String? = nil) -> ConfigError {
+        var at: Node? = node
+        if let option, let pair = node.mappingPairs?.first(where: { $0.key.scalarText == option }) { at = pair.value }
+        return document.error(at: at, message)
+    }
+
+    /// Expands `~` and resolves a relative path against the config's folder.
+    public func path(_ p: String) -> String { ComponentBuilder.resolve(p, base: settings.baseDirectory) }
+
+    public static func resolve(_ p: String, base: String) -> String {
+        if p == "-" { return p }
+        if p.hasPrefix("~/") { return NSString(string: p).expandingTildeInPath }
+        if p.hasPrefix("/") { return p }
+        return URL(fileURLWithPath: base).appendingPathComponent(p).standardizedFileURL.path
+    }
+
+    /// The stage's time zone (its own option, else the run's default); nil when neither is set.
+    public func zone(_ option: String?) throws -> TimeZone? {
+        guard let name = option ?? settings.timezone else { return nil }
+        guard let tz = ZoneResolver.timeZone(named: name) else {
+            throw error("unknown time zone '\(name)' (use an IANA name such as Europe/London, or an offset such as +01:00)",
+                        option: option == nil ? nil : "timezone")
+        }
+        return tz
+    }
+}

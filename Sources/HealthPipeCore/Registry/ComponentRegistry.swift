@@ -1,0 +1,40 @@
+/// The one table of every component the engine can build, filled from `BuiltinPlugins` and from
+/// YAML adapters found on the plugin path.
+public struct ComponentRegistry: Sendable {
+    public private(set) var components: [String: ComponentDescriptor] = [:]
+
+    public init() {}
+
+    /// Adds a component; a second component with the same name is an error (names are unique).
+    public mutating func register(_ c: ComponentDescriptor) throws {
+        if let existing = components[c.name] {
+            throw RegistryError(message: "component '\(c.name)' is registered twice (by \(existing.family) and \(c.family))")
+        }
+        components[c.name] = c
+    }
+
+    public func component(named name: String) -> ComponentDescriptor? { components[name] }
+
+    public func all(role: StageRole? = nil) -> [ComponentDescriptor] {
+        components.values.filter { role == nil || $0.role == role }.sorted { ($0.role.rawValue, $0.name) < ($1.role.rawValue, $1.name) }
+    }
+
+    public var families: Set<String> { Set(components.values.map(\.family)) }
+
+    /// The format of a file judged by its content: the best-scoring source detector, if any scores.
+    public func detectFormat(of sniff: FileSniff) -> ComponentDescriptor? {
+        var best: (ComponentDescriptor, Int)? = nil
+        for c in all(role: .source) {
+            guard let detect = c.detect else { continue }
+            let score = detect(sniff)
+            if score > 0, best == nil || score > best!.1 { best = (c, score) }
+        }
+        return best?.0
+    }
+}
+
+public struct RegistryError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}

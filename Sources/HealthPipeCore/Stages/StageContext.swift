@@ -1,0 +1,72 @@
+import CHealthShims
+import Synchronization
+
+/// What a running stage can see and do besides passing batches: apply its error policy to a bad
+/// row, register the files it reads, report progress, notice a stop request.
+/// Owned by the stage's thread while it runs; the engine reads the counters after joining it.
+public final class StageContext: @unchecked Sendable {
+    public let name: String
+    public let type: String
+    public let policy: ErrorPolicy
+    public let quarantine: QuarantineWriter
+    public let progress: ProgressMeter
+    /// Printed warnings (e.g. a wrong separator guess) end up in the run report.
+    public private(set) var warnings: [String] = []
+
+    public internal(set) var recordsIn: Int64 = 0
+    public internal(set) var recordsOut: Int64 = 0
+    public private(set) var quarantined: Int64 = 0
+    public private(set) var skipped: Int64 = 0
+    public internal(set) var seconds: Double = 0
+    public private(set) var inputs: [InputFileInfo] = []
+    /// The first few rejections, for the run summary printed to the terminal.
+    public private(set) var sampleErrors: [RowError] = []
+
+    public init(name: String, type: String, policy: ErrorPolicy, quarantine: QuarantineWriter, progress: ProgressMeter) {
+        self.name = name
+        self.type = type
+        self.policy = policy
+        self.quarantine = quarantine
+        self.progress = progress
+    }
+
+    /// True once the user pressed Ctrl-C or sent SIGTERM: finish the current batch and return.
+    public var shouldStop: Bool { healthpipe_stop_requested() != 0 }
+
+    /// Applies the stage's error policy to a bad row: throws under `fail`, counts under `skip`,
+    /// writes it to the dead-letter file under `quarantine`.
+    public func reject(_ error: RowError) throws {
+        if sampleErrors.count < 5 { sampleErrors.append(error) }
+        switch policy {
+        case .fail: throw StageFailure(stage: name, underlying: error.description)
+        case .skip: skipped += 1
+        case .quarantine:
+            quarantined += 1
+            quarantine.write(stage: name, error: error)
+        }
+    }
+
+    public func warn(_ message: String) { warnings.append(message) }
+
+    /// Registers a file this stage reads; returns its index for `updateInput`.
+    @discardableResult
+    public func registerInput(_ info: InputFileInfo) -> Int {
+        inputs.append(info)
+        return inputs.count - 1
+    }
+
+    public func updateInput(_ index: Int, _ update: (inout InputFileInfo) -> Void) { update(&inputs[index]) }
+}
+
+/// Bytes read of bytes expected, summed over all sources; drawn by the progress bar.
+public final class ProgressMeter: Sendable {
+    private let done = Atomic<Int64>(0)
+    private let total = Atomic<Int64>(0)
+    private let recordCount = Atomic<Int64>(0)
+    public init() {}
+    public func addRecords(_ n: Int64) { recordCount.add(n, ordering: .relaxed) }
+    public var records: Int64 { recordCount.load(ordering: .relaxed) }
+    public func addExpected(_ n: Int64) { total.add(n, ordering: .relaxed) }
+    public func advance(_ n: Int64) { done.add(n, ordering: .relaxed) }
+    public var fraction: (done: Int64, total: Int64) { (done.load(ordering: .relaxed), total.load(ordering: .relaxed)) }
+}

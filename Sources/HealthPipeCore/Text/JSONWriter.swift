@@ -1,0 +1,97 @@
+/// A small hand-written JSON emitter: NDJSON sinks, the dead-letter file and run reports use it
+/// instead of `JSONEncoder`, which is far too slow for millions of records.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma: [Bool] = []
+
+    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    public mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma.removeAll(keepingCapacity: true)
+    }
+
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+
+    public mutating func key(_ k: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+    }
+
+    public mutating func key(_ k: String) {
+        separate()
+        appendQuoted(k)
+        bytes.append(UInt8(ascii: ":"))
+        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+    }
+
+    public mutating func string(_ s: String) { separate(); appendQuoted(s) }
+    public mutating func string(_ s: String?) { if let s { string(s) } else { null() } }
+    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    public mutating func bool(_ b: Bool) { separate(); bytes.append(contentsOf: (b ? "true" : "false").utf8) }
+
+    public mutating func int(_ v: Int64) {
+        separate()
+        if v == 0 { bytes.append(UInt8(ascii: "0")); return }
+        var n = v.magnitude
+        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var len = 0
+        withUnsafeMutableBytes(of: &tmp) { buf in
+            while n > 0 { buf[19 - len] = UInt8(n % 10) + 0x30; n /= 10; len += 1 }
+            if v < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(contentsOf: buf[(20 - len)...])
+        }
+    }
+    public mutating func int(_ v: Int) { int(Int64(v)) }
+
+    /// Finite doubles in the shortest form that round-trips; NaN and infinities become null.
+    public mutating func double(_ v: Double) {
+        guard v.isFinite else { null(); return }
+        if v == v.rounded(), abs(v) < 1e15 { int(Int64(v)); return }
+        separate()
+        bytes.append(contentsOf: v.description.utf8)
+    }
+    public mutating func double(_ v: Double?) { if let v { double(v) } else { null() } }
+
+    /// Appends a newline (NDJSON record separator).
+    public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
+
+    private mutating func separate() {
+        guard !needsComma.isEmpty else { return }
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    private mutating func appendQuoted(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
+            default: bytes.append(b)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension String {
+    /// Decodes bytes as UTF-8, replacing invalid sequences with U+FFFD (raw text of bad rows).
+    public init(lossyUTF8 bytes: some Collection<UInt8>) {
+        self = String(decoding: bytes, as: UTF8.self)
+    }
+}

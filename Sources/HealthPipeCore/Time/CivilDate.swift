@@ -1,0 +1,61 @@
+/// Calendar arithmetic on the proleptic Gregorian calendar, done by hand so hot paths never touch
+/// `DateFormatter` or `Calendar` (Howard Hinnant's days-from-civil algorithm).
+public enum CivilDate {
+    /// Days since 1970-01-01 for a civil date.
+    @inlinable
+    public static func days(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = Int64(month)
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The civil date of a day number (inverse of `days`).
+    public static func date(fromDays z0: Int64) -> (year: Int, month: Int, day: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (Int(m <= 2 ? y + 1 : y), Int(m), Int(d))
+    }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 1, 3, 5, 7, 8, 10, 12: return 31
+        case 4, 6, 9, 11: return 30
+        default: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        }
+    }
+
+    /// `YYYY-MM-DD` for a day number.
+    public static func isoDate(fromDays d: Int64) -> String {
+        let (y, m, day) = date(fromDays: d)
+        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(day, 2)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` for seconds since the epoch (no zone suffix).
+    public static func isoDateTime(seconds: Int64) -> String {
+        let d = floorDiv(seconds, 86_400)
+        let s = seconds - d * 86_400
+        return isoDate(fromDays: d) + "T" + pad(Int(s / 3600), 2) + ":" + pad(Int(s / 60 % 60), 2) + ":" + pad(Int(s % 60), 2)
+    }
+
+    @inlinable
+    public static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+
+    private static func pad(_ v: Int, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}

@@ -1,0 +1,62 @@
+/// Canonical units and conversions. Every value is converted once, at the source, so transforms and
+/// sinks never guess a unit (mg/dL ↔ mmol/L mix-ups are the peers' most common bug).
+public enum CanonicalUnits {
+    /// mg/dL per mmol/L: glucose molar mass 180.156 g/mol / 10 (the constant Apple writes, 180.15588…/10).
+    public static let mgdlPerMmol = 18.0156
+
+    public static let glucose = Symbol("mg/dL")
+    public static let grams = Symbol("g")
+    public static let insulinUnits = Symbol("U")
+    public static let minutes = Symbol("min")
+    public static let celsius = Symbol("degC")
+    public static let mmHg = Symbol("mmHg")
+
+    /// A glucose value in mmol/L as whole mg/dL: convert, then round half away from zero, so that
+    /// band edges behave (10.0 mmol/L → 180 mg/dL is in range; see reference/analytics.md §4).
+    @inlinable
+    public static func mgdl(fromMmol mmol: Double) -> Double {
+        (mmol * mgdlPerMmol).rounded(.toNearestOrAwayFromZero)
+    }
+
+    public static func mmol(fromMgdl mgdl: Double) -> Double { mgdl / mgdlPerMmol }
+}
+
+/// A glucose unit as written in a header or record.
+public enum GlucoseUnit: String, Sendable, Decodable {
+    case mgdl = "mg/dL"
+    case mmol = "mmol/L"
+
+    /// Recognises `mg/dL`, `mg/dl`, `mmol/L`, `mmol/l`, `mmol<180.1558800000541>/L`, `mmol`.
+    public init?(spelling: some StringProtocol) {
+        let s = spelling.lowercased()
+        if s.hasPrefix("mg/dl") || s == "mg" { self = .mgdl }
+        else if s.hasPrefix("mmol") { self = .mmol }
+        else { return nil }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let unit = GlucoseUnit(spelling: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "unknown glucose unit '\(text)' (use mg/dL or mmol/L)"))
+        }
+        self = unit
+    }
+
+    /// Converts a value written in this unit to canonical mg/dL.
+    @inlinable
+    public func toMgdl(_ v: Double) -> Double {
+        switch self {
+        case .mgdl: return v
+        case .mmol: return CanonicalUnits.mgdl(fromMmol: v)
+        }
+    }
+}
+
+/// Well-known metric names. Adapters may emit others; these are the ones transforms know.
+public enum Metrics {
+    public static let glucose = Symbol("glucose")
+    public static let ketone = Symbol("ketone")
+    public static let heartRate = Symbol("heart_rate")
+    public static let sensorSignal = Symbol("isig")
+}

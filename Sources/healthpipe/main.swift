@@ -1,0 +1,2 @@
+import HealthPipeCLI
+HealthPipeMain.main()
