@@ -37,7 +37,21 @@ final class DecodeState {
 
     func checkUnknownKeys() throws {
         var errors: [ConfigError] = []
+        // A mapping decoded by several types (shared option groups) accepts the union of their keys.
+        var merged: [String: (mapping: Node, asked: KeyLog, reserved: Set<String>)] = [:]
+        var order: [String] = []
         for (mapping, asked, reserved) in visited {
+            let id = mapping.mark.map { "\($0.line):\($0.column)" } ?? "\(order.count)"
+            if let existing = merged[id] {
+                existing.asked.names.formUnion(asked.names)
+                existing.asked.usesAllKeys = existing.asked.usesAllKeys || asked.usesAllKeys
+            } else {
+                merged[id] = (mapping, asked, reserved)
+                order.append(id)
+            }
+        }
+        for id in order {
+            let (mapping, asked, reserved) = merged[id]!
             guard let pairs = mapping.mappingPairs, !asked.usesAllKeys else { continue }
             for (k, _) in pairs {
                 guard let name = k.scalarText, !asked.names.contains(name), !reserved.contains(name) else { continue }

@@ -45,6 +45,9 @@ public struct GraphRunner {
                 let thread = Thread {
                     let started = ContinuousClock.now
                     do { try job.execute() } catch is Cancelled {
+                    } catch let e as InputError where job.stage is any Source {
+                        // One unreadable input ends only its own source: the other files still land.
+                        failure.record("\(job.context.name): \(e)")
                     } catch { fail("\(job.context.name): \(error)") }
                     job.context.seconds = (ContinuousClock.now - started).seconds
                     for q in job.outputs { q.producerFinished() }
@@ -95,8 +98,13 @@ private final class FailureLatch: Sendable {
     init(queues: [BatchQueue]) { self.queues = queues }
 
     @Sendable func fail(_ message: String) {
-        first.withLock { if $0 == nil { $0 = message } }
+        record(message)
         for q in queues { q.abort() }
+    }
+
+    /// Records a failure without stopping the other stages.
+    @Sendable func record(_ message: String) {
+        first.withLock { $0 = $0.map { $0 + "; " + message } ?? message }
     }
     var message: String? { first.withLock { $0 } }
 }

@@ -95,6 +95,8 @@ public struct PipelineGraph {
         var index: [String: Int] = [:]
         for s in order {
             let d = descriptors[s.name]!
+            // An input that failed to build has already reported its error; skip this stage's wiring.
+            guard s.inputs.allSatisfy({ index[$0] != nil }) else { continue }
             do {
                 let stage = try d.build(ComponentBuilder(stageName: s.name, document: doc, node: s.node, settings: settings))
                 index[s.name] = nodes.count

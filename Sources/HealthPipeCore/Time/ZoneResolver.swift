@@ -41,6 +41,11 @@ public struct ZoneResolver: Sendable {
         public var utc: Int64
         public var offset: Int32
         public var flags: RecordFlags
+        public init(utc: Int64, offset: Int32, flags: RecordFlags) {
+            self.utc = utc
+            self.offset = offset
+            self.flags = flags
+        }
     }
 
     public let zone: TimeZone

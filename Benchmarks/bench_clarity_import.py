@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Clarity CSV → SQLite, side by side in one run (this machine is shared and noisy: compare ratios).
+
+Usage: python3 Benchmarks/bench_clarity_import.py [--rows 3000000] [--repeat 3]
+
+Generates the Clarity export with ../shared/tools/gen_cgm_csv.py (cached in bench-work/), builds the
+C reference programs with ../shared/tools/floors/build.sh, and times, each on a new database:
+  healthpipe import (release build, upsert keys, classify + daily summary),
+  csv_to_sqlite threads unique (C reference), sqlite3 .import --csv into an untyped table,
+  Python csv + sqlite3 (executemany, one transaction), and sqlite-utils insert --csv if installed.
+Prints a Markdown table of median wall seconds, peak RSS and ratios.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from measure import measure  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+SHARED = os.path.abspath(os.path.join(ROOT, "..", "shared"))
+WORK = os.path.join(ROOT, "bench-work")
+
+PY_IMPORT = r'''
+import csv, sqlite3, sys
+src, db = sys.argv[1], sys.argv[2]
+con = sqlite3.connect(db)
+con.execute("PRAGMA journal_mode=WAL"); con.execute("PRAGMA synchronous=NORMAL")
+con.execute("CREATE TABLE cgm(ts TEXT, kind TEXT, subtype TEXT, value, source TEXT, UNIQUE(kind, ts, source))")
+def rows():
+    with open(src, newline="", encoding="utf-8-sig") as f:
+        r = csv.reader(f); next(r)
+        for row in r:
+            if len(row) > 7 and row[1]:
+                yield (row[1], row[2], row[3], row[7] or row[8] or row[9], row[6])
+with con:
+    con.executemany("INSERT INTO cgm VALUES(?,?,?,?,?) ON CONFLICT DO NOTHING", rows())
+'''
+
+
+def fresh(path):
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=3_000_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    os.makedirs(WORK, exist_ok=True)
+    csv_path = os.path.join(WORK, f"clarity-{a.rows}.csv")
+    if not os.path.exists(csv_path):
+        subprocess.check_call([sys.executable, os.path.join(SHARED, "tools", "gen_cgm_csv.py"), "-n", str(a.rows), "-o", csv_path])
+    floors = os.path.join(WORK, "floors")
+    subprocess.check_call(["bash", os.path.join(SHARED, "tools", "floors", "build.sh"), floors], stdout=subprocess.DEVNULL)
+    subprocess.check_call(["swift", "build", "-c", "release", "--product", "healthpipe"], cwd=ROOT, stdout=subprocess.DEVNULL)
+    hp = os.path.join(ROOT, ".build", "release", "healthpipe")
+    db = os.path.join(WORK, "bench.sqlite")
+
+    jobs = {
+        "healthpipe import (upsert, classify + daily)": lambda: [hp, "import", csv_path, "--db", db, "--timezone", "UTC"],
+        "C csv_to_sqlite threads unique": lambda: [os.path.join(floors, "csv_to_sqlite"), "threads", "unique", csv_path, db],
+        "sqlite3 .import --csv (untyped, no key)": lambda: ["sqlite3", db, ".mode csv", f".import {csv_path} cgm"],
+        "Python csv + sqlite3 (upsert)": lambda: [sys.executable, "-c", PY_IMPORT, csv_path, db],
+    }
+    if shutil.which("sqlite-utils"):
+        jobs["sqlite-utils insert --csv"] = lambda: ["sqlite-utils", "insert", db, "cgm", csv_path, "--csv"]
+
+    results = {name: [] for name in jobs}
+    for _ in range(a.repeat):
+        for name, cmd in jobs.items():  # interleaved, so load on the machine hits all alike
+            fresh(db)
+            results[name].append(measure(cmd()))
+    size = os.path.getsize(csv_path) / 1e6
+    ref = statistics.median(w for w, _, _ in results["C csv_to_sqlite threads unique"])
+    imp = statistics.median(w for w, _, _ in results["sqlite3 .import --csv (untyped, no key)"])
+    print(f"\nClarity CSV, {a.rows:,} rows, {size:.0f} MB; median of {a.repeat} runs\n")
+    print("| job | wall s (median) | peak RSS MiB | ÷ C reference | ÷ sqlite3 .import |")
+    print("|---|---|---|---|---|")
+    for name, runs in results.items():
+        wall = statistics.median(w for w, _, _ in runs)
+        rss = max(r for _, r, _ in runs)
+        print(f"| {name} | {wall:.2f} | {rss:.0f} | {wall / ref:.2f} | {wall / imp:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

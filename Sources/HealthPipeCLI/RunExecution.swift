@@ -1,0 +1,28 @@
+import ArgumentParser
+import CHealthShims
+import Foundation
+import HealthPipeCore
+
+/// Builds and runs a pipeline document, prints the summary, writes the JSON report, and maps the
+/// outcome to the documented exit code.
+enum RunExecution {
+    static func execute(document: ConfigDocument, registry: ComponentRegistry, settings: RunSettings,
+                        defaultQuarantine: String, reportPath: String?, quiet: Bool = false) throws {
+        let graph: PipelineGraph
+        do {
+            graph = try PipelineGraph.build(spec: try PipelineSpec(document: document), registry: registry,
+                                            settings: settings, defaultQuarantine: defaultQuarantine)
+        } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
+
+        healthpipe_install_stop_handlers()
+        let report = GraphRunner(showProgress: isatty(2) != 0).run(graph)
+        if !quiet || report.exitCode != 0 { printError(report.summary()) }
+        if let reportPath {
+            let url = URL(fileURLWithPath: reportPath)
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            do { try Data(report.json()).write(to: url) } catch { printError("cannot write report \(reportPath): \(error)") }
+        }
+        if report.outcome == .interrupted { printError("interrupted: committed data is consistent; run the same command again to complete it") }
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import HealthPipeCore
+@testable import CSVFormats
+
+/// Paths and a tiny harness for the mapped-CSV tests: build a component from YAML, run it on a
+/// file with a real StageContext, collect what it emits and what it quarantined.
+enum MappedSupport {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let adaptersDirectory = packageRoot.appendingPathComponent("plugins/adapters").path
+    static let shared = URL(fileURLWithPath: "/work/shared")
+    /// Fixtures written once per test process to a private folder.
+    static let fixtures: URL = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-fixtures-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in MappedFixtureFiles.files {
+            try! Data(text.utf8).write(to: dir.appendingPathComponent(name))
+        }
+        return dir
+    }()
+
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+    static func sharedFile(_ relative: String) -> String { shared.appendingPathComponent(relative).path }
+
+    /// The bundled adapter with this name.
+    static func bundled(_ name: String) throws -> ComponentDescriptor {
+        let all = try MappedCSVAdapters.load(directory: adaptersDirectory)
+        guard let c = all.first(where: { $0.name == name }) else { throw MappedTestFailure("no bundled adapter \(name)") }
+        return c
+    }
+
+    /// An adapter from YAML text (as if read from `file`).
+    static func adapter(_ yaml: String, file: String = "test-adapter.yaml") throws -> ComponentDescriptor {
+        try MappedCSVAdapters.component(document: ConfigDocument(file: file, text: yaml, environment: [:]))
+    }
+
+    struct Outcome {
+        var measurements: [HealthPipeCore.Measurement] = []
+        var events: [Event] = []
+        var batches = 0
+        var context: StageContext
+        var quarantined: [String]  // NDJSON lines
+    }
+
+    /// Runs the source on `path` with extra stage options (YAML lines) and run settings.
+    static func run(_ c: ComponentDescriptor, path: String, options: String = "", timezone: String? = nil,
+                    policy: ErrorPolicy = .quarantine) throws -> Outcome {
+        let yaml = "type: \(c.name)\npath: \"\(path)\"\n" + options
+        let doc = try ConfigDocument(file: "pipeline.yaml", text: yaml, environment: [:])
+        let builder = ComponentBuilder(stageName: "in", document: doc, node: doc.root,
+                                       settings: RunSettings(timezone: timezone, subject: "me", baseDirectory: "/"))
+        guard let source = try c.build(builder) as? Source else { throw MappedTestFailure("not a source") }
+        let qpath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mapped-quarantine-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: qpath) }
+        let quarantine = QuarantineWriter(path: qpath)
+        let context = StageContext(name: "in", type: c.name, policy: policy, quarantine: quarantine, progress: ProgressMeter())
+        var out = Outcome(context: context, quarantined: [])
+        try source.run(context: context) { batch in
+            out.batches += 1
+            out.measurements += batch.measurements
+            out.events += batch.events
+        }
+        quarantine.close()
+        let text = (try? String(contentsOfFile: qpath, encoding: .utf8)) ?? ""
+        out.quarantined = text.split(separator: "\n").map(String.init)
+        return out
+    }
+
+    /// Seconds since the epoch of a UTC civil time.
+    static func utc(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _ s: Int = 0) -> Int64 {
+        CivilDate.days(year: y, month: mo, day: d) * 86_400 + Int64(h * 3600 + mi * 60 + s)
+    }
+
+    /// Writes text to a fresh temporary folder and returns the file's path.
+    static func temporaryFile(_ name: String, _ text: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+}
+
+struct MappedTestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}

@@ -1,0 +1,76 @@
+import CSQLite
+import Foundation
+
+/// Paths and helpers shared by the end-to-end tests, which run the real `healthpipe` binary on real files.
+enum E2E {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let samples = packageRoot.appendingPathComponent("samples")
+    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+    static var binary: URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("healthpipe")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        for config in ["debug", "release"] {
+            let u = packageRoot.appendingPathComponent(".build/\(config)/healthpipe")
+            if FileManager.default.isExecutableFile(atPath: u.path) { return u }
+        }
+        return beside
+    }
+
+    static func tempDir() -> URL {
+        let u = FileManager.default.temporaryDirectory.appendingPathComponent("hp-e2e-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
+        return u
+    }
+
+    struct Result {
+        var code: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs healthpipe and waits for it.
+    @discardableResult
+    static func run(_ args: [String], cwd: URL? = nil, env: [String: String] = [:]) throws -> Result {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = args
+        if let cwd { p.currentDirectoryURL = cwd }
+        var environment = ProcessInfo.processInfo.environment
+        for (k, v) in env { environment[k] = v }
+        p.environment = environment
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(code: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// Runs a query and returns rows of text cells (NULL as "NULL").
+    static func query(_ db: URL, _ sql: String) -> [[String]] {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(db.path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return [] }
+        defer { sqlite3_close(handle) }
+        var stmt: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &stmt, nil) == SQLITE_OK else {
+            return [["ERROR: " + String(cString: sqlite3_errmsg(handle))]]
+        }
+        defer { sqlite3_finalize(stmt) }
+        var rows: [[String]] = []
+        while sqlite3_step(stmt) == SQLITE_ROW {
+            rows.append((0..<sqlite3_column_count(stmt)).map { i in
+                sqlite3_column_type(stmt, i) == SQLITE_NULL ? "NULL" : String(cString: sqlite3_column_text(stmt, i))
+            })
+        }
+        return rows
+    }
+
+    static func scalar(_ db: URL, _ sql: String) -> String { query(db, sql).first?.first ?? "" }
+    static func count(_ db: URL, _ table: String, _ filter: String = "1") -> Int { Int(scalar(db, "SELECT count(*) FROM \(table) WHERE \(filter)")) ?? -1 }
+
+    static func write(_ text: String, to url: URL) throws { try Data(text.utf8).write(to: url) }
+}

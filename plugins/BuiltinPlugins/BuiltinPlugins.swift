@@ -1,0 +1,52 @@
+import CSVFormats
+import Foundation
+import HealthPipeAnalytics
+import HealthPipeCore
+import JSONFormats
+import SQLiteStore
+
+/// The one explicit list of everything HealthPipe registers: each plugin family (one SwiftPM
+/// target under plugins/, or HealthPipeAnalytics) with its components, plus the declarative YAML
+/// adapters found in plugins/adapters and on the plugin path.
+public enum BuiltinPlugins {
+    public static var families: [(name: String, components: [ComponentDescriptor])] {
+        [
+            ("HealthPipeAnalytics", AnalyticsPlugin.components),
+            ("CSVFormats", CSVFormatsPlugin.components),
+            ("SQLiteStore", [sqliteSinkComponent]),
+            ("JSONFormats", JSONFormatsPlugin.components),
+        ]
+    }
+
+    /// The adapters shipped with HealthPipe: plugins/adapters in the source tree this binary was built from.
+    public static var bundledAdaptersDirectory: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("adapters").path
+    }
+
+    /// Folders searched for YAML adapters: the bundled ones, `HEALTHPIPE_PLUGIN_PATH` (colon-separated), then `extra`.
+    public static func adapterDirectories(extra: [String] = [],
+                                          environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        var dirs = [bundledAdaptersDirectory]
+        if let env = environment["HEALTHPIPE_PLUGIN_PATH"] { dirs += env.split(separator: ":").map(String.init) }
+        dirs += extra
+        var seen = Set<String>()
+        return dirs.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
+    }
+
+    /// Builds the registry. A broken adapter file or a duplicate name is an error, not a silent skip.
+    public static func registry(pluginPaths: [String] = [],
+                                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ComponentRegistry {
+        var registry = ComponentRegistry()
+        for (_, components) in families { for c in components { try registry.register(c) } }
+        for dir in adapterDirectories(extra: pluginPaths, environment: environment) {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+                if pluginPaths.contains(dir) { throw RegistryError(message: "plugin path \(dir) is not a folder") }
+                continue
+            }
+            for c in try MappedCSVAdapters.load(directory: dir) { try registry.register(c) }
+        }
+        return registry
+    }
+}

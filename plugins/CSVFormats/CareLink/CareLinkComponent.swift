@@ -1,0 +1,17 @@
+import HealthPipeCore
+
+/// Registry entry for the Medtronic CareLink source.
+public let careLinkComponent = ComponentDescriptor(
+    name: CareLinkSource.format, role: .source, family: "CSVFormats",
+    summary: "Medtronic CareLink CSV export (Guardian Connect, MiniMed pumps; `;` with decimal comma or `,`; mg/dL or "
+        + "mmol/L; multi-section with repeated headers). Sensor Glucose becomes glucose, BG Reading and Sensor Calibration "
+        + "BG blood_glucose, ISIG Value isig (nA), Basal Rate basal_rate (U/h); delivered boluses (one per Bolus Number), "
+        + "BWZ carbs, event markers (Insulin, Meal, others as notes), alarms, suspends and rewinds become events; "
+        + "events logged twice verbatim are kept once. Timestamps are local time: a zone is required.",
+    options: CSVCommonOptions.docs,
+    produces: [.measurements, .events],
+    detect: { CareLinkColumns.detectScore($0) },
+    build: { b in
+        let o = try b.options(CommonOptionFields.self)
+        return CareLinkSource(options: try o.resolve(b))
+    })

@@ -1,0 +1,116 @@
+import HealthPipeCore
+
+/// Turns one CareLink data row into records. A row may hold several things (a sensor reading and
+/// its ISIG, a bolus and its carbs), so each mapped column is read; every cell is checked before
+/// anything is added, so a rejected row never lands half-way.
+struct CareLinkRowMapper {
+    var columns: CareLinkColumns
+    /// The device of the current section (from its marker line).
+    var source: Symbol
+    let values: CareLinkValues
+    let subject: Symbol
+    let file: Symbol
+    var placer: LocalTimePlacer
+    private var dedupe = CareLinkDeduper()
+    private var texts = ByteSymbolCache()
+    private var bolusTypes = ByteSymbolCache()
+
+    private let bloodGlucose = Symbol("blood_glucose")
+    private let basalRate = Symbol("basal_rate")
+    private let unitsPerHour = Symbol("U/h")
+    private let nanoamps = Symbol("nA")
+    private let rewind = Symbol("rewind")
+
+    init(columns: CareLinkColumns, source: Symbol, decimalComma: Bool, options: CSVCommonOptions, format: String) {
+        self.columns = columns
+        self.source = source
+        values = CareLinkValues(decimalComma: decimalComma)
+        subject = options.subject
+        file = Symbol(options.path)
+        placer = LocalTimePlacer(zone: options.zone, ambiguous: options.ambiguous, nonexistent: options.nonexistent,
+                                 file: options.path, format: format)
+    }
+
+    mutating func map(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
+        let c = columns
+        func cell(_ i: Int?) -> UnsafeRawBufferPointer {
+            i.map { row.trimmed($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        // Rows with nothing this adapter maps (BWZ settings, temp basal programming, empty sensor rows)
+        // are read, not stored.
+        if c.used.allSatisfy({ row.isEmpty($0) }) { return }
+
+        let sg = try c.sensorGlucose.flatMap { try values.glucose(cell($0.index), $0, "Sensor Glucose") }
+        let bg = try c.bgReading.flatMap { try values.glucose(cell($0.index), $0, "BG Reading") }
+        let cal = try c.calibration.flatMap { try values.glucose(cell($0.index), $0, "Sensor Calibration BG") }
+        let isig = try values.number(cell(c.isig), "ISIG Value")
+        let basal = try values.number(cell(c.basalRate), "Basal Rate")
+        let delivered = try values.number(cell(c.bolusDelivered), "Bolus Volume Delivered")
+        let carbs = try values.number(cell(c.carbInput), "BWZ Carb Input")
+
+        let date = cell(c.date), time = cell(c.time)
+        guard let local = CareLinkDateTime.localSeconds(date: date, time: time) else {
+            throw CSVFileRun.Reject("unreadable date/time '\(date.text) \(time.text)'")
+        }
+        let at = try placer.place(ParsedTimestamp(seconds: local, offset: nil), line: row.line)
+        let stamp = RowStamp(subject: subject, source: source, at: at, provenance: Provenance(file: file, line: row.line))
+
+        let mgdl = CanonicalUnits.glucose
+        if let (v, f) = sg { try out.add(stamp.measurement(Metrics.glucose, value: v, unit: mgdl, flags: f), emit) }
+        if let (v, f) = cal {
+            try out.add(stamp.measurement(bloodGlucose, value: v, unit: mgdl, flags: f.union([.userEntered, .calibration])), emit)
+        }
+        // A meter reading used for calibration shows in both columns: keep it once, as the calibration.
+        if let (v, f) = bg, cal?.0 != v {
+            try out.add(stamp.measurement(bloodGlucose, value: v, unit: mgdl, flags: f.union(.userEntered)), emit)
+        }
+        if let isig { try out.add(stamp.measurement(Metrics.sensorSignal, value: isig, unit: nanoamps, flags: []), emit) }
+        if let basal { try out.add(stamp.measurement(basalRate, value: basal, unit: unitsPerHour, flags: []), emit) }
+
+        if let delivered, keepBolus(row, delivered: delivered, local: local) {
+            let duration = ByteText.duration(cell(c.bolusDuration)).flatMap { $0 > 0 ? $0 : nil }
+            let type = cell(c.bolusType)
+            try add(stamp.event(.insulin, subtype: InsulinKinds.bolus, end: duration.map { at.utc + $0 }, insulin: delivered,
+                                note: type.isEmpty ? nil : type.text), &out, emit)
+        }
+        if let carbs, carbs > 0 { try add(stamp.event(.meal, carbs: carbs), &out, emit) }
+        let marker = cell(c.eventMarker)
+        if !marker.isEmpty { try add(markerEvent(marker, stamp), &out, emit) }
+        let alarm = cell(c.alarm)
+        if !alarm.isEmpty { try add(stamp.event(.alert, subtype: texts.symbol(alarm)), &out, emit) }
+        let suspended = cell(c.suspend)
+        if !suspended.isEmpty { try add(stamp.event(.device, subtype: texts.symbol(suspended)), &out, emit) }
+        if !cell(c.rewind).isEmpty { try add(stamp.event(.device, subtype: rewind), &out, emit) }
+    }
+
+    /// The programmed half of a bolus pair has no (or a zero) delivered volume; of the rest, the
+    /// first row per Bolus Number and type is kept.
+    private mutating func keepBolus(_ row: CSVRow, delivered: Double, local: Int64) -> Bool {
+        if delivered == 0, let s = columns.bolusSelected, let selected = values.parse(row.trimmed(s)), selected > 0 {
+            return false
+        }
+        guard let n = columns.bolusNumber, let number = values.parse(row.trimmed(n)) else { return true }
+        let type = columns.bolusType.map { bolusTypes.symbol(row.trimmed($0)) } ?? .empty
+        return dedupe.isNewBolus(number: Int64(number), type: type, local: local)
+    }
+
+    /// `Insulin: 27,00` → insulin; `Meal: 40,00grams` / `Carbs: …` → meal; anything else → a note
+    /// named by its label.
+    private mutating func markerEvent(_ marker: UnsafeRawBufferPointer, _ stamp: RowStamp) -> Event {
+        let label = CareLinkValues.markerLabel(marker)
+        let amount = values.markerAmount(marker)
+        // Without a readable amount the marker's text is kept so nothing is lost.
+        let note = amount == nil ? marker.text : nil
+        if ByteText.equalsIgnoringCase(label, "Insulin") {
+            return stamp.event(.insulin, insulin: amount, note: note)
+        }
+        if ["Meal", "Carbs", "Carbohydrates", "Food"].contains(where: { ByteText.equalsIgnoringCase(label, $0) }) {
+            return stamp.event(.meal, carbs: amount, note: note)
+        }
+        return stamp.event(.note, subtype: texts.symbol(label), note: marker.text)
+    }
+
+    private mutating func add(_ e: Event, _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
+        if dedupe.isNew(e) { try out.add(e, emit) }
+    }
+}

@@ -1,0 +1,73 @@
+import HealthPipeCore
+
+/// Medtronic CareLink CSV export (Guardian Connect, MiniMed pumps): `;` separator with a decimal
+/// comma (or `,` in older exports), metadata lines, sections that each start with a marker line and
+/// repeat the header, separate Date and Time columns, rows newest first.
+final class CareLinkSource: Source, InputDescribing {
+    static let format = "medtronic-carelink"
+    /// Metadata lines before the first header (5 in real files) are bounded so a wrong file fails fast.
+    static let headerSearchRows = 20
+
+    let options: CSVCommonOptions
+    var inputPaths: [String] { [options.path] }
+
+    init(options: CSVCommonOptions) { self.options = options }
+
+    func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        let sniff = FileSniff.read(path: options.path, limit: 16 * 1024)
+        let firstLine = sniff?.lines(12).first { !$0.allSatisfy(\.isWhitespace) }
+        let delimiter = firstLine.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ";")
+        var source = Symbol("Medtronic CareLink")
+        var devices = ByteSymbolCache()
+        var mapper: CareLinkRowMapper?
+        var rowsBeforeHeader = 0
+
+        let file = CSVFileRun(path: options.path, format: Self.format, context: context)
+        try file.run(delimiter: delimiter, emit: emit) { row, out in
+            let first = row.trimmed(0)
+            // Data rows start with their Index number: the common case costs one byte test.
+            if mapper != nil, let b = first.first, b &- 0x30 <= 9 {
+                try mapper!.map(row, into: &out, emit)
+                return
+            }
+            if row.isBlank { return }
+            if first.starts(with: "---".utf8) {
+                // Section marker `-------;Guardian Connect;Sensor;<serial>;-------`: names the device.
+                if !row.isEmpty(1) { source = devices.symbol(row.trimmed(1)) }
+                mapper?.source = source
+                return
+            }
+            if CareLinkColumns.isHeader(row) {
+                guard let columns = CareLinkColumns(header: row.strings()) else {
+                    throw InputError(file: options.path, line: row.line,
+                                     reason: "CareLink header without Date and Time columns")
+                }
+                if mapper == nil {
+                    mapper = CareLinkRowMapper(columns: columns, source: source, decimalComma: delimiter != UInt8(ascii: ","),
+                                               options: options, format: "Medtronic CareLink")
+                } else {
+                    mapper!.columns = columns
+                }
+                return
+            }
+            if mapper != nil {
+                try mapper!.map(row, into: &out, emit)
+                return
+            }
+            // Metadata before the first header: `…;Device;Guardian Connect` names the device.
+            let cells = row.strings()
+            if let i = cells.firstIndex(where: { HeaderText.normalize($0) == "device" }), i + 1 < cells.count,
+               !cells[i + 1].isEmpty {
+                source = Symbol(cells[i + 1])
+            }
+            rowsBeforeHeader += 1
+            if rowsBeforeHeader > Self.headerSearchRows {
+                throw InputError(file: options.path, line: row.line, reason: "not a CareLink export: "
+                                 + "no 'Index;Date;Time' header in the first \(Self.headerSearchRows) rows")
+            }
+        }
+        if mapper == nil {
+            throw InputError(file: options.path, reason: "not a CareLink export: no 'Index;Date;Time' header")
+        }
+    }
+}

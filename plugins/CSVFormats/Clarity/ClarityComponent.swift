@@ -1,0 +1,15 @@
+import HealthPipeCore
+
+/// Registry entry for the Dexcom Clarity source.
+public let dexcomClarityComponent = ComponentDescriptor(
+    name: ClaritySource.format, role: .source, family: "CSVFormats",
+    summary: "Dexcom Clarity CSV export (G6/G7; 12- or 14-column; mg/dL or mmol/L). EGV readings become glucose "
+        + "measurements (Low/High kept at 40/400 mg/dL with a flag), Calibration rows blood_glucose; Carbs, Insulin, "
+        + "Exercise, Health (illness, stress…), Alert and Device rows become events. Timestamps are local time: a zone is required.",
+    options: CSVCommonOptions.docs,
+    produces: [.measurements, .events],
+    detect: { ClarityColumns.looksLikeClarity($0) ? 90 : 0 },
+    build: { b in
+        let o = try b.options(CommonOptionFields.self)
+        return ClaritySource(options: try o.resolve(b))
+    })

@@ -1,0 +1,77 @@
+import HealthPipeCore
+
+/// LibreView writes `DD-MM-YYYY` or `MM-DD-YYYY` depending on the account's locale and says nothing
+/// about which. A single row cannot tell (`04-05-2024`), so the order is decided over the whole file
+/// before anything is imported: a first group above 12 proves DD-MM, a second group above 12 proves MM-DD.
+struct LibreDateOrderScan {
+    struct Evidence {
+        var line: Int64
+        var text: String
+    }
+
+    private(set) var dayFirst: Evidence?
+    private(set) var monthFirst: Evidence?
+    /// Rows whose date is not year-first, so the order matters at all.
+    private(set) var undecidedRows = 0
+
+    mutating func observe(_ field: UnsafeRawBufferPointer, line: Int64) {
+        let b = ByteText.trim(field)
+        guard let g = NumericDateTime.dateGroups(b), g.firstDigits <= 2 else { return }
+        undecidedRows += 1
+        if g.first > 12, dayFirst == nil { dayFirst = Evidence(line: line, text: b.text) }
+        if g.second > 12, monthFirst == nil { monthFirst = Evidence(line: line, text: b.text) }
+    }
+
+    /// Reads the file's timestamp column once (no records, no progress) and decides the order,
+    /// checking a configured order against what the file proves.
+    static func infer(path: String, delimiter: UInt8, configured: DateOrder?) throws -> DateOrder {
+        let reader = try CSVRowReader(path: path, options: .init(delimiter: delimiter))
+        var scan = LibreDateOrderScan()
+        var columns: LibreViewColumns?
+        var rows = 0
+        do {
+            try reader.forEachRow { row in
+                rows += 1
+                if let c = columns {
+                    scan.observe(row.field(c.timestamp), line: row.line)
+                    // Both orders proven: the file is inconsistent, no need to read on.
+                    if scan.dayFirst != nil, scan.monthFirst != nil { throw StopReading() }
+                } else if rows <= LibreViewColumns.headerSearchRows, !row.overlong {
+                    columns = LibreViewColumns(header: row.strings())
+                } else {
+                    throw StopReading()  // not LibreView: the import pass reports it
+                }
+            }
+        } catch is StopReading {}
+        return try scan.decide(path: path, configured: configured)
+    }
+
+    func decide(path: String, configured: DateOrder?) throws -> DateOrder {
+        switch (dayFirst, monthFirst) {
+        case let (d?, m?):
+            // A file that proves both orders is broken; with the order configured, rows that do not fit are rejected.
+            if let configured { return configured }
+            throw InputError(file: path, reason: "LibreView dates disagree on day/month order: line \(d.line) '\(d.text)' "
+                + "can only be DD-MM-YYYY but line \(m.line) '\(m.text)' can only be MM-DD-YYYY; set 'date_order: dmy' "
+                + "or 'date_order: mdy' and the rows that do not fit will be rejected")
+        case let (d?, nil):
+            // Importing with the wrong order would silently swap day and month wherever both are ≤ 12.
+            if configured == .mdy { throw contradiction(path, "mdy", d, "DD-MM-YYYY") }
+            return .dmy
+        case let (nil, m?):
+            if configured == .dmy { throw contradiction(path, "dmy", m, "MM-DD-YYYY") }
+            return .mdy
+        case (nil, nil):
+            if let configured { return configured }
+            // Only year-first dates (or none at all): the order is never used.
+            if undecidedRows == 0 { return .dmy }
+            throw InputError(file: path, reason: "cannot tell whether LibreView dates are DD-MM-YYYY or MM-DD-YYYY: "
+                + "no day above 12 in \(undecidedRows) rows; set 'date_order: dmy' or 'date_order: mdy'")
+        }
+    }
+
+    private func contradiction(_ path: String, _ configured: String, _ e: Evidence, _ layout: String) -> InputError {
+        InputError(file: path, line: e.line, reason: "date_order is \(configured) but '\(e.text)' can only be \(layout); "
+                   + "remove date_order to infer it, or fix the setting")
+    }
+}

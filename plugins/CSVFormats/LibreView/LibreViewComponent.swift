@@ -1,0 +1,52 @@
+import HealthPipeCore
+
+/// Registry entry for the LibreView (FreeStyle Libre) source.
+public let libreViewComponent = ComponentDescriptor(
+    name: LibreViewSource.format, role: .source, family: "CSVFormats",
+    summary: "FreeStyle Libre CSV export from LibreView (Libre 1/2/3, Libre Pro; mg/dL or mmol/L; English or Spanish "
+        + "header after a 1- or 2-line preamble). Historic and scan readings become glucose measurements (LO/HI kept at "
+        + "40/500 mg/dL with a flag), strip readings blood_glucose, ketones ketone; insulin, food and note rows become "
+        + "events. Day/month order is inferred over the whole file unless date_order is set. Timestamps are local time: "
+        + "a zone is required.",
+    options: CSVCommonOptions.docs + [
+        OptionDoc("date_order", "auto | dmy | mdy", default: "auto",
+                  "day/month order of Device Timestamp; auto decides it over the whole file (a first field above 12 "
+                  + "means dmy, a second above 12 mdy) and fails when the file cannot tell; a set order is checked "
+                  + "against the file and also decides files whose dates contradict each other"),
+    ],
+    produces: [.measurements, .events],
+    detect: { LibreViewColumns.detectScore($0) },
+    build: { b in
+        let o = try b.options(LibreViewOptionFields.self)
+        return LibreViewSource(options: try o.common.resolve(b), dateOrder: o.dateOrder.order)
+    })
+
+/// LibreView's options: the common CSV ones plus `date_order`, decoded from one mapping so the strict
+/// decoder checks unknown keys against both sets.
+struct LibreViewOptionFields: Decodable {
+    var common: CommonOptionFields
+    var dateOrder: DateOrderOption
+
+    enum DateOrderOption: String, Decodable, CaseIterable {
+        case auto, dmy, mdy
+
+        var order: DateOrder? { self == .auto ? nil : DateOrder(rawValue: rawValue) }
+
+        init(from decoder: Decoder) throws {
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let v = DateOrderOption(rawValue: text.lowercased()) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                        debugDescription: "date_order must be auto, dmy or mdy, not '\(text)'"))
+            }
+            self = v
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case date_order }
+
+    init(from decoder: Decoder) throws {
+        common = try CommonOptionFields(from: decoder)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        dateOrder = try c.decodeIfPresent(DateOrderOption.self, forKey: .date_order) ?? .auto
+    }
+}

@@ -1,0 +1,143 @@
+import HealthPipeCore
+
+/// Turns one LibreView data row into records, by its Record Type:
+/// 0 historic and 1 scan glucose → `glucose`; 2 strip → `blood_glucose` (user-entered); ketone cells →
+/// `ketone`; 4 insulin, 5 food, 6 notes and 3 or unknown types → events. Every cell is checked before
+/// anything is added, so a rejected row never lands half-way.
+struct LibreViewRowMapper {
+    let columns: LibreViewColumns
+    let order: DateOrder
+    let subject: Symbol
+    let file: Symbol
+    var placer: LocalTimePlacer
+    private var devices = ByteSymbolCache()
+
+    private let bloodGlucose = Symbol("blood_glucose")
+    private let mmolPerL = Symbol("mmol/L")
+    private let defaultSource = Symbol("FreeStyle Libre")
+    private let unknownType = Symbol("unknown")
+
+    init(columns: LibreViewColumns, order: DateOrder, options: CSVCommonOptions, format: String) {
+        self.columns = columns
+        self.order = order
+        subject = options.subject
+        file = Symbol(options.path)
+        placer = LocalTimePlacer(zone: options.zone, ambiguous: options.ambiguous, nonexistent: options.nonexistent,
+                                 file: options.path, format: format)
+    }
+
+    mutating func map(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
+        if row.isBlank { return }
+        // Every LibreView row is as wide as the header (trailing commas included): a shorter one was cut off.
+        guard row.count >= columns.count else {
+            throw CSVFileRun.Reject("row has \(row.count) of the header's \(columns.count) columns (truncated?)")
+        }
+        let typeCell = row.trimmed(columns.recordType)
+        guard let type = ByteText.int(typeCell) else { throw CSVFileRun.Reject("record type '\(typeCell.text)' is not a number") }
+        let isReading = (0...2).contains(type)
+        // Entries with nothing in them (Libre 3 writes many empty type-6 rows) are read, not stored.
+        if !isReading, columns.valueColumns.allSatisfy({ row.isEmpty($0) }) { return }
+
+        let ts = row.trimmed(columns.timestamp)
+        guard let local = NumericDateTime.localSeconds(ts, order: order) else {
+            let layout = order == .dmy ? "DD-MM-YYYY" : "MM-DD-YYYY"
+            throw CSVFileRun.Reject("unreadable timestamp '\(ts.text)' (expected \(layout) HH:MM)")
+        }
+        let at = try placer.place(ParsedTimestamp(seconds: local, offset: nil), line: row.line)
+        let device = columns.device.map { row.trimmed($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let stamp = RowStamp(subject: subject, source: device.isEmpty ? defaultSource : devices.symbol(device),
+                             at: at, provenance: Provenance(file: file, line: row.line))
+
+        switch type {
+        case 0: try reading(row, columns.historic, "Historic Glucose", metric: Metrics.glucose, flags: [], stamp, &out, emit)
+        case 1: try reading(row, columns.scan, "Scan Glucose", metric: Metrics.glucose, flags: [], stamp, &out, emit)
+        case 2: try reading(row, columns.strip, "Strip Glucose", metric: bloodGlucose, flags: .userEntered, stamp, &out, emit)
+        case 4: try insulin(row, stamp, &out, emit)
+        case 5: try food(row, stamp, &out, emit)
+        default:
+            // 6 notes, 3 "unknown", and codes newer than this adapter: kept as notes, never dropped.
+            let subtype = type == 6 ? Symbol.empty : type == 3 ? unknownType : Symbol("record type \(type)")
+            try out.add(stamp.event(.note, subtype: subtype, note: text(row, columns.notes)), emit)
+        }
+    }
+
+    private func reading(_ row: CSVRow, _ column: LibreViewColumns.Glucose?, _ name: String, metric: Symbol,
+                         flags: RecordFlags, _ stamp: RowStamp, _ out: inout BatchBuilder,
+                         _ emit: (RecordBatch) throws -> Void) throws {
+        let g = try column.flatMap { try LibreViewValues.glucose(row.trimmed($0.index), unit: $0.unit, name) }
+        var ketones: [Double] = []
+        for k in columns.ketones {
+            if let v = try LibreViewValues.number(row.trimmed(k), "ketone") { ketones.append(v) }
+        }
+        guard g != nil || !ketones.isEmpty else {
+            throw CSVFileRun.Reject(column == nil ? "no \(name) column in the header" : "\(name) row without a value")
+        }
+        if let (value, valueFlags) = g {
+            try out.add(stamp.measurement(metric, value: value, unit: CanonicalUnits.glucose, flags: flags.union(valueFlags)), emit)
+        }
+        for v in ketones { try out.add(stamp.measurement(Metrics.ketone, value: v, unit: mmolPerL, flags: []), emit) }
+    }
+
+    private func insulin(_ row: CSVRow, _ stamp: RowStamp, _ out: inout BatchBuilder,
+                         _ emit: (RecordBatch) throws -> Void) throws {
+        let rapid = try number(row, columns.rapid, "Rapid-Acting Insulin")
+        let long = try number(row, columns.longActing, "Long-Acting Insulin")
+        // The reader's insulin calculator splits a dose into meal, correction and user change: they add
+        // up to the rapid-acting dose, so they stand in for it only when it is missing.
+        let parts = [("meal", try number(row, columns.mealInsulin, "Meal Insulin")),
+                     ("correction", try number(row, columns.correctionInsulin, "Correction Insulin")),
+                     ("user change", try number(row, columns.userChangeInsulin, "User Change Insulin"))]
+            .compactMap { name, v in v.map { (name, $0) } }
+        let partsNote = parts.isEmpty ? nil : parts.map { "\($0.0) \(Self.units($0.1)) U" }.joined(separator: ", ")
+        let notes = text(row, columns.notes)
+        var added = false
+        if rapid != nil || !parts.isEmpty {
+            try out.add(stamp.event(.insulin, subtype: InsulinKinds.bolus, insulin: rapid ?? parts.reduce(0) { $0 + $1.1 },
+                                    note: Self.join(partsNote, notes)), emit)
+            added = true
+        } else if let t = text(row, columns.rapidText) {
+            try out.add(stamp.event(.insulin, subtype: InsulinKinds.bolus, note: Self.join(t, notes)), emit)
+            added = true
+        }
+        if let long {
+            try out.add(stamp.event(.insulin, subtype: InsulinKinds.basal, insulin: long, note: added ? nil : notes), emit)
+            added = true
+        } else if let t = text(row, columns.longText) {
+            try out.add(stamp.event(.insulin, subtype: InsulinKinds.basal, note: Self.join(t, added ? nil : notes)), emit)
+            added = true
+        }
+        if !added { try out.add(stamp.event(.note, note: notes), emit) }
+    }
+
+    private func food(_ row: CSVRow, _ stamp: RowStamp, _ out: inout BatchBuilder,
+                      _ emit: (RecordBatch) throws -> Void) throws {
+        let grams = try number(row, columns.carbsGrams, "Carbohydrates (grams)")
+        let servings = try number(row, columns.carbsServings, "Carbohydrates (servings)")
+        // Servings cannot be turned into grams without the user's serving size: kept as text.
+        let servingsNote = grams == nil ? servings.map { "\(Self.units($0)) servings" } : nil
+        let note = Self.join(Self.join(servingsNote, text(row, columns.foodText)), text(row, columns.notes))
+        try out.add(stamp.event(.meal, carbs: grams, note: note), emit)
+    }
+
+    private func number(_ row: CSVRow, _ column: Int?, _ what: String) throws -> Double? {
+        guard let column else { return nil }
+        return try LibreViewValues.number(row.trimmed(column), what)
+    }
+
+    private func text(_ row: CSVRow, _ column: Int?) -> String? {
+        guard let column, !row.isEmpty(column) else { return nil }
+        return row.string(column)
+    }
+
+    private static func join(_ a: String?, _ b: String?) -> String? {
+        switch (a, b) {
+        case let (a?, b?): return a + "; " + b
+        default: return a ?? b
+        }
+    }
+
+    /// `4` rather than `4.0` in notes.
+    private static func units(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+}

@@ -1,0 +1,20 @@
+import HealthPipeCore
+
+/// What every record from one row shares: who, which device, when, and which line.
+struct RowStamp {
+    var subject: Symbol
+    var source: Symbol
+    var at: ZoneResolver.Resolved
+    var provenance: Provenance
+
+    func measurement(_ metric: Symbol, value: Double, unit: Symbol, flags: RecordFlags) -> Measurement {
+        Measurement(subject: subject, metric: metric, source: source, start: at.utc, utcOffset: at.offset, value: value,
+                    unit: unit, flags: at.flags.union(flags), provenance: provenance)
+    }
+
+    func event(_ kind: Event.Kind, subtype: Symbol = .empty, end: Int64? = nil, carbs: Double? = nil,
+               insulin: Double? = nil, note: String? = nil, flags: RecordFlags = []) -> Event {
+        Event(subject: subject, kind: kind, subtype: subtype, source: source, start: at.utc, end: end, utcOffset: at.offset,
+              carbs: carbs, insulin: insulin, note: note, flags: at.flags.union(flags), provenance: provenance)
+    }
+}

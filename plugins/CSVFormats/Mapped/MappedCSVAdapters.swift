@@ -1,0 +1,65 @@
+import Foundation
+import HealthPipeCore
+
+/// CSV formats described by YAML adapter files instead of Swift code (see `MappedSpec` for the
+/// file format and plugins/adapters/ for examples). Each adapter becomes a source component
+/// named after it; its pipeline options are the common CSV ones (path, timezone, subject,
+/// ambiguous_time, nonexistent_time).
+public enum MappedCSVAdapters {
+    /// Every `*.yaml` / `*.yml` file in `directory`, sorted by file name. Broken files are all
+    /// reported together (one `ConfigError` per problem, file:line:column); two files defining
+    /// the same name, or a name in `reservedNames` (the built-in components), are errors too.
+    public static func load(directory: String, reservedNames: Set<String> = []) throws -> [ComponentDescriptor] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw ConfigError(file: directory, line: 0, column: 0, message: "cannot read the adapter folder: \(error.localizedDescription)")
+        }
+        let files = names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+        var out: [ComponentDescriptor] = [], errors: [ConfigError] = []
+        var seen: [String: String] = [:]
+        for file in files {
+            let path = URL(fileURLWithPath: directory).appendingPathComponent(file).path
+            do {
+                let document = try ConfigDocument.load(path: path)
+                let c = try component(document: document, reservedNames: reservedNames)
+                if let first = seen[c.name] {
+                    errors.append(document.error(at: document.root.mapping?.first { $0.key.string == "name" }?.value,
+                                                 "adapter name '\(c.name)' is already defined by \(first)"))
+                    continue
+                }
+                seen[c.name] = file
+                out.append(c)
+            } catch let e as ConfigError {
+                errors.append(e)
+            } catch let e as ConfigErrors {
+                errors += e.errors
+            }
+        }
+        if errors.count == 1 { throw errors[0] }
+        if errors.count > 1 { throw ConfigErrors(errors) }
+        return out
+    }
+
+    /// One adapter file as a source component (family `adapters/<file name>`).
+    public static func component(document: ConfigDocument, reservedNames: Set<String> = []) throws -> ComponentDescriptor {
+        let family = "adapters/" + URL(fileURLWithPath: document.file).lastPathComponent
+        let adapter = try MappedSpecCompiler.compile(document: document, family: family, reservedNames: reservedNames)
+        return descriptor(adapter)
+    }
+
+    static func descriptor(_ adapter: MappedAdapter) -> ComponentDescriptor {
+        let detector = MappedDetector(adapter: adapter)
+        return ComponentDescriptor(
+            name: adapter.name, role: .source, family: adapter.family, summary: adapter.summary,
+            options: CSVCommonOptions.docs, produces: adapter.produces,
+            detect: { detector.score($0) },
+            build: { b in
+                var options = try b.options(CommonOptionFields.self).resolve(b)
+                // The user's zone (stage option or run setting) wins over the adapter's default.
+                if options.zone == nil { options.zone = adapter.timezone }
+                return MappedCSVSource(adapter: adapter, options: options)
+            })
+    }
+}

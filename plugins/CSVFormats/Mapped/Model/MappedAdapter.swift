@@ -1,0 +1,136 @@
+import Foundation
+import HealthPipeCore
+
+/// A validated adapter, ready to detect and read files. Built once from a spec by
+/// `MappedSpecCompiler`; immutable and shared by every run of the source.
+struct MappedAdapter: Sendable {
+    enum HeaderMode: Sendable, Equatable {
+        case auto
+        case none
+        /// 1-based line number of the header row.
+        case line(Int)
+    }
+
+    /// Only the rows between a line beginning with `begin` and the next one beginning with `end`.
+    struct Section: Sendable {
+        var begin: String  // lower-cased
+        var end: String    // lower-cased
+    }
+
+    enum TimeSource: Sendable {
+        case single(ColumnRef, TimestampPattern)
+        /// Date and time in two cells, joined with a space and parsed with one combined pattern.
+        case split(date: ColumnRef, time: ColumnRef?, TimestampPattern)
+    }
+
+    var name: String
+    var summary: String
+    var family: String
+    var header: HeaderMode
+    /// Normalized header cells that must all be present (empty for headerless adapters).
+    var headerCells: [String]
+    var withinLines: Int
+    var fieldCount: Int?
+    var detectDataRows: Int
+    var section: Section?
+    /// nil: judged from the file's first (header) line.
+    var separator: UInt8?
+    var decimalComma: Bool
+    var time: TimeSource
+    var timezone: TimeZone?
+    var subject: ColumnRef?
+    var filter: RowFilter?
+    var sourceName: Symbol
+    var sourceColumn: ColumnRef?
+    var values: [ValueMapping]
+
+    var produces: RecordKinds {
+        var k: RecordKinds = []
+        for v in values {
+            switch v.target {
+            case .measurement: k.insert(.measurements)
+            case .event: k.insert(.events)
+            }
+        }
+        return k
+    }
+
+    /// Every column a row needs, in the order `ResolvedColumns` stores them.
+    var timeColumns: [ColumnRef] {
+        switch time {
+        case .single(let c, _): return [c]
+        case .split(let d, let t, _): return [d] + (t.map { [$0] } ?? [])
+        }
+    }
+}
+
+/// Keeps only rows whose cell is one of `values` (ASCII case-insensitive), e.g. Nightscout
+/// `sgv` rows and not `mbg` finger-sticks; other rows are skipped, not rejected.
+struct RowFilter: Sendable {
+    var column: ColumnRef
+    /// Lower-cased.
+    var values: [[UInt8]]
+
+    func matches(_ cell: UnsafeRawBufferPointer) -> Bool {
+        values.contains { v in
+            v.count == cell.count && zip(v, cell).allSatisfy { a, b in a == (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+        }
+    }
+}
+
+/// A column named by header text (normalized) or by 0-based position in a headerless file.
+enum ColumnRef: Sendable, Hashable, CustomStringConvertible {
+    case name(String)
+    case index(Int)
+
+    var description: String {
+        switch self {
+        case .name(let n): return "'\(n)'"
+        case .index(let i): return "column \(i + 1)"
+        }
+    }
+}
+
+/// One numeric column and the record it becomes.
+struct ValueMapping: Sendable {
+    enum Target: Sendable {
+        /// `glucose` set: the value is converted to mg/dL (and flagged when it was mmol/L).
+        case measurement(metric: Symbol, unit: Symbol, glucose: GlucoseUnit?)
+        case event(kind: Event.Kind, field: EventField, subtype: Symbol, durationSeconds: Int64)
+    }
+
+    var column: ColumnRef
+    var target: Target
+    var scale: Double
+    /// Valid range of the value as written in the file (before `scale`); outside it the row is rejected.
+    var min: Double?
+    var max: Double?
+    var skipZero: Bool
+}
+
+/// Which quantity of an event a column fills.
+enum EventField: String, Sendable, CaseIterable {
+    case carbs, protein, fat, insulin
+    /// Minutes: the event ends this long after its timestamp.
+    case duration
+
+    /// The field a kind takes when the adapter does not say.
+    static func defaultField(for kind: Event.Kind) -> EventField? {
+        switch kind {
+        case .meal: return .carbs
+        case .insulin: return .insulin
+        case .exercise, .episode: return .duration
+        case .note, .alert, .device: return nil
+        }
+    }
+}
+
+extension ValueMapping {
+    /// How rejection reasons name the column: "glucose (column 3)", "meal carbs ('carbs_g')".
+    var label: String {
+        switch target {
+        case .measurement(let metric, _, _): return "\(metric.text) (\(column))"
+        case .event(let kind, let field, _, _): return "\(kind.rawValue) \(field.rawValue) (\(column))"
+        }
+    }
+}

@@ -1,0 +1,49 @@
+/// The adapter's column references turned into 0-based cell positions for one file.
+struct ResolvedColumns {
+    var date: Int
+    var time: Int?
+    var subject: Int?
+    var source: Int?
+    var filter: Int?
+    /// Parallel to `MappedAdapter.values`.
+    var values: [Int]
+    /// The widest position used (detection wants data rows at least this wide).
+    var maxIndex: Int
+
+    /// Positions in a headered file; `missing` names the referenced columns the header lacks.
+    static func resolve(_ adapter: MappedAdapter, header: [String]) -> (columns: ResolvedColumns?, missing: [String]) {
+        var missing: [String] = []
+        func find(_ ref: ColumnRef) -> Int {
+            switch ref {
+            case .index(let i): return i
+            case .name(let n):
+                if let i = header.firstIndex(of: n) { return i }
+                if !missing.contains(n) { missing.append(n) }
+                return -1
+            }
+        }
+        let resolved = make(adapter, find)
+        return (missing.isEmpty ? resolved : nil, missing)
+    }
+
+    /// Positions in a headerless file (references are indexes).
+    static func headerless(_ adapter: MappedAdapter) -> ResolvedColumns {
+        make(adapter) { ref in
+            if case .index(let i) = ref { return i }
+            return -1  // the compiler refuses names in headerless adapters
+        }
+    }
+
+    private static func make(_ a: MappedAdapter, _ find: (ColumnRef) -> Int) -> ResolvedColumns {
+        let date: Int, time: Int?
+        switch a.time {
+        case .single(let c, _): date = find(c); time = nil
+        case .split(let d, let t, _): date = find(d); time = t.map(find)
+        }
+        let subject = a.subject.map(find), source = a.sourceColumn.map(find), filter = a.filter.map { find($0.column) }
+        let values = a.values.map { find($0.column) }
+        let all = [date, time ?? 0, subject ?? 0, source ?? 0, filter ?? 0] + values
+        return ResolvedColumns(date: date, time: time, subject: subject, source: source, filter: filter, values: values,
+                               maxIndex: all.max() ?? 0)
+    }
+}

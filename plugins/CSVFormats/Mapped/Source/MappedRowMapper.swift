@@ -1,0 +1,126 @@
+import HealthPipeCore
+
+/// Turns one data row into records, working on the row's bytes. Every value cell is checked
+/// before anything is emitted, so a rejected row leaves no partial records behind.
+struct MappedRowMapper {
+    let adapter: MappedAdapter
+    let subject: Symbol
+    let file: Symbol
+    private var time: MappedTimeReader
+    private var subjects = ByteSymbolCache()
+    private var sources = ByteSymbolCache()
+    /// `adapter.values` without the column names: trivially copyable, so the per-record loop
+    /// costs no reference counting.
+    private let plans: [Plan]
+    private let decimalComma: Bool
+    private let filter: RowFilter?
+    private let defaultSource: Symbol
+    /// This row's values, parallel to `plans`; nil: empty cell or skipped zero.
+    private var values: [Double?]
+    /// Where the cells are: set by `use(_:)` once the layout has read the header.
+    private var c = ResolvedColumns(date: 0, time: nil, subject: nil, source: nil, filter: nil, values: [], maxIndex: 0)
+    private(set) var hasColumns = false
+
+    private struct Plan {
+        var target: ValueMapping.Target
+        var scale: Double
+        var min: Double
+        var max: Double
+        var skipZero: Bool
+    }
+
+    init(adapter: MappedAdapter, subject: Symbol, file: Symbol) {
+        self.adapter = adapter
+        self.subject = subject
+        self.file = file
+        time = MappedTimeReader(adapter.time)
+        plans = adapter.values.map {
+            Plan(target: $0.target, scale: $0.scale, min: $0.min ?? -.infinity, max: $0.max ?? .infinity, skipZero: $0.skipZero)
+        }
+        values = Array(repeating: nil, count: plans.count)
+        decimalComma = adapter.decimalComma
+        filter = adapter.filter
+        defaultSource = adapter.sourceName
+    }
+
+    mutating func use(_ columns: ResolvedColumns) {
+        c = columns
+        hasColumns = true
+    }
+
+    // The per-row path calls only mutating or static members: a non-mutating call from here
+    // would copy the whole mapper (and retain everything in it) on every row.
+    mutating func map(_ row: CSVRow, _ placer: inout LocalTimePlacer,
+                      _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
+        if let f = c.filter, let filter, !filter.matches(row.trimmed(f)) { return }
+        let date = row.trimmed(c.date)
+        var timeCell: UnsafeRawBufferPointer? = nil
+        if let t = c.time { timeCell = row.trimmed(t) }
+        if date.isEmpty, timeCell?.isEmpty ?? true { throw CSVFileRun.Reject("no timestamp") }
+        guard let parsed = time.parse(date: date, time: timeCell) else {
+            throw CSVFileRun.Reject("timestamp '\(MappedTimeReader.describe(date: date, time: timeCell))' does not match the format '\(time.pattern)'")
+        }
+        for k in 0..<plans.count {
+            let cell = row.trimmed(c.values[k])
+            switch Self.check(cell, plans[k], decimalComma) {
+            case .value(let x): values[k] = x
+            case .skip: values[k] = nil
+            case let failure: throw Self.reject(adapter.values[k], cell, failure)
+            }
+        }
+        let at = try placer.place(parsed, line: row.line)
+
+        var who = subject, src = defaultSource
+        if let i = c.subject { let cell = row.trimmed(i); if !cell.isEmpty { who = subjects.symbol(cell) } }
+        if let i = c.source { let cell = row.trimmed(i); if !cell.isEmpty { src = sources.symbol(cell) } }
+        let prov = Provenance(file: file, line: row.line)
+        for k in 0..<plans.count {
+            guard let x = values[k] else { continue }
+            switch plans[k].target {
+            case .measurement(let metric, let unit, let glucose):
+                var flags = at.flags, v = x
+                if let glucose {
+                    v = glucose.toMgdl(x)
+                    if glucose == .mmol { flags.insert(.convertedFromMmol) }
+                }
+                try out.add(Measurement(subject: who, metric: metric, source: src, start: at.utc, utcOffset: at.offset,
+                                        value: v, unit: unit, flags: flags, provenance: prov), emit)
+            case .event(let kind, let field, let subtype, let duration):
+                var e = Event(subject: who, kind: kind, subtype: subtype, source: src, start: at.utc, end: at.utc + duration,
+                              utcOffset: at.offset, flags: at.flags, provenance: prov)
+                switch field {
+                case .carbs: e.carbs = x
+                case .protein: e.protein = x
+                case .fat: e.fat = x
+                case .insulin: e.insulin = x
+                case .duration: e.end = at.utc + Int64((x * 60).rounded())
+                }
+                try out.add(e, emit)
+            }
+        }
+    }
+
+    private enum Check { case value(Double), skip, notNumber, below(Double), above(Double) }
+
+    /// The cell's value × scale; skip when empty or a skipped zero; a failure when it is not a
+    /// number or lies outside the adapter's valid range (e.g. Nightscout's sgv error codes).
+    @inline(__always)
+    private static func check(_ cell: UnsafeRawBufferPointer, _ p: Plan, _ decimalComma: Bool) -> Check {
+        if cell.isEmpty { return .skip }
+        guard let x = ByteText.double(cell, decimalComma: decimalComma) else { return .notNumber }
+        if x < p.min { return .below(p.min) }
+        if x > p.max { return .above(p.max) }
+        if p.skipZero, x == 0 { return .skip }
+        return .value(x * p.scale)
+    }
+
+    private static func reject(_ v: ValueMapping, _ cell: UnsafeRawBufferPointer, _ failure: Check) -> CSVFileRun.Reject {
+        switch failure {
+        case .below(let lo): return .init("\(v.label): \(cell.text) is below the valid minimum \(number(lo)) (not a reading)")
+        case .above(let hi): return .init("\(v.label): \(cell.text) is above the valid maximum \(number(hi)) (not a reading)")
+        default: return .init("\(v.label): '\(cell.text)' is not a number")
+        }
+    }
+
+    static func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : String(x) }
+}

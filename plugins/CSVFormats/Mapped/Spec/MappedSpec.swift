@@ -1,0 +1,117 @@
+/// The YAML shape of a mapped-CSV adapter file, exactly as written. Every field is optional
+/// here so that a misspelt required key is reported as an unknown key with the nearest valid
+/// name (the strict decoder checks keys after decoding); `MappedSpecCompiler` then enforces
+/// what is required and turns the text into a `MappedAdapter`.
+///
+/// ```yaml
+/// name: simglucose            # required; the source type name: [a-z0-9][a-z0-9._-]*
+/// description: …              # required; shown by `healthpipe plugins`
+/// detect:                     # required; content detection (score 60, 0 when it fails)
+///   header_contains: [a, b]   # header cells that must all be present (case-insensitive);
+///                             #   required with a header, refused with header: none
+///   within_lines: 20          # the section start and the header lie in the first N lines
+///   field_count: 5            # optional: data rows have exactly N cells (detection only)
+///   data_rows: 3              # detection parses the first N data rows (0: header only;
+///                             #   headerless adapters need at least 1)
+/// header: auto                # auto (found by header_contains) | none | a 1-based line number
+/// section:                    # optional: read only one section of a multi-section file
+///   begin: "# CGM ENTRIES"    #   rows start after the line beginning with this
+///   end: "#"                  #   and stop at the next line beginning with this (default "#")
+/// separator: auto             # "," ";" "|" "\t" (or tab) | auto (judged from the header line)
+/// decimal_comma: false
+/// timestamp:                  # required: column + format, or date_column + date_format
+///   column: timestamp         #   (+ time_column + time_format: the cells are joined by a space)
+///   format: "%Y-%m-%dT%H:%M:%S"   # TimestampPattern tokens, or epoch / epoch_ms
+/// timezone: UTC               # default zone for naive times; the stage's or run's zone wins
+/// subject_column: patient     # optional; empty cells fall back to the run's subject
+/// filter: { column: Type, values: [sgv] }   # optional: other rows are skipped, not rejected
+/// source: simglucose          # source name (default: the adapter name)
+/// source_column: device       # optional; empty cells fall back to `source`
+/// columns:                    # required: header names, or 1-based positions when header: none
+///   cgm_mgdl: { metric: glucose, unit: mg/dL, min: 39, max: 600 }
+///   carbs_g: { event: meal, field: carbs, skip_zero: true, duration_min: 5 }
+/// ```
+///
+/// A column is either `metric:` + `unit:` (a measurement; glucose must be mg/dL or mmol/L and is
+/// stored in mg/dL, mmol/L converted and rounded) or `event:` (meal, exercise, insulin, episode,
+/// note, alert, device) with `field:` (carbs, protein, fat, insulin, duration in minutes;
+/// defaults by kind), `subtype:` and `duration_min:` (the event's length). Both take `scale:`
+/// (value × scale), `min:` / `max:` (valid range of the value as written: a row outside it is
+/// rejected with the reason) and `skip_zero:`. An empty cell skips that record only; a cell that
+/// is not a number rejects the row. Timestamp, subject, source and filter columns must be listed
+/// in `detect.header_contains`, so a typo is caught when the adapter loads.
+struct MappedSpec: Decodable {
+    var name: String?
+    var description: String?
+    var detect: DetectSpec?
+    var header: String?
+    var section: SectionSpec?
+    var separator: String?
+    var decimal_comma: Bool?
+    var timestamp: TimestampSpec?
+    var timezone: String?
+    var subject_column: String?
+    var filter: FilterSpec?
+    var source: String?
+    var source_column: String?
+    var columns: ColumnsSpec?
+
+    struct DetectSpec: Decodable {
+        var header_contains: [String]?
+        var within_lines: Int?
+        var field_count: Int?
+        var data_rows: Int?
+    }
+
+    struct SectionSpec: Decodable {
+        var begin: String?
+        var end: String?
+    }
+
+    struct FilterSpec: Decodable {
+        var column: String?
+        var values: [String]?
+    }
+
+    struct TimestampSpec: Decodable {
+        var column: String?
+        var format: String?
+        var date_column: String?
+        var date_format: String?
+        var time_column: String?
+        var time_format: String?
+    }
+
+    struct ColumnSpec: Decodable {
+        var metric: String?
+        var unit: String?
+        var event: String?
+        var field: String?
+        var subtype: String?
+        var scale: Double?
+        var min: Double?
+        var max: Double?
+        var skip_zero: Bool?
+        var duration_min: Double?
+    }
+}
+
+/// `columns:` keeps its entries in file order (a dictionary would not), so records come out in
+/// the order the adapter lists them and errors point at the right entry.
+struct ColumnsSpec: Decodable {
+    var entries: [(key: String, spec: MappedSpec.ColumnSpec)] = []
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { stringValue = String(intValue) }
+    }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        for key in c.allKeys {
+            entries.append((key.stringValue, try c.decode(MappedSpec.ColumnSpec.self, forKey: key)))
+        }
+    }
+}

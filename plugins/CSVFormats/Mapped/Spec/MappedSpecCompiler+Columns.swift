@@ -1,0 +1,180 @@
+import HealthPipeCore
+
+/// Column references, the timestamp and the value columns.
+extension MappedSpecCompiler {
+    static let tokenHelp = "tokens: %Y %y %m %d %H %I %M %S %p %z %%, or the whole format epoch / epoch_ms"
+
+    /// A column reference: a 1-based index in headerless files, else a header name. Structural
+    /// references (timestamp, subject, source, filter) must be among `detect.header_contains`, so a file
+    /// the rule accepts always has them, and a typo is caught here rather than on every file.
+    mutating func ref(_ text: String, _ path: [String], atKey: Bool = false, structural: Bool) -> ColumnRef? {
+        if header == .none {
+            guard let n = Int(text.trimmingCharacters(in: .whitespaces)), n >= 1 else {
+                nodes.fail(path, atKey: atKey, "a headerless adapter (header: none) names columns by 1-based position, not '\(text)'")
+                return nil
+            }
+            if let count = fieldCount, n > count {
+                nodes.fail(path, atKey: atKey, "column \(n) is beyond detect.field_count (\(count))")
+                return nil
+            }
+            return .index(n - 1)
+        }
+        let name = HeaderText.normalize(text)
+        if structural, !headerCells.isEmpty, !headerCells.contains(name) {
+            let known = headerCells + (spec.columns?.entries.map { HeaderText.normalize($0.key) } ?? [])
+            nodes.fail(path, atKey: atKey,
+                       "unknown column '\(text)': a timestamp, subject, source or filter column must be listed in detect.header_contains ("
+                        + headerCells.joined(separator: ", ") + ")",
+                       suggestion: NameSuggester.nearest(to: name, in: known))
+            return nil
+        }
+        return .name(name)
+    }
+
+    /// A required structural column reference.
+    mutating func requiredRef(_ text: String?, _ path: [String]) -> ColumnRef? {
+        guard let text = required(text, path) else { return nil }
+        return ref(text, path, structural: true)
+    }
+
+    /// An optional structural column reference (nil when absent or wrong).
+    mutating func optionalRef(_ text: String?, _ path: [String]) -> ColumnRef? {
+        guard let text else { return nil }
+        return ref(text, path, structural: true)
+    }
+
+    mutating func checkTimestamp() -> MappedAdapter.TimeSource? {
+        guard let t = spec.timestamp else {
+            nodes.fail(["timestamp"], "missing required option 'timestamp' (column + format, or date_column + date_format [+ time_column + time_format])")
+            return nil
+        }
+        if t.column != nil || t.format != nil {
+            for (value, key) in [(t.date_column, "date_column"), (t.date_format, "date_format"),
+                                 (t.time_column, "time_column"), (t.time_format, "time_format")] where value != nil {
+                nodes.fail(["timestamp", key], atKey: true, "use either column + format or date_column + date_format, not both")
+            }
+            let col = requiredRef(t.column, ["timestamp", "column"])
+            var compiled: TimestampPattern? = nil
+            if let f = required(t.format, ["timestamp", "format"]) { compiled = pattern(f, ["timestamp", "format"], label: "format") }
+            guard let col, let compiled else { return nil }
+            return .single(col, compiled)
+        }
+        let date = requiredRef(t.date_column, ["timestamp", "date_column"])
+        let dateFormat = required(t.date_format, ["timestamp", "date_format"])
+        var datePattern: TimestampPattern? = nil
+        if let f = dateFormat { datePattern = pattern(f, ["timestamp", "date_format"], label: "date_format") }
+        if let f = dateFormat, f.hasPrefix("epoch") {
+            nodes.fail(["timestamp", "date_format"], "epoch times are one cell: use column + format: \(f)")
+            return nil
+        }
+        guard (t.time_column == nil) == (t.time_format == nil) else {
+            nodes.fail(["timestamp", t.time_column == nil ? "time_format" : "time_column"], atKey: true,
+                       "time_column and time_format go together")
+            return nil
+        }
+        guard let tf = t.time_format else {
+            guard let date, let datePattern else { return nil }
+            return .split(date: date, time: nil, datePattern)
+        }
+        let time = ref(t.time_column!, ["timestamp", "time_column"], structural: true)
+        // The time format has no year of its own; check its tokens behind a dummy year.
+        let timeOK = pattern("%Y " + tf, ["timestamp", "time_format"], label: "time_format", shown: tf) != nil
+        guard let date, let time, let dateFormat, datePattern != nil, timeOK,
+              let joined = pattern(dateFormat + " " + tf, ["timestamp"], label: "date + time format") else { return nil }
+        return .split(date: date, time: time, joined)
+    }
+
+    private mutating func pattern(_ text: String, _ path: [String], label: String, shown: String? = nil) -> TimestampPattern? {
+        do {
+            return try TimestampPattern(text)
+        } catch let e as TimestampPatternError {
+            nodes.fail(path, "\(label) '\(shown ?? text)': \(e.reason) (\(Self.tokenHelp))")
+        } catch {
+            nodes.fail(path, "\(label) '\(text)': \(error)")
+        }
+        return nil
+    }
+
+    mutating func checkColumns() -> [ValueMapping]? {
+        guard let entries = spec.columns?.entries, !entries.isEmpty else {
+            nodes.fail(["columns"], "missing required option 'columns' (at least one column that becomes a measurement or an event)")
+            return nil
+        }
+        var out: [ValueMapping] = []
+        var seen: Set<ColumnRef> = []
+        for (key, c) in entries {
+            let path = ["columns", key]
+            guard let column = ref(key, path, atKey: true, structural: false) else { continue }
+            if !seen.insert(column).inserted { nodes.fail(path, atKey: true, "column \(column) is mapped twice") }
+            guard let target = target(c, path) else { continue }
+            if let s = c.scale, !(s.isFinite && s != 0) { nodes.fail(path + ["scale"], "scale must be a non-zero number") }
+            if let lo = c.min, let hi = c.max, lo > hi { nodes.fail(path + ["max"], "max (\(hi)) is below min (\(lo))") }
+            out.append(ValueMapping(column: column, target: target, scale: c.scale ?? 1, min: c.min, max: c.max,
+                                    skipZero: c.skip_zero ?? false))
+        }
+        return out
+    }
+
+    private mutating func target(_ c: MappedSpec.ColumnSpec, _ path: [String]) -> ValueMapping.Target? {
+        switch (c.metric, c.event) {
+        case (nil, nil):
+            nodes.fail(path, atKey: true, "column needs metric: (a measurement) or event: (\(Self.kinds))")
+            return nil
+        case (.some, .some):
+            nodes.fail(path + ["event"], atKey: true, "a column is either a metric or an event, not both")
+            return nil
+        case (let metric?, nil):
+            for (v, k) in [(c.field, "field"), (c.subtype, "subtype")] where v != nil {
+                nodes.fail(path + [k], atKey: true, "'\(k)' is for event columns")
+            }
+            if c.duration_min != nil { nodes.fail(path + ["duration_min"], atKey: true, "'duration_min' is for event columns") }
+            return measurement(metric, c.unit, path)
+        case (nil, let kindText?):
+            if c.unit != nil {
+                nodes.fail(path + ["unit"], atKey: true, "event quantities are canonical (carbs/protein/fat g, insulin U, duration min); use scale to convert")
+            }
+            return event(kindText, c, path)
+        }
+    }
+
+    static var kinds: String { Event.Kind.allCases.map(\.rawValue).joined(separator: ", ") }
+
+    private mutating func measurement(_ metric: String, _ unit: String?, _ path: [String]) -> ValueMapping.Target? {
+        guard !metric.isEmpty else { nodes.fail(path + ["metric"], "metric must not be empty"); return nil }
+        guard let unit = required(unit, path + ["unit"]) else { return nil }
+        let lower = unit.lowercased()
+        // Only real glucose spellings convert: a plain "mg" (caffeine, say) must stay as written.
+        let glucose = lower.hasPrefix("mg/dl") || lower.hasPrefix("mmol") ? GlucoseUnit(spelling: unit) : nil
+        if metric == "glucose", glucose == nil {
+            nodes.fail(path + ["unit"], "glucose is stored in mg/dL: its unit must be mg/dL or mmol/L, not '\(unit)'")
+            return nil
+        }
+        return .measurement(metric: Symbol(metric), unit: glucose != nil ? CanonicalUnits.glucose : Symbol(unit), glucose: glucose)
+    }
+
+    private mutating func event(_ kindText: String, _ c: MappedSpec.ColumnSpec, _ path: [String]) -> ValueMapping.Target? {
+        guard let kind = Event.Kind(rawValue: kindText) else {
+            nodes.fail(path + ["event"], "unknown event kind '\(kindText)' (valid: \(Self.kinds))",
+                       suggestion: NameSuggester.nearest(to: kindText, in: Event.Kind.allCases.map(\.rawValue)))
+            return nil
+        }
+        let fields = EventField.allCases.map(\.rawValue)
+        var field = EventField.defaultField(for: kind)
+        if let f = c.field {
+            field = EventField(rawValue: f)
+            if field == nil {
+                nodes.fail(path + ["field"], "unknown event field '\(f)' (valid: \(fields.joined(separator: ", ")))",
+                           suggestion: NameSuggester.nearest(to: f, in: fields))
+                return nil
+            }
+        }
+        guard let field else {
+            nodes.fail(path + ["event"], "a \(kind.rawValue) event needs field: (\(fields.joined(separator: ", ")))")
+            return nil
+        }
+        let minutes = c.duration_min ?? 0
+        if !(minutes >= 0 && minutes <= 100_000) { nodes.fail(path + ["duration_min"], "duration_min must be between 0 and 100000") }
+        return .event(kind: kind, field: field, subtype: c.subtype.map { Symbol($0) } ?? .empty,
+                      durationSeconds: Int64((minutes * 60).rounded()))
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import HealthPipeCore
+
+/// Writes records as NDJSON, one object per line with a `type` field, through the hand-written
+/// `JSONWriter` (JSONEncoder is far too slow for millions of records). Output is written to a
+/// temporary file and renamed into place at the end, so a reader never sees half a run.
+public final class NDJSONSink: Sink {
+    let path: String
+    let include: RecordKinds
+    private var handle: FileHandle?
+    private var tempPath = ""
+    private var writer = JSONWriter(capacity: 1 << 20)
+
+    public init(path: String, include: RecordKinds = .all) {
+        self.path = path
+        self.include = include
+    }
+
+    public func open(run: RunInfo, context: StageContext) throws {
+        if path == "-" { handle = FileHandle.standardOutput; return }
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        tempPath = path + ".partial"
+        guard FileManager.default.createFile(atPath: tempPath, contents: nil), let h = FileHandle(forWritingAtPath: tempPath) else {
+            throw InputError(file: path, reason: "cannot create the output file")
+        }
+        handle = h
+    }
+
+    public func write(_ batch: RecordBatch, context: StageContext) throws {
+        if include.contains(.measurements) { for m in batch.measurements { encode(m); try flushIfFull() } }
+        if include.contains(.events) { for e in batch.events { encode(e); try flushIfFull() } }
+        if include.contains(.dailySummaries) { for d in batch.dailySummaries { encode(d); try flushIfFull() } }
+    }
+
+    public func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {
+        try flush()
+        guard let h = handle, path != "-" else { return }
+        try h.close()
+        handle = nil
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        try FileManager.default.moveItem(atPath: tempPath, toPath: path)
+    }
+
+    private func flushIfFull() throws { if writer.bytes.count > 1 << 20 { try flush() } }
+
+    private func flush() throws {
+        guard !writer.bytes.isEmpty else { return }
+        try handle?.write(contentsOf: writer.bytes)
+        writer.reset()
+    }
+
+    private func encode(_ m: HealthPipeCore.Measurement) {
+        writer.beginObject()
+        writer.key("type"); writer.string("measurement")
+        writer.key("subject"); writer.string(m.subject.text)
+        writer.key("metric"); writer.string(m.metric.text)
+        writer.key("source"); writer.string(m.source.text)
+        writer.key("start"); writer.int(m.start)
+        if m.end != m.start { writer.key("end"); writer.int(m.end) }
+        writer.key("utc_offset"); writer.int(Int64(m.utcOffset))
+        writer.key("value"); writer.double(m.value)
+        writer.key("unit"); writer.string(m.unit.text)
+        if !m.flags.isEmpty { writer.key("flags"); writer.int(Int64(m.flags.rawValue)) }
+        if !m.band.isEmpty { writer.key("band"); writer.string(m.band.text) }
+        writer.key("file"); writer.string(m.provenance.file.text)
+        writer.key("line"); writer.int(m.provenance.line)
+        writer.endObject()
+        writer.newline()
+    }
+
+    private func encode(_ e: Event) {
+        writer.beginObject()
+        writer.key("type"); writer.string("event")
+        writer.key("kind"); writer.string(e.kind.rawValue)
+        writer.key("subject"); writer.string(e.subject.text)
+        if !e.subtype.isEmpty { writer.key("subtype"); writer.string(e.subtype.text) }
+        writer.key("source"); writer.string(e.source.text)
+        writer.key("start"); writer.int(e.start)
+        if e.end != e.start { writer.key("end"); writer.int(e.end) }
+        writer.key("utc_offset"); writer.int(Int64(e.utcOffset))
+        if let v = e.carbs { writer.key("carbs_g"); writer.double(v) }
+        if let v = e.protein { writer.key("protein_g"); writer.double(v) }
+        if let v = e.fat { writer.key("fat_g"); writer.double(v) }
+        if let v = e.insulin { writer.key("insulin_u"); writer.double(v) }
+        if !e.intensity.isEmpty { writer.key("intensity"); writer.string(e.intensity.text) }
+        if let n = e.note { writer.key("note"); writer.string(n) }
+        if !e.flags.isEmpty { writer.key("flags"); writer.int(Int64(e.flags.rawValue)) }
+        writer.key("file"); writer.string(e.provenance.file.text)
+        writer.key("line"); writer.int(e.provenance.line)
+        writer.endObject()
+        writer.newline()
+    }
+
+    private func encode(_ d: DailySummary) {
+        writer.beginObject()
+        writer.key("type"); writer.string("daily")
+        writer.key("subject"); writer.string(d.subject.text)
+        writer.key("day"); writer.string(CivilDate.isoDate(fromDays: d.day))
+        writer.key("metric"); writer.string(d.metric.text)
+        writer.key("unit"); writer.string(d.unit.text)
+        writer.key("n"); writer.int(d.count)
+        writer.key("min"); writer.double(d.min)
+        writer.key("mean"); writer.double(d.mean)
+        writer.key("max"); writer.double(d.max)
+        writer.key("sd"); writer.double(d.sd)
+        writer.key("bands"); writer.beginObject()
+        for b in d.bandPercents { writer.key(b.band.text); writer.double(b.percent) }
+        writer.endObject()
+        writer.key("hypo"); writer.bool(d.hypo)
+        writer.key("hyper"); writer.bool(d.hyper)
+        writer.key("carbs_g"); writer.double(d.carbsGrams)
+        writer.key("insulin_u"); writer.double(d.insulinUnits)
+        writer.key("exercise_min"); writer.double(d.exerciseMinutes)
+        writer.key("illness"); writer.bool(d.illness)
+        writer.key("stress"); writer.bool(d.stress)
+        writer.endObject()
+        writer.newline()
+    }
+}
+
+struct NDJSONOptions: Decodable {
+    var path: String
+    var include: [String]?
+}
+
+public let ndjsonSinkComponent = ComponentDescriptor(
+    name: "ndjson", role: .sink, family: "JSONFormats",
+    summary: "Newline-delimited JSON: one object per record with a \"type\" of measurement, event or daily. "
+        + "Times are UTC epoch seconds with utc_offset; values in canonical units. Written atomically (temp file + rename).",
+    options: [
+        OptionDoc("path", "path", "output file (`-` for standard output)"),
+        OptionDoc("include", "list of measurements | events | daily", default: "all", "which record kinds to write"),
+    ],
+    accepts: .all, produces: [],
+    build: { b in
+        let o = try b.options(NDJSONOptions.self)
+        var kinds: RecordKinds = o.include == nil ? .all : []
+        for name in o.include ?? [] {
+            switch name {
+            case "measurements": kinds.insert(.measurements)
+            case "events": kinds.insert(.events)
+            case "daily", "daily_summaries": kinds.insert(.dailySummaries)
+            default:
+                throw b.error("unknown record kind '\(name)' (measurements, events, daily)", option: "include")
+            }
+        }
+        return NDJSONSink(path: b.path(o.path), include: kinds)
+    })
+
+/// Everything JSONFormats registers.
+public enum JSONFormatsPlugin {
+    public static var components: [ComponentDescriptor] { [ndjsonSinkComponent] }
+}

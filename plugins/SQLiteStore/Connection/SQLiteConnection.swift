@@ -1,0 +1,85 @@
+import CSQLite
+
+/// One open SQLite database. Owned by one thread at a time (a stage's thread), so by default it is
+/// opened with SQLITE_OPEN_NOMUTEX and skips SQLite's per-call locking; pass `serialized: true`
+/// for a connection shared between threads.
+public final class SQLiteConnection {
+    /// The sqlite3* handle, for callers that need the C API directly.
+    public let handle: OpaquePointer
+    public let path: String
+
+    public init(path: String, readOnly: Bool = false, serialized: Bool = false, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        var flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        flags |= serialized ? SQLITE_OPEN_FULLMUTEX : SQLITE_OPEN_NOMUTEX
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            var error = SQLiteError(resultCode: rc, db: db, sql: nil)
+            error.message += " (\(path))"
+            sqlite3_close_v2(db)
+            throw error
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        // Another process (a reader, a second import) may hold the lock briefly: wait, don't fail.
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        // close_v2 defers the close until any statement still alive is finalized.
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows the caller needs (DDL, pragmas, BEGIN/COMMIT).
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard rc == SQLITE_OK else {
+            var error = SQLiteError(resultCode: rc, db: handle, sql: sql)
+            if let message {
+                error.message = String(cString: message)
+                sqlite3_free(message)
+            }
+            throw error
+        }
+    }
+
+    /// Compiles one statement. `persistent` hints SQLite that it will be reused many times.
+    public func prepare(_ sql: String, persistent: Bool = false) throws -> Statement {
+        var stmt: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let rc = sqlite3_prepare_v3(handle, sql, -1, flags, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            sqlite3_finalize(stmt)
+            throw SQLiteError(resultCode: rc == SQLITE_OK ? SQLITE_MISUSE : rc, db: handle, sql: sql)
+        }
+        return Statement(handle: stmt, connection: self, sql: sql)
+    }
+
+    /// The first column of the first row as an integer (nil when there is no row or it is NULL).
+    public func scalarInt(_ sql: String) throws -> Int64? {
+        let stmt = try prepare(sql)
+        guard try stmt.step(), !stmt.isNull(0) else { return nil }
+        return stmt.int(0)
+    }
+
+    /// Rows inserted, updated or deleted by the most recent statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// False while a transaction is open (SQLite rolls back by itself on some errors, e.g. SQLITE_FULL).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in a BEGIN IMMEDIATE transaction: commits on return, rolls back on a throw.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+}

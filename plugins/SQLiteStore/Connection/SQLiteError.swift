@@ -1,0 +1,58 @@
+import CSQLite
+
+/// A failed SQLite call: the result code, SQLite's message and the SQL being run, so a failure
+/// deep in an import names the statement that failed (the GRDB convention).
+public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// Primary result code (`SQLITE_CONSTRAINT` = 19 …).
+    public var code: Int32
+    /// Extended result code (`SQLITE_CONSTRAINT_NOTNULL` = 1299 …); equals `code` when there is none.
+    public var extendedCode: Int32
+    public var message: String
+    /// The statement that failed; nil for failures outside a statement (opening a file).
+    public var sql: String?
+
+    public init(code: Int32, extendedCode: Int32? = nil, message: String, sql: String? = nil) {
+        self.code = code & 0xFF
+        self.extendedCode = extendedCode ?? code
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The error SQLite currently reports on `db` for a call that returned `resultCode`.
+    init(resultCode: Int32, db: OpaquePointer?, sql: String?) {
+        let message: String
+        if let db, let text = sqlite3_errmsg(db) {
+            message = String(cString: text)
+        } else {
+            message = String(cString: sqlite3_errstr(resultCode))
+        }
+        // The step/prepare return code is authoritative; errcode may already be reset by then.
+        let extended = db.map { sqlite3_extended_errcode($0) } ?? resultCode
+        self.init(code: resultCode, extendedCode: (extended & 0xFF) == (resultCode & 0xFF) ? extended : resultCode,
+                  message: message, sql: sql)
+    }
+
+    public var description: String {
+        var text = "SQLite error \(code): \(message)"
+        if let sql { text += " - while executing `\(sql)`" }
+        return text
+    }
+}
+
+/// The database's schema is one this build cannot safely use.
+public struct SQLiteSchemaError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var path: String
+    public var found: Int32
+    public var supported: Int32
+
+    public init(path: String, found: Int32, supported: Int32) {
+        self.path = path
+        self.found = found
+        self.supported = supported
+    }
+
+    public var description: String {
+        "\(path): database schema version \(found) is newer than this healthpipe supports (\(supported)); "
+            + "upgrade healthpipe or write to a different database"
+    }
+}

@@ -1,0 +1,107 @@
+import CSQLite
+
+/// A prepared statement: bind by 1-based index, step, reset, read columns by 0-based index.
+/// Made to be prepared once and reused for millions of rows, so binds are thin wrappers.
+public final class Statement {
+    public let handle: OpaquePointer
+    public let sql: String
+    /// Keeps the connection open while this statement lives.
+    private let connection: SQLiteConnection
+
+    init(handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: Binding (1-based)
+
+    @inline(__always)
+    public func bindInt(_ index: Int32, _ value: Int64) throws {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    @inline(__always)
+    public func bindDouble(_ index: Int32, _ value: Double) throws {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    @inline(__always)
+    public func bindNull(_ index: Int32) throws {
+        try check(sqlite3_bind_null(handle, index))
+    }
+
+    @inline(__always)
+    public func bindDouble(_ index: Int32, _ value: Double?) throws {
+        if let value { try bindDouble(index, value) } else { try bindNull(index) }
+    }
+
+    /// Binds a copy of `value` (SQLITE_TRANSIENT): for text that does not outlive the call.
+    public func bindText(_ index: Int32, _ value: String) throws {
+        var value = value
+        try value.withUTF8 { utf8 in
+            // A zero-length buffer may have no address; SQLite reads NULL as SQL NULL, "" as text.
+            let base = utf8.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
+            try check(sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(utf8.count),
+                                        healthpipe_sqlite_transient()))
+        }
+    }
+
+    public func bindText(_ index: Int32, _ value: String?) throws {
+        if let value { try bindText(index, value) } else { try bindNull(index) }
+    }
+
+    /// Binds text without copying it (SQLITE_STATIC): the caller guarantees `bytes` stays valid and
+    /// unchanged until the statement is rebound, reset-and-rebound or finalized.
+    @inline(__always)
+    public func bindStaticText(_ index: Int32, _ bytes: UnsafePointer<UInt8>, count: Int32) throws {
+        try check(sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self), count, nil))
+    }
+
+    // MARK: Execution
+
+    /// Advances to the next row: true when a row is available, false when the statement is done.
+    @inline(__always)
+    @discardableResult
+    public func step() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        throw SQLiteError(resultCode: rc, db: sqlite3_db_handle(handle), sql: sql)
+    }
+
+    /// Makes the statement runnable again; bindings are kept.
+    @inline(__always)
+    public func reset() {
+        // reset repeats the last step's error, which step() has already thrown.
+        sqlite3_reset(handle)
+    }
+
+    public func clearBindings() { sqlite3_clear_bindings(handle) }
+
+    /// Steps to completion and resets: for INSERT/UPDATE/DELETE.
+    @inline(__always)
+    public func run() throws {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    // MARK: Columns (0-based)
+
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    public func text(_ column: Int32) -> String? {
+        guard let p = sqlite3_column_text(handle, column) else { return nil }
+        let n = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    @inline(__always)
+    private func check(_ rc: Int32) throws {
+        if rc != SQLITE_OK { throw SQLiteError(resultCode: rc, db: sqlite3_db_handle(handle), sql: sql) }
+    }
+}

@@ -1,0 +1,50 @@
+/// One step of the schema history. Steps are never edited once released: a change is a new step.
+public struct Migration: Sendable {
+    public var version: Int32
+    public var name: String
+    public var sql: String
+    public init(version: Int32, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+}
+
+/// Brings a database to the newest schema version, tracked in `PRAGMA user_version`, and refuses
+/// a database written by a newer build (it might hold tables this build would corrupt).
+public struct Migrator: Sendable {
+    public let migrations: [Migration]
+    public var latestVersion: Int32 { migrations.last?.version ?? 0 }
+
+    public init(migrations: [Migration]) {
+        precondition(migrations.enumerated().allSatisfy { Int32($0.offset + 1) == $0.element.version },
+                     "migration versions must be 1, 2, 3 … in order")
+        self.migrations = migrations
+    }
+
+    public static func version(of db: SQLiteConnection) throws -> Int32 {
+        Int32(truncatingIfNeeded: try db.scalarInt("PRAGMA user_version") ?? 0)
+    }
+
+    /// Throws `SQLiteSchemaError` before touching anything when the database is newer than we know.
+    public func checkSupported(_ db: SQLiteConnection) throws {
+        let found = try Self.version(of: db)
+        if found > latestVersion { throw SQLiteSchemaError(path: db.path, found: found, supported: latestVersion) }
+    }
+
+    /// Applies every step newer than the database's version, all in one transaction, so a crash
+    /// mid-migration leaves the old schema intact. Returns the version it started from.
+    @discardableResult
+    public func migrate(_ db: SQLiteConnection) throws -> Int32 {
+        try db.transaction {
+            // Re-read inside the write lock: another process may have migrated meanwhile.
+            let found = try Self.version(of: db)
+            if found > latestVersion { throw SQLiteSchemaError(path: db.path, found: found, supported: latestVersion) }
+            for step in migrations where step.version > found {
+                try db.execute(step.sql)
+                try db.execute("PRAGMA user_version = \(step.version)")
+            }
+            return found
+        }
+    }
+}

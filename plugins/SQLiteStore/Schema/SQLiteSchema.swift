@@ -1,0 +1,29 @@
+/// The HealthPipe database: its migration history and how a connection is opened for writing.
+public enum SQLiteSchema {
+    public static let migrator = Migrator(migrations: [SchemaV1.migration])
+    public static var version: Int32 { migrator.latestVersion }
+
+    /// Opens (creating if needed) a database, refuses one from a newer build, sets the pragmas and
+    /// migrates it to the current schema.
+    public static func open(path: String) throws -> SQLiteConnection {
+        let db = try SQLiteConnection(path: path)
+        // Check before the WAL pragma, which would already change the file.
+        try migrator.checkSupported(db)
+        try configure(db)
+        try migrator.migrate(db)
+        return db
+    }
+
+    /// WAL: a killed run loses only its open transaction and readers never block the writer.
+    /// synchronous=NORMAL is durable across crashes of the process in WAL mode (only a power loss
+    /// can drop the last commits, never corrupt the file).
+    static func configure(_ db: SQLiteConnection) throws {
+        try db.execute("""
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = NORMAL;
+            PRAGMA foreign_keys = OFF;
+            PRAGMA temp_store = MEMORY;
+            PRAGMA cache_size = -65536;
+            """)
+    }
+}

@@ -1,0 +1,61 @@
+import HealthPipeCore
+
+/// Upserts events on (subject, kind, subtype, source, start, amount); an empty subtype is stored
+/// as '' so the key compares equal on re-import. `amount` (the dose or the carbs) is in the key
+/// because two doses in the same minute are two events (real Clarity exports have them).
+final class EventWriter {
+    static let sql = UpsertSQL.make(
+        table: "events",
+        columns: ["subject", "kind", "subtype", "source", "start", "end", "utc_offset", "carbs_g", "protein_g", "fat_g",
+                  "insulin_u", "intensity", "note", "flags", "import_id", "line", "amount"],
+        key: ["subject", "kind", "subtype", "source", "start", "amount"],
+        update: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags",
+                 "import_id", "line"],
+        changedWhen: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags"])
+
+    private let db: SQLiteConnection
+    private let upsert: Statement
+    private let symbols: SymbolBytes
+    private let imports: ImportLog
+    /// Kind names interned once, so rows bind them from the symbol cache.
+    private let kindSymbols: [Event.Kind: Symbol]
+
+    init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog) throws {
+        self.db = db
+        self.upsert = try db.prepare(Self.sql, persistent: true)
+        self.symbols = symbols
+        self.imports = imports
+        self.kindSymbols = Dictionary(uniqueKeysWithValues: Event.Kind.allCases.map { ($0, Symbol($0.rawValue)) })
+    }
+
+    func write(_ rows: ArraySlice<Event>) throws {
+        let s = upsert
+        for e in rows {
+            try symbols.bind(e.subject, to: s, at: 1)
+            try symbols.bind(kindSymbols[e.kind] ?? Symbol(e.kind.rawValue), to: s, at: 2)
+            try symbols.bind(e.subtype, to: s, at: 3)
+            try symbols.bind(e.source, to: s, at: 4)
+            try s.bindInt(5, e.start)
+            try s.bindInt(6, e.end)
+            try s.bindInt(7, Int64(e.utcOffset))
+            try s.bindDouble(8, e.carbs)
+            try s.bindDouble(9, e.protein)
+            try s.bindDouble(10, e.fat)
+            try s.bindDouble(11, e.insulin)
+            try symbols.bindOrNull(e.intensity, to: s, at: 12)
+            try s.bindText(13, e.note)
+            try s.bindInt(14, Int64(e.flags.rawValue))
+            let slot = try imports.slot(for: e.provenance.file)
+            if slot >= 0 {
+                try s.bindInt(15, imports.id(ofSlot: slot))
+                try s.bindInt(16, e.provenance.line)
+            } else {
+                try s.bindNull(15)
+                try s.bindNull(16)
+            }
+            try s.bindDouble(17, e.insulin ?? e.carbs ?? 0)
+            try s.run()
+            imports.countNewRows(db.changes, slot: slot)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import HealthPipeCore
+
+/// Writes measurements, events and daily summaries into a HealthPipe SQLite database (schema in
+/// docs/schema.md). Upserts on natural keys, so re-running an import is safe and adds nothing.
+public final class SQLiteSink: Sink {
+    public struct Options: Decodable, Sendable {
+        /// Database file; parent folders are created.
+        public var path: String
+        /// Rows per transaction.
+        public var batchRows: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case path
+            case batchRows = "batch_rows"
+        }
+    }
+
+    public static let defaultBatchRows = 100_000
+
+    public let path: String
+    public let batchRows: Int
+    private var session: SinkSession?
+
+    public init(path: String, batchRows: Int = SQLiteSink.defaultBatchRows) {
+        self.path = path
+        self.batchRows = max(1, batchRows)
+    }
+
+    public func open(run: RunInfo, context: StageContext) throws {
+        try Self.createParentDirectory(of: path)
+        session = try SinkSession(path: path, batchRows: batchRows, run: run)
+    }
+
+    public func write(_ batch: RecordBatch, context: StageContext) throws {
+        guard let session else { throw SQLiteError(code: 21, message: "sqlite sink written before open (\(path))") }
+        try session.write(batch)
+    }
+
+    public func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {
+        // open may have failed: nothing to commit then.
+        guard let session else { return }
+        // Releasing the session finalizes the statements and closes the file (checkpointing the WAL).
+        defer { self.session = nil }
+        try session.finish(outcome: outcome, report: report, finishedAt: Int64(Date().timeIntervalSince1970))
+    }
+
+    static func createParentDirectory(of path: String) throws {
+        guard path != ":memory:", !path.hasPrefix("file:"), !path.isEmpty else { return }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+    }
+}

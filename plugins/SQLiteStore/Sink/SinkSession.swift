@@ -1,0 +1,63 @@
+import HealthPipeCore
+
+/// Everything one run of the SQLite sink holds open: the connection, the batching transaction,
+/// the imports log and one writer (one prepared statement) per record shape.
+final class SinkSession {
+    let db: SQLiteConnection
+    let transaction: BatchTransaction
+    let imports: ImportLog
+    private let measurements: MeasurementWriter
+    private let events: EventWriter
+    private let daily: DailySummaryWriter
+
+    init(path: String, batchRows: Int, run: RunInfo) throws {
+        db = try SQLiteSchema.open(path: path)
+        transaction = BatchTransaction(db: db, batchRows: batchRows)
+        imports = try ImportLog(db: db, startedAt: run.startedAt)
+        let symbols = SymbolBytes()
+        measurements = try MeasurementWriter(db: db, symbols: symbols, imports: imports)
+        events = try EventWriter(db: db, symbols: symbols, imports: imports)
+        daily = try DailySummaryWriter(db: db, symbols: symbols)
+        // new_rows commits atomically with the rows it counts.
+        transaction.beforeCommit = { [imports] in try imports.flushNewRows() }
+
+        // Committed at once, so a killed run is visible as 'running' in the imports table.
+        try db.transaction {
+            for path in run.inputPaths { try imports.start(path: path) }
+        }
+    }
+
+    func write(_ batch: RecordBatch) throws {
+        do {
+            try transaction.write(count: batch.measurements.count) { try measurements.write(batch.measurements[$0]) }
+            try transaction.write(count: batch.events.count) { try events.write(batch.events[$0]) }
+            try transaction.write(count: batch.dailySummaries.count) { try daily.write(batch.dailySummaries[$0]) }
+        } catch {
+            // SQLite may already have rolled back (SQLITE_FULL…); keep counts in step with the file.
+            if !transaction.isOpen { imports.discardPending() }
+            throw error
+        }
+    }
+
+    /// Commits the open transaction, then records each file's outcome. A failed commit still
+    /// marks the files failed before the error is rethrown.
+    func finish(outcome: RunOutcome, report: RunReport, finishedAt: Int64) throws {
+        var commitError: Error?
+        do {
+            try transaction.commit()
+        } catch {
+            commitError = error
+            imports.discardPending()
+        }
+        let status: String
+        switch commitError == nil ? outcome : .failed {
+        case .completed: status = "complete"
+        case .interrupted: status = "interrupted"
+        case .failed: status = "failed"
+        }
+        try db.transaction {
+            try imports.finish(inputs: report.inputs, status: status, finishedAt: finishedAt)
+        }
+        if let commitError { throw commitError }
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the C libraries HealthPipe links (libcsv, libxml2, sqlite3) and the tools its tests use,
+# if they are missing. Safe to run repeatedly; needs root (or sudo) only when something is missing.
+set -euo pipefail
+packages=(libcsv-dev libxml2-dev libsqlite3-dev sqlite3 tzdata pkg-config)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "installing: ${missing[*]}" >&2
+for attempt in 1 2 3; do
+  if $sudo apt-get -o DPkg::Lock::Timeout=300 update -qq &&
+     DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${missing[@]}"; then
+    exit 0
+  fi
+  echo "apt-get failed (attempt $attempt); retrying" >&2
+  sleep $((attempt * 10))
+done
+echo "could not install: ${missing[*]}" >&2
+exit 1
