@@ -51,6 +51,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=3_000_000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--slow-once", action="store_true", help="run sqlite-utils (minutes) in the first round only")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     csv_path = os.path.join(WORK, f"clarity-{a.rows}.csv")
@@ -65,15 +66,17 @@ def main():
     jobs = {
         "healthpipe import (upsert, classify + daily)": lambda: [hp, "import", csv_path, "--db", db, "--timezone", "UTC"],
         "C csv_to_sqlite threads unique": lambda: [os.path.join(floors, "csv_to_sqlite"), "threads", "unique", csv_path, db],
-        "sqlite3 .import --csv (untyped, no key)": lambda: ["sqlite3", db, ".mode csv", f".import {csv_path} cgm"],
+        "sqlite3 .import --csv (untyped, no key)": lambda: ["sqlite3", "-batch", db, f".import --csv {csv_path} cgm"],
         "Python csv + sqlite3 (upsert)": lambda: [sys.executable, "-c", PY_IMPORT, csv_path, db],
     }
     if shutil.which("sqlite-utils"):
         jobs["sqlite-utils insert --csv"] = lambda: ["sqlite-utils", "insert", db, "cgm", csv_path, "--csv"]
 
     results = {name: [] for name in jobs}
-    for _ in range(a.repeat):
+    for round_ in range(a.repeat):
         for name, cmd in jobs.items():  # interleaved, so load on the machine hits all alike
+            if a.slow_once and round_ > 0 and name.startswith("sqlite-utils"):
+                continue
             fresh(db)
             results[name].append(measure(cmd()))
     size = os.path.getsize(csv_path) / 1e6
