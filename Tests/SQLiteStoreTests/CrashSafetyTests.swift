@@ -25,7 +25,7 @@ import SQLiteStore
         h.startedAt += 3600
         let fresh = Fixture.readings(file: second, count: 20_000, start: 1_800_000_000)
         var changedOld = Fixture.readings(file: first, count: 1)
-        changedOld[0].value = 399
+        changedOld[0].flags = [.calibration]
         let pending = [RecordBatch(measurements: fresh), RecordBatch(measurements: changedOld)]
         var (sink, _) = try h.openAndWrite(pending, inputs: [second])
 
@@ -47,7 +47,7 @@ import SQLiteStore
         rerun.startedAt = h.startedAt + 60
         try rerun.run(pending, inputs: [Fixture.input(second, rows: 20_000, measurements: 20_000)])
         #expect(try RawSQLite.count(crashed, "measurements") == 21_000)
-        #expect(try RawSQLite.value(crashed, "SELECT value FROM measurements WHERE start = 1700000000") == "399.0")
+        #expect(try RawSQLite.value(crashed, "SELECT flags FROM measurements WHERE start = 1700000000") == "32")
         #expect(try RawSQLite.rows(crashed, "SELECT path, status, runs, new_rows FROM imports ORDER BY id") == [
             // day1.csv was touched again through the changed row's provenance.
             [first, "complete", "2", "1"], [second, "complete", "2", "20000"],

@@ -85,12 +85,13 @@ public struct RunReport: Sendable {
                          + (f.rejected > 0 ? ", \(f.rejected) rejected" : ""))
         }
         let nameWidth = max(5, stages.map(\.name.count).max() ?? 5)
+        let typeWidth = max(4, stages.map(\.type.count).max() ?? 4) + 2
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
         func lpad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
-        lines.append(pad("stage", nameWidth) + "  " + pad("type", 16) + lpad("in", 10) + lpad("out", 10) + lpad("bad", 7) + lpad("sec", 8))
+        lines.append(pad("stage", nameWidth) + "  " + pad("type", typeWidth) + lpad("in", 10) + lpad("out", 10) + lpad("bad", 7) + lpad("sec", 8))
         for s in stages {
             let secs = String(Double(Int(s.seconds * 100)) / 100)
-            lines.append(pad(s.name, nameWidth) + "  " + pad(s.type, 16) + lpad(String(s.recordsIn), 10)
+            lines.append(pad(s.name, nameWidth) + "  " + pad(s.type, typeWidth) + lpad(String(s.recordsIn), 10)
                          + lpad(String(s.recordsOut), 10) + lpad(String(s.quarantined + s.skipped), 7) + lpad(secs, 8))
             for w in s.warnings { lines.append("  warning: \(w)") }
             for e in s.sampleErrors { lines.append("  rejected \(e.description)") }

@@ -26,14 +26,14 @@ enum SchemaV1 {
             source TEXT NOT NULL,
             start INTEGER NOT NULL,
             end INTEGER NOT NULL,
-            utc_offset INTEGER NOT NULL,
             value REAL NOT NULL,
+            utc_offset INTEGER NOT NULL,
             unit TEXT NOT NULL,
             flags INTEGER NOT NULL DEFAULT 0,
             band TEXT,
             import_id INTEGER,
             line INTEGER,
-            PRIMARY KEY (subject, metric, source, start, end)
+            PRIMARY KEY (subject, metric, source, start, end, value)
         ) WITHOUT ROWID;
 
         CREATE TABLE events (

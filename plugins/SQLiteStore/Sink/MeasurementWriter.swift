@@ -1,6 +1,8 @@
 import HealthPipeCore
 
-/// Upserts measurements on their natural key. The hot path: binds by index from cached symbol
+/// Upserts measurements on their natural key (subject, metric, source, start, end, value): the
+/// value is in the key, as for every CGM and Apple export, because one device can write two
+/// different readings at the same instant (a Libre scan and a historic reading in one minute). The hot path: binds by index from cached symbol
 /// bytes and allocates nothing per row. Rows go `groupSize` at a time through a multi-row
 /// statement when they share a provenance file (so one changes() count belongs to one import),
 /// the rest one at a time.
@@ -10,9 +12,9 @@ final class MeasurementWriter {
     static let groupSize = 64
 
     static func sql(rows: Int) -> String {
-        UpsertSQL.make(table: "measurements", columns: columns, key: ["subject", "metric", "source", "start", "end"],
-                       update: ["value", "unit", "flags", "band", "utc_offset", "import_id", "line"],
-                       changedWhen: ["value", "unit", "flags", "band", "utc_offset"], rows: rows)
+        UpsertSQL.make(table: "measurements", columns: columns, key: ["subject", "metric", "source", "start", "end", "value"],
+                       update: ["unit", "flags", "band", "utc_offset", "import_id", "line"],
+                       changedWhen: ["unit", "flags", "band", "utc_offset"], rows: rows)
     }
 
     private let db: SQLiteConnection

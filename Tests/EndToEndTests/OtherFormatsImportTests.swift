@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// The other real samples through the real binary: nothing collapses or goes missing on the way to SQLite.
+@Suite struct OtherFormatsImportTests {
+    func importOne(_ relative: String, zone: String = "Europe/London") throws -> (E2E.Result, URL) {
+        let db = E2E.tempDir().appendingPathComponent("h.sqlite")
+        let r = try E2E.run(["import", E2E.samples.appendingPathComponent(relative).path, "--db", db.path, "--timezone", zone])
+        return (r, db)
+    }
+
+    @Test func libreViewScansAndHistoricReadingsInTheSameMinuteBothLand() throws {
+        let (r, db) = try importOne("libreview/cgm_format_FreeStyle_Libre_3_synthetic.csv")
+        #expect(r.code == 0, "\(r.stderr)")
+        // 4,305 historic + 316 scans = 4,621 readings; three scans repeat a historic reading exactly
+        // (same minute, same value: 13-04 09:50 89, 13-04 17:20 95, 14-04 19:55 80), the rest differ.
+        #expect(E2E.count(db, "measurements", "metric = 'glucose'") == 4618)
+        #expect(E2E.scalar(db, "SELECT format FROM imports") == "libreview")
+        #expect(E2E.scalar(db, "SELECT datetime(min(start), 'unixepoch') FROM measurements") == "1961-04-12 21:30:00")
+    }
+
+    @Test func careLinkSectionsLand() throws {
+        let (r, db) = try importOne("medtronic-carelink/cgm_format_medtronics_test_livia_TRIMMED.csv")
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(E2E.count(db, "measurements", "metric = 'glucose'") == 1499)
+        #expect(E2E.count(db, "measurements") == 1539)
+        #expect(E2E.count(db, "events") == 348)
+        #expect(E2E.scalar(db, "SELECT sum(insulin_u) FROM events WHERE kind = 'insulin'") == "357.0")
+    }
+
+    @Test func nightscoutCSVQuarantinesErrorCodes() throws {
+        let (r, db) = try importOne("nightscout/cgm_format_nightscout_entries.csv")
+        #expect(r.code == 3)
+        #expect(E2E.count(db, "measurements") == 994)
+        #expect(E2E.scalar(db, "SELECT sum(value) FROM measurements") == "167216.0")
+        #expect(E2E.scalar(db, "SELECT rejected FROM imports") == "6")
+    }
+}
