@@ -24,7 +24,7 @@ public final class QuarantineWriter: Sendable {
             if h == nil {
                 let url = URL(fileURLWithPath: path)
                 try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+                if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
                 h = FileHandle(forWritingAtPath: path)
                 _ = try? h?.seekToEnd()
             }
