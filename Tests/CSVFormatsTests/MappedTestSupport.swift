@@ -8,7 +8,8 @@ enum MappedSupport {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     static let adaptersDirectory = packageRoot.appendingPathComponent("plugins/adapters").path
-    static let shared = URL(fileURLWithPath: "/work/shared")
+    /// The team's shared folder, beside the repository (as on every developer machine and in CI).
+    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
     /// Fixtures written once per test process to a private folder.
     static let fixtures: URL = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-fixtures-\(UUID().uuidString)")

@@ -4,13 +4,23 @@ import Testing
 /// SIGKILL in the middle of an import leaves a consistent database, and re-running the same
 /// command completes it to exactly what one clean run produces.
 @Suite struct CrashConsistencyTests {
+    /// Writes a Clarity export of `rows` EGV readings (every tenth hour an insulin dose), in the
+    /// 14-column layout with metadata rows, large enough that an import can be killed halfway.
     static func generate(rows: Int, into dir: URL) throws -> URL {
         let out = dir.appendingPathComponent("clarity-\(rows).csv")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", E2E.shared.appendingPathComponent("tools/gen_cgm_csv.py").path, "-n", String(rows), "-o", out.path]
-        try p.run()
-        p.waitUntilExit()
+        var text = "\u{FEFF}Index,Timestamp (YYYY-MM-DDThh:mm:ss),Event Type,Event Subtype,Patient Info,Device Info,"
+            + "Source Device ID,Glucose Value (mg/dL),Insulin Value (u),Carb Value (grams),Duration (hh:mm:ss),"
+            + "Glucose Rate of Change (mg/dL/min),Transmitter Time (Long Integer),Transmitter ID\n"
+            + "1,,FirstName,,Test,,,,,,,,,\n2,,Device,,,Dexcom G6 Mobile App,iOS G6,,,,,,,\n"
+        text.reserveCapacity(rows * 80)
+        let start = CivilDateForTests.epoch(2020, 1, 1)
+        for i in 0..<rows {
+            let t = start + Int64(i) * 300
+            let glucose = 60 + (i * 7919) % 260
+            text += "\(i + 3),\(CivilDateForTests.iso(t)),EGV,,,,iOS G6,\(glucose),,,,,\(i),8ABCDE\n"
+            if i % 120 == 0 { text += "\(i + 3),\(CivilDateForTests.iso(t + 60)),Insulin,Fast-Acting,,,iOS G6,,\(1 + i % 9),,,,,\n" }
+        }
+        try Data(text.utf8).write(to: out)
         return out
     }
 
@@ -70,5 +80,27 @@ import Testing
         #expect(p.terminationStatus == 1 || p.terminationStatus == 0)
         #expect(E2E.scalar(db, "PRAGMA integrity_check") == "ok")
         if p.terminationStatus == 1 { #expect(E2E.scalar(db, "SELECT status FROM imports") == "interrupted") }
+    }
+}
+
+/// Timestamps for generated fixtures, independent of the code under test.
+enum CivilDateForTests {
+    static func epoch(_ y: Int, _ m: Int, _ d: Int) -> Int64 {
+        var c = DateComponents()
+        c.year = y; c.month = m; c.day = d
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "UTC")!
+        return Int64(cal.date(from: c)!.timeIntervalSince1970)
+    }
+
+    static func iso(_ t: Int64) -> String {
+        let days = t / 86_400, secs = t % 86_400
+        // Civil-from-days (fixture dates are after 1970, so no negative handling is needed).
+        let z = days + 719_468, era = z / 146_097, doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9, y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        func p(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(y)-\(p(m))-\(p(d)) \(p(secs / 3600)):\(p(secs / 60 % 60)):\(p(secs % 60))"
     }
 }
