@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         // System libraries (Debian: libcsv-dev, libxml2-dev, libsqlite3-dev).
@@ -36,8 +37,12 @@ let package = Package(
                 path: "plugins/SQLiteStore"),
         .target(name: "JSONFormats", dependencies: ["HealthPipeCore"],
                 path: "plugins/JSONFormats"),
+        .target(name: "AppleHealth",
+                dependencies: ["HealthPipeCore", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                path: "plugins/AppleHealth"),
         .target(name: "BuiltinPlugins",
-                dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "CSVFormats", "SQLiteStore", "JSONFormats"],
+                dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "CSVFormats", "SQLiteStore", "JSONFormats",
+                               "AppleHealth"],
                 path: "plugins/BuiltinPlugins"),
 
         .target(name: "HealthPipeCLI",
@@ -49,6 +54,7 @@ let package = Package(
         .testTarget(name: "HealthPipeAnalyticsTests", dependencies: ["HealthPipeAnalytics"]),
         .testTarget(name: "CSVFormatsTests", dependencies: ["CSVFormats", "BuiltinPlugins"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite"]),
+        .testTarget(name: "AppleHealthTests", dependencies: ["AppleHealth", "BuiltinPlugins", "SQLiteStore", "CSQLite"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe"]),
     ]
 )

@@ -1,3 +1,4 @@
+import AppleHealth
 import CSVFormats
 import Foundation
 import HealthPipeAnalytics
@@ -15,6 +16,7 @@ public enum BuiltinPlugins {
             ("CSVFormats", CSVFormatsPlugin.components),
             ("SQLiteStore", [sqliteSinkComponent]),
             ("JSONFormats", JSONFormatsPlugin.components),
+            ("AppleHealth", AppleHealthPlugin.components),
         ]
     }
 

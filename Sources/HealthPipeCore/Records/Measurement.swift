@@ -15,10 +15,12 @@ public struct Measurement: Hashable, Sendable {
     /// Band label set by `classify` (empty until then).
     public var band: Symbol
     public var provenance: Provenance
+    /// Extra facts the source keeps as a JSON object text (Apple MetadataEntry children, device).
+    public var metadata: String?
 
     public init(subject: Symbol, metric: Symbol, source: Symbol, start: Int64, end: Int64? = nil,
                 utcOffset: Int32, value: Double, unit: Symbol, flags: RecordFlags = [],
-                band: Symbol = .empty, provenance: Provenance = .none) {
+                band: Symbol = .empty, provenance: Provenance = .none, metadata: String? = nil) {
         self.subject = subject
         self.metric = metric
         self.source = source
@@ -30,6 +32,7 @@ public struct Measurement: Hashable, Sendable {
         self.flags = flags
         self.band = band
         self.provenance = provenance
+        self.metadata = metadata
     }
 
     /// Natural key: re-importing the same reading must hit the same row.

@@ -4,6 +4,8 @@ public struct RecordBatch: Sendable {
     public var measurements: [Measurement] = []
     public var events: [Event] = []
     public var dailySummaries: [DailySummary] = []
+    /// Subject characteristics (Apple Health `Me`): few, carried along with the other records.
+    public var profiles: [SubjectProfile] = []
 
     public init(measurements: [Measurement] = [], events: [Event] = [], dailySummaries: [DailySummary] = []) {
         self.measurements = measurements
@@ -11,7 +13,7 @@ public struct RecordBatch: Sendable {
         self.dailySummaries = dailySummaries
     }
 
-    public var count: Int { measurements.count + events.count + dailySummaries.count }
+    public var count: Int { measurements.count + events.count + dailySummaries.count + profiles.count }
     public var isEmpty: Bool { count == 0 }
 
     /// The kinds of record this batch holds.
@@ -28,6 +30,7 @@ public struct RecordBatch: Sendable {
         measurements.removeAll(keepingCapacity: true)
         events.removeAll(keepingCapacity: true)
         dailySummaries.removeAll(keepingCapacity: true)
+        profiles.removeAll(keepingCapacity: true)
     }
 }
 

@@ -7,11 +7,11 @@ final class EventWriter {
     static let sql = UpsertSQL.make(
         table: "events",
         columns: ["subject", "kind", "subtype", "source", "start", "end", "utc_offset", "carbs_g", "protein_g", "fat_g",
-                  "insulin_u", "intensity", "note", "flags", "import_id", "line", "amount"],
+                  "insulin_u", "intensity", "note", "flags", "import_id", "line", "amount", "metadata"],
         key: ["subject", "kind", "subtype", "source", "start", "amount"],
         update: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags",
-                 "import_id", "line"],
-        changedWhen: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags"])
+                 "import_id", "line", "metadata"],
+        changedWhen: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags", "metadata"])
 
     private let db: SQLiteConnection
     private let upsert: Statement
@@ -54,6 +54,7 @@ final class EventWriter {
                 try s.bindNull(16)
             }
             try s.bindDouble(17, e.insulin ?? e.carbs ?? 0)
+            try s.bindText(18, e.metadata)
             try s.run()
             imports.countNewRows(db.changes, slot: slot)
         }

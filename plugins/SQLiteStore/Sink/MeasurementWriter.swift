@@ -8,13 +8,13 @@ import HealthPipeCore
 /// the rest one at a time.
 final class MeasurementWriter {
     static let columns = ["subject", "metric", "source", "start", "end", "utc_offset", "value", "unit", "flags", "band",
-                          "import_id", "line"]
+                          "import_id", "line", "metadata"]
     static let groupSize = 64
 
     static func sql(rows: Int) -> String {
         UpsertSQL.make(table: "measurements", columns: columns, key: ["subject", "metric", "source", "start", "end", "value"],
-                       update: ["unit", "flags", "band", "utc_offset", "import_id", "line"],
-                       changedWhen: ["unit", "flags", "band", "utc_offset"], rows: rows)
+                       update: ["unit", "flags", "band", "utc_offset", "import_id", "line", "metadata"],
+                       changedWhen: ["unit", "flags", "band", "utc_offset", "metadata"], rows: rows)
     }
 
     private let db: SQLiteConnection
@@ -77,5 +77,6 @@ final class MeasurementWriter {
             try s.bindNull(base + 11)
             try s.bindNull(base + 12)
         }
+        try s.bindText(base + 13, m.metadata)
     }
 }

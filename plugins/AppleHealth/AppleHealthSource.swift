@@ -1,0 +1,89 @@
+import Foundation
+import HealthPipeCore
+
+/// Apple Health export → records. Reads export.zip straight from the archive (streaming
+/// extraction, nothing unpacked to disk) or an unpacked export.xml, through `PrologFilter` into a
+/// libxml2 SAX push parser in 1 MiB chunks; memory stays flat whatever the export's size.
+final class AppleHealthSource: Source, InputDescribing {
+    static let format = "apple-health"
+    static let chunkSize = 1 << 20
+
+    let options: AppleHealthOptions
+    var inputPaths: [String] { [options.path] }
+
+    init(options: AppleHealthOptions) { self.options = options }
+
+    func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        let input = try ExportInput(path: options.path)
+        let index = context.registerInput(InputFileInfo(path: options.path, format: Self.format, size: input.fileSize))
+        context.progress.addExpected(input.xmlSize)
+
+        let handler = ExportHandler(options: options)
+        let parser = SAXPushParser(handler: handler)
+        handler.currentLine = { [unowned parser] in parser.line }
+        var filter = PrologFilter()
+        var hasher = ContentHasher()
+        var rejected: Int64 = 0
+        var parsing = true
+
+        func drain() throws {
+            for error in handler.rejects {
+                rejected += 1
+                try context.reject(error)
+            }
+            handler.rejects.removeAll(keepingCapacity: true)
+            for batch in handler.ready { try emit(batch) }
+            handler.ready.removeAll(keepingCapacity: true)
+        }
+        defer {
+            context.updateInput(index) {
+                $0.rowsRead = handler.elementsRead
+                $0.measurements = handler.measurements
+                $0.events = handler.events
+                $0.rejected = rejected
+                $0.hash = hasher.finalize()
+            }
+        }
+
+        var stopped = false
+        try input.read(chunkSize: Self.chunkSize) { chunk in
+            hasher.update(chunk)
+            context.progress.advance(Int64(chunk.count))
+            filter.feed(chunk) { parsing = parser.feed($0) && parsing }
+            try drain()
+            if context.shouldStop { stopped = true }
+            return parsing && !stopped
+        }
+        if !stopped {
+            // End of input: release a head still buffered, then tell libxml2 the document ended
+            // (a truncated file reports its premature end here).
+            if parsing { filter.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) { parsing = parser.feed($0) && parsing } }
+            if parsing { parser.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) }
+        }
+        handler.finish()
+        try drain()
+        if let error = parser.error {
+            rejected += 1
+            let where_ = input.entryName.map { " (\($0) in the zip)" } ?? ""
+            try context.reject(RowError(file: options.path, line: Int64(error.line),
+                                        reason: "the XML\(where_) cannot be read past line \(error.line): \(Self.explain(error.message)); "
+                                            + "every complete record before it was imported",
+                                        raw: ""))
+        }
+        let skipped = handler.skipped.filter { $0.key != "HealthData" }
+        if !skipped.isEmpty {
+            context.warn("\(options.path): not imported: " + skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
+    }
+
+    /// libxml2's message, plus what it means for a Health export.
+    static func explain(_ message: String) -> String {
+        if message.contains("Entity") && message.contains("not defined") {
+            return message + " (entities are never expanded: the DOCTYPE is not read)"
+        }
+        if message.contains("Premature end") || message.contains("EndTag") || message.contains("Extra content") == false && message.contains("end of data") {
+            return message + " (the file is truncated)"
+        }
+        return message
+    }
+}

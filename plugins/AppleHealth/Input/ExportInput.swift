@@ -1,0 +1,74 @@
+import Foundation
+import HealthPipeCore
+import ZIPFoundation
+
+/// The bytes of the Health XML, from a plain file or from inside a zip (streamed by ZIPFoundation's
+/// extract-with-consumer, never unpacked to disk).
+struct ExportInput {
+    let path: String
+    let fileSize: Int64
+    /// Bytes of XML to read: the file, or the entry's uncompressed size.
+    let xmlSize: Int64
+    /// The zip entry holding the XML, when the input is a zip.
+    let entryName: String?
+    private let archive: Archive?
+    private let entry: Entry?
+
+    init(path: String) throws {
+        self.path = path
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let size = (attributes?[.size] as? NSNumber)?.int64Value else {
+            throw InputError(file: path, reason: "cannot read the file")
+        }
+        fileSize = size
+        let head = FileSniff.read(path: path, limit: 4)?.prefix ?? []
+        if head.starts(with: ExportLocator.zipMagic) {
+            let archive: Archive
+            do { archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch {
+                throw InputError(file: path, reason: "not a readable zip archive (\(error))")
+            }
+            guard let entry = try ExportLocator.healthEntry(in: archive) else {
+                throw InputError(file: path, reason: "the zip holds no Apple Health XML (no entry starts a HealthData document)")
+            }
+            self.archive = archive
+            self.entry = entry
+            entryName = entry.path
+            xmlSize = Int64(entry.uncompressedSize)
+        } else {
+            archive = nil
+            entry = nil
+            entryName = nil
+            xmlSize = size
+        }
+    }
+
+    /// Calls `body` with each chunk until the input ends or `body` returns false.
+    func read(chunkSize: Int, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+        struct Stop: Error {}
+        if let archive, let entry {
+            do {
+                _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: false) { data in
+                    let more = try data.withUnsafeBytes { try body($0) }
+                    if !more { throw Stop() }
+                }
+            } catch is Stop {
+            } catch let e as InputError { throw e
+            } catch let e as StageFailure { throw e
+            } catch {
+                throw InputError(file: path, reason: "cannot read \(entry.path) from the zip: \(error)")
+            }
+            return
+        }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError(file: path, reason: "cannot open the file") }
+        defer { close(fd) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = Foundation.read(fd, buffer.baseAddress, chunkSize)
+            if n < 0 { throw InputError(file: path, reason: "read error (errno \(errno))") }
+            if n == 0 { return }
+            if try !body(UnsafeRawBufferPointer(rebasing: buffer[..<n])) { return }
+        }
+    }
+}

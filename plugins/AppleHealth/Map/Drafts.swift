@@ -1,0 +1,125 @@
+import HealthPipeCore
+
+/// A `MetadataEntry` child kept for the record's metadata JSON.
+struct MetadataPair {
+    var key: String
+    var value: String
+}
+
+/// What is known about a top-level element while its children stream past.
+struct ElementDraft {
+    var type: HealthType?
+    var source: Symbol = .empty
+    var sourceName = ""
+    var sourceIncluded = true
+    var number: Double?
+    var text: String?
+    var unit: UnitConversion?
+    var start: HealthDate.Parsed?
+    var end: HealthDate.Parsed?
+    var badDate = false
+    var device: DeviceInfo?
+    var timeZone: String?
+    var insulinReason = 0
+    var userEntered = false
+    var line: Int64 = 0
+    var metadata: [MetadataPair] = []
+
+    mutating func reset(line: Int64) {
+        type = nil
+        source = .empty
+        sourceName = ""
+        sourceIncluded = true
+        number = nil
+        text = nil
+        unit = nil
+        start = nil
+        end = nil
+        badDate = false
+        device = nil
+        timeZone = nil
+        insulinReason = 0
+        userEntered = false
+        self.line = line
+        metadata.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A parsed `device` description, shared by every record of that device.
+final class DeviceInfo {
+    let fields: [(key: String, value: String)]
+    init(description: String) { fields = DeviceDescription.fields(description) }
+}
+
+/// The parts of a Food or BloodPressure correlation's nested records that the correlation needs.
+struct CorrelationDraft {
+    var carbs: Double?
+    var protein: Double?
+    var fat: Double?
+    var energy: Double?
+    var systolic: Double?
+    var diastolic: Double?
+    var members = 0
+
+    mutating func reset() { self = CorrelationDraft() }
+}
+
+/// A workout's children: statistics, events and the route file.
+struct WorkoutDraft {
+    struct Statistic {
+        var type: String
+        var sum: Double?
+        var average: Double?
+        var minimum: Double?
+        var maximum: Double?
+        var unit: String
+    }
+    var activity = ""
+    var durationMinutes: Double?
+    var durationUnit = "min"
+    var distance: Double?
+    var distanceUnit = ""
+    var energy: Double?
+    var energyUnit = ""
+    var statistics: [Statistic] = []
+    var events: [(type: String, date: String)] = []
+    var routes: [String] = []
+
+    mutating func reset() { self = WorkoutDraft() }
+}
+
+/// Top-level carbohydrate records waiting to become meal events: a Food correlation later in the file
+/// may describe the same meal (with protein and fat), and a meal must be counted once. Held until
+/// the end of the document; one small entry per carbohydrate record (a few per day).
+struct MealLedger {
+    struct Key: Hashable {
+        var source: Symbol
+        var start: Int64
+        var carbsBits: UInt64
+    }
+    struct Pending {
+        var end: Int64
+        var offset: Int32
+        var flags: RecordFlags
+        var line: Int64
+        var order: Int
+    }
+    private(set) var pending: [Key: Pending] = [:]
+    private var order = 0
+
+    mutating func add(_ key: Key, _ p: Pending) {
+        var p = p
+        p.order = order
+        order += 1
+        pending[key] = p
+    }
+
+    mutating func take(_ key: Key) -> Pending? { pending.removeValue(forKey: key) }
+
+    /// Everything left, in file order.
+    mutating func drain() -> [(Key, Pending)] {
+        let all = pending.sorted { $0.value.order < $1.value.order }.map { ($0.key, $0.value) }
+        pending = [:]
+        return all
+    }
+}

@@ -1,0 +1,121 @@
+import HealthPipeCore
+
+/// Record and Correlation elements → measurements, insulin and meal events.
+extension ExportHandler {
+    /// Checks shared by every sample element; nil when it is left out or rejected.
+    private func placed() -> (start: HealthDate.Parsed, end: HealthDate.Parsed, offset: Int32)? {
+        guard draft.sourceIncluded else { filtered += 1; return nil }
+        guard let start = draft.start, !draft.badDate else {
+            reject("missing or unreadable startDate/endDate (expected yyyy-MM-dd HH:mm:ss ±HHMM)")
+            return nil
+        }
+        let end = draft.end ?? start
+        let offset = offset(at: start)
+        guard dayIncluded(start.utc + Int64(offset)) else { filtered += 1; return nil }
+        return (start, end, offset)
+    }
+
+    func finishRecord() {
+        guard let type = draft.type else { reject("Record without a type"); return }
+        guard type.included else { filtered += 1; return }
+        guard let (start, end, offset) = placed() else { return }
+        let prov = Provenance(file: file, line: draft.line)
+        let flags: RecordFlags = draft.userEntered ? .userEntered : []
+        let subject = options.subject
+
+        if type.kind == .insulin {
+            guard let units = draft.number else { reject("insulin delivery without a numeric value"); return }
+            let subtype = draft.insulinReason == 1 ? InsulinVocabulary.basal : draft.insulinReason == 2 ? InsulinVocabulary.bolus : .empty
+            add(Event(subject: subject, kind: .insulin, subtype: subtype, source: draft.source, start: start.utc, end: end.utc,
+                      utcOffset: offset, insulin: units, flags: flags, provenance: prov, metadata: metadataJSON()))
+            return
+        }
+        guard type.kind != .category, let raw = draft.number else {
+            // Category samples (sleep stages, mindful sessions…) and any non-numeric value: the
+            // value names the state, the measurement is the time spent in it.
+            if type.kind != .category, draft.text == nil {
+                reject("\(type.identifier) record without a value")
+                return
+            }
+            add(HealthPipeCore.Measurement(subject: subject, metric: type.categoryMetric(draft.text), source: draft.source,
+                                           start: start.utc, end: end.utc, utcOffset: offset,
+                                           value: Double(end.utc - start.utc) / 60, unit: CanonicalUnits.minutes,
+                                           flags: flags, provenance: prov, metadata: metadataJSON()))
+            return
+        }
+        let conversion = draft.unit ?? UnitConversion.unitless
+        let (value, converted) = conversion.convert(raw)
+        add(HealthPipeCore.Measurement(subject: subject, metric: type.metric, source: draft.source, start: start.utc,
+                                       end: end.utc, utcOffset: offset, value: value, unit: conversion.unit,
+                                       flags: flags.union(converted), provenance: prov, metadata: metadataJSON()))
+        if type.kind == .dietaryCarbs {
+            ledger.add(.init(source: draft.source, start: start.utc, carbsBits: value.bitPattern),
+                       .init(end: end.utc, offset: offset, flags: flags, line: draft.line, order: 0))
+        }
+    }
+
+    /// A Record inside a Correlation: its values feed the correlation, it is not stored again.
+    func correlationMember(_ a: Attributes) {
+        correlationMembers += 1
+        correlation.members += 1
+        var type: HealthType?
+        var value: Double?
+        var unitIndex = -1
+        for i in 0..<a.count {
+            let n = a.name(i)
+            if named(n, "type") {
+                type = types.value(a.value(i), a.length(i)) { HealthType(identifier: $0, filter: options.types) }
+            } else if named(n, "value") {
+                value = a.number(i)
+            } else if named(n, "unit") {
+                unitIndex = i
+            }
+        }
+        guard let type, let raw = value else { return }
+        var v = raw
+        if unitIndex >= 0 {
+            v = type.units.value(a.value(unitIndex), a.length(unitIndex)) { UnitConversion(appleUnit: $0, metric: type.name) }
+                .convert(raw).value
+        }
+        switch type.short {
+        case "DietaryCarbohydrates": correlation.carbs = v
+        case "DietaryProtein": correlation.protein = v
+        case "DietaryFatTotal": correlation.fat = v
+        case "DietaryEnergyConsumed": correlation.energy = v
+        case "BloodPressureSystolic": correlation.systolic = v
+        case "BloodPressureDiastolic": correlation.diastolic = v
+        default: break
+        }
+    }
+
+    /// A Food correlation is one meal (carbs, protein, fat) and claims the pending carbohydrate
+    /// record it repeats, so the meal is counted once. Blood-pressure correlations add no rows: their
+    /// systolic and diastolic members are already stored from the top level, paired by source and time.
+    func finishCorrelation() {
+        guard let type = draft.type, type.short == "Food" else { return }
+        guard options.types.includes(identifier: type.identifier, name: "meal") || options.types.includes(identifier: type.identifier, name: type.name)
+        else { filtered += 1; return }
+        guard let (start, end, offset) = placed() else { return }
+        if let c = correlation.carbs {
+            _ = ledger.take(.init(source: draft.source, start: start.utc, carbsBits: c.bitPattern))
+        }
+        let food = draft.metadata.first { $0.key == "HKFoodType" }?.value
+        let energy = correlation.energy
+        let metadata = metadataJSON(extra: energy.map { e in { (w: inout JSONWriter) in w.key("energy_kcal"); w.double(e) } })
+        add(Event(subject: options.subject, kind: .meal, source: draft.source, start: start.utc, end: end.utc,
+                  utcOffset: offset, carbs: correlation.carbs, protein: correlation.protein, fat: correlation.fat,
+                  note: food, flags: draft.userEntered ? .userEntered : [], provenance: Provenance(file: file, line: draft.line),
+                  metadata: metadata))
+    }
+}
+
+extension UnitConversion {
+    static let unitless = UnitConversion(appleUnit: "", metric: "")
+}
+
+/// HKInsulinDeliveryReason 1 / 2 in the insulin vocabulary every source shares (CSVFormats'
+/// `InsulinKinds`: the same interned names).
+enum InsulinVocabulary {
+    static let basal = Symbol("basal")
+    static let bolus = Symbol("bolus")
+}

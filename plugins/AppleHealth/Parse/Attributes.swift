@@ -1,0 +1,42 @@
+import CLibXML2
+
+/// libxml2's SAX2 attribute array viewed by index: 5 pointers per attribute (local name, prefix,
+/// URI, value start, value end). Names are compared as bytes; values are never copied unless kept.
+struct Attributes {
+    let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let count: Int
+
+    @inline(__always) func name(_ i: Int) -> UnsafePointer<UInt8> { base![5 * i]! }
+    @inline(__always) func value(_ i: Int) -> UnsafePointer<UInt8> { base![5 * i + 3]! }
+    @inline(__always) func length(_ i: Int) -> Int { base![5 * i + 4]! - base![5 * i + 3]! }
+    func string(_ i: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: value(i), count: length(i)), as: UTF8.self)
+    }
+
+    /// The value as a number when the whole value is one (strtod stops at the closing quote or NUL).
+    func number(_ i: Int) -> Double? {
+        let n = length(i)
+        guard n > 0 else { return nil }
+        let p = value(i)
+        var end: UnsafeMutablePointer<CChar>?
+        let v = p.withMemoryRebound(to: CChar.self, capacity: n) { strtod($0, &end) }
+        guard let end else { return nil }
+        let consumed = UnsafeRawPointer(end) - UnsafeRawPointer(p)
+        guard consumed == n, v.isFinite else { return nil }
+        return v
+    }
+
+    func date(_ i: Int) -> HealthDate.Parsed? { HealthDate.parse(value(i), count: length(i)) }
+}
+
+/// Compares a NUL-terminated libxml2 name with a literal.
+@inline(__always)
+func named(_ p: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+    memcmp(p, literal.utf8Start, literal.utf8CodeUnitCount + 1) == 0
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

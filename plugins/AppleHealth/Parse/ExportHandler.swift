@@ -1,0 +1,300 @@
+import CLibXML2
+import Foundation
+import HealthPipeCore
+
+/// Turns the SAX element stream of a HealthData document into records. Top-level elements
+/// (depth 2) start a draft; their children (depth 3: MetadataEntry, a correlation's Records, a
+/// workout's statistics and events) add to it; the end tag emits. Nested correlation Records
+/// duplicate top-level ones (Apple's DTD says so), so they only feed their correlation.
+/// Records collect in batches in `ready`; bad elements in `rejects`; the source drains both after
+/// every chunk, so nothing here throws through libxml2.
+final class ExportHandler: SAXElementHandler {
+    let options: AppleHealthOptions
+    let path: String
+    let file: Symbol
+    /// The parser's current line (set once the parser exists).
+    var currentLine: () -> Int = { 0 }
+
+    var ready: [RecordBatch] = []
+    var rejects: [RowError] = []
+    private var batch = RecordBatch()
+    static let batchSize = 8192
+
+    var measurements: Int64 = 0
+    var events: Int64 = 0
+    /// Top-level elements read (records, correlations, workouts, summaries…).
+    var elementsRead: Int64 = 0
+    /// Elements left out by the type, source or date options.
+    var filtered: Int64 = 0
+    /// Records nested in correlations (never stored on their own: they repeat top-level records).
+    var correlationMembers: Int64 = 0
+    /// Top-level elements HealthPipe does not import (ClinicalRecord, Audiogram…), by name.
+    var skipped: [String: Int] = [:]
+
+    private enum Top { case none, record, correlation, workout, skip }
+    private var depth = 0
+    private var top = Top.none
+    var draft = ElementDraft()
+    var correlation = CorrelationDraft()
+    var workout = WorkoutDraft()
+    var ledger = MealLedger()
+
+    var types = ByteCache<HealthType>(capacity: 32)
+    private var sources = ByteCache<SourceInfo>(capacity: 16)
+    private var texts = ByteCache<String>(capacity: 32)
+    private var metadataKeys = ByteCache<String>(capacity: 32)
+    private var devices = ByteCache<DeviceInfo>(capacity: 16)
+    private var zones: [String: TimeZone?] = [:]
+    var json = JSONWriter(capacity: 512)
+    let workoutsIncluded: Bool
+    let summariesIncluded: Bool
+
+    init(options: AppleHealthOptions) {
+        self.options = options
+        path = options.path
+        file = Symbol(options.path)
+        workoutsIncluded = options.types.includes(identifier: "HKWorkoutTypeIdentifier", name: "workout")
+        summariesIncluded = options.types.includes(identifier: "HKActivitySummaryTypeIdentifier", name: "activity_summary")
+        batch.reserve(Self.batchSize)
+    }
+
+    // MARK: SAX
+
+    func startElement(_ name: UnsafePointer<UInt8>, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
+        depth += 1
+        let a = Attributes(base: attributes, count: count)
+        switch depth {
+        case 2:
+            elementsRead += 1
+            if named(name, "Record") {
+                top = .record
+                beginRecord(a)
+            } else if named(name, "Correlation") {
+                top = .correlation
+                beginRecord(a)
+                correlation.reset()
+            } else if named(name, "Workout") {
+                top = .workout
+                beginWorkout(a)
+            } else if named(name, "ActivitySummary") {
+                top = .none
+                activitySummary(a)
+            } else if named(name, "Me") {
+                top = .none
+                me(a)
+            } else if named(name, "ExportDate") {
+                top = .none
+            } else {
+                top = .skip
+                skipped[String(cString: name), default: 0] += 1
+            }
+        case 3:
+            switch top {
+            case .record, .correlation, .workout:
+                if named(name, "MetadataEntry") { metadataEntry(a) }
+                else if top == .correlation, named(name, "Record") { correlationMember(a) }
+                else if top == .workout { workoutChild(name, a) }
+            case .none, .skip: break
+            }
+        case 4:
+            if top == .workout, named(name, "FileReference") {
+                for i in 0..<a.count where named(a.name(i), "path") { workout.routes.append(a.string(i)) }
+            }
+        default: break
+        }
+    }
+
+    func endElement(_ name: UnsafePointer<UInt8>) {
+        if depth == 2 {
+            switch top {
+            case .record: finishRecord()
+            case .correlation: finishCorrelation()
+            case .workout: finishWorkout()
+            case .none, .skip: break
+            }
+            top = .none
+        }
+        depth -= 1
+    }
+
+    // MARK: Shared attribute handling
+
+    /// Reads the attributes every sample element has: type, sourceName, unit, value, dates, device.
+    func beginRecord(_ a: Attributes) {
+        draft.reset(line: Int64(currentLine()))
+        var unitIndex = -1, valueIndex = -1
+        for i in 0..<a.count {
+            let n = a.name(i)
+            if named(n, "type") {
+                draft.type = types.value(a.value(i), a.length(i)) { HealthType(identifier: $0, filter: options.types) }
+            } else if named(n, "sourceName") {
+                source(a, i)
+            } else if named(n, "startDate") {
+                draft.start = a.date(i)
+                if draft.start == nil { draft.badDate = true }
+            } else if named(n, "endDate") {
+                draft.end = a.date(i)
+                if draft.end == nil { draft.badDate = true }
+            } else if named(n, "unit") {
+                unitIndex = i
+            } else if named(n, "value") {
+                valueIndex = i
+            } else if named(n, "device") {
+                device(a, i)
+            }
+        }
+        if unitIndex >= 0, let t = draft.type {
+            draft.unit = t.units.value(a.value(unitIndex), a.length(unitIndex)) { UnitConversion(appleUnit: $0, metric: t.name) }
+        }
+        if valueIndex >= 0 {
+            if draft.type?.kind != .category { draft.number = a.number(valueIndex) }
+            if draft.number == nil { draft.text = texts.value(a.value(valueIndex), a.length(valueIndex)) { $0 } }
+        }
+    }
+
+    func source(_ a: Attributes, _ i: Int) {
+        let info = sources.value(a.value(i), a.length(i)) { name in
+            SourceInfo(symbol: Symbol(name), name: name, included: options.sources.isEmpty || options.sources.contains(name))
+        }
+        draft.source = info.symbol
+        draft.sourceName = info.name
+        draft.sourceIncluded = info.included
+    }
+
+    /// The device description repeats per device except for its heap address, so the cache key
+    /// starts after the address's `>`.
+    func device(_ a: Attributes, _ i: Int) {
+        let p = a.value(i), n = a.length(i)
+        var k = 0
+        if n > 2, p[0] == UInt8(ascii: "<") {
+            while k < n, p[k] != UInt8(ascii: ">") { k += 1 }
+            if k < n { k += 1 } else { k = 0 }
+        }
+        draft.device = devices.value(p + k, n - k) { DeviceInfo(description: $0) }
+    }
+
+    /// A MetadataEntry: kept for the JSON; the well-known keys also set fields.
+    func metadataEntry(_ a: Attributes) {
+        var keyIndex = -1, valueIndex = -1
+        for i in 0..<a.count {
+            if named(a.name(i), "key") { keyIndex = i } else if named(a.name(i), "value") { valueIndex = i }
+        }
+        guard keyIndex >= 0 else { return }
+        let key = metadataKeys.value(a.value(keyIndex), a.length(keyIndex)) { $0 }
+        let value = valueIndex >= 0 ? a.string(valueIndex) : ""
+        draft.metadata.append(MetadataPair(key: key, value: value))
+        switch key {
+        case "HKTimeZone": draft.timeZone = value
+        case "HKInsulinDeliveryReason": draft.insulinReason = Int(value) ?? 0
+        case "HKWasUserEntered": draft.userEntered = value == "1"
+        case "HKBloodGlucoseMealTime":
+            draft.metadata.append(MetadataPair(key: "meal_time", value: value == "1" ? "preprandial" : value == "2" ? "postprandial" : value))
+        case "HKMetadataKeyHeartRateMotionContext":
+            let names = ["0": "unset", "1": "sedentary", "2": "active"]
+            draft.metadata.append(MetadataPair(key: "motion_context", value: names[value] ?? value))
+        default: break
+        }
+    }
+
+    // MARK: Helpers for the emitters
+
+    /// The UTC offset for local days: the record's HKTimeZone at that instant, else the stage's
+    /// zone, else the offset written in the date (the phone's zone at export time).
+    func offset(at start: HealthDate.Parsed) -> Int32 {
+        if let name = draft.timeZone, let zone = zone(named: name) { return Self.offset(zone, start.utc) }
+        if let zone = options.zone { return Self.offset(zone, start.utc) }
+        return start.offset
+    }
+
+    private static func offset(_ zone: TimeZone, _ utc: Int64) -> Int32 {
+        Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utc))))
+    }
+
+    private func zone(named name: String) -> TimeZone? {
+        if let z = zones[name] { return z }
+        let z = TimeZone(identifier: name)
+        zones[name] = z
+        return z
+    }
+
+    func dayIncluded(_ localSeconds: Int64) -> Bool {
+        guard options.fromDay != nil || options.toDay != nil else { return true }
+        let day = CivilDate.floorDiv(localSeconds, 86_400)
+        if let f = options.fromDay, day < f { return false }
+        if let t = options.toDay, day > t { return false }
+        return true
+    }
+
+    /// The draft's MetadataEntry pairs and device as a JSON object text; nil when it has neither.
+    func metadataJSON(extra: ((inout JSONWriter) -> Void)? = nil) -> String? {
+        guard !draft.metadata.isEmpty || draft.device != nil || extra != nil else { return nil }
+        json.reset()
+        json.beginObject()
+        extra?(&json)
+        for p in draft.metadata {
+            json.key(p.key)
+            json.string(p.value)
+        }
+        if let d = draft.device {
+            json.key("device")
+            json.beginObject()
+            for f in d.fields {
+                json.key(f.key)
+                json.string(f.value)
+            }
+            json.endObject()
+        }
+        json.endObject()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    func reject(_ reason: String, line: Int64? = nil) {
+        let raw = "<\(draft.type?.identifier ?? "?") sourceName=\"\(draft.sourceName)\">"
+        rejects.append(RowError(file: path, line: line ?? draft.line, reason: reason, raw: raw))
+    }
+
+    func add(_ m: HealthPipeCore.Measurement) {
+        batch.measurements.append(m)
+        measurements += 1
+        if batch.count >= Self.batchSize { flushBatch() }
+    }
+
+    func add(_ e: Event) {
+        batch.events.append(e)
+        events += 1
+        if batch.count >= Self.batchSize { flushBatch() }
+    }
+
+    func add(_ p: SubjectProfile) {
+        batch.profiles.append(p)
+    }
+
+    func flushBatch() {
+        guard !batch.isEmpty else { return }
+        ready.append(batch)
+        batch = RecordBatch()
+        batch.reserve(Self.batchSize)
+    }
+
+    /// End of input: meals that no Food correlation claimed, then the last batch.
+    func finish() {
+        for (key, p) in ledger.drain() {
+            add(Event(subject: options.subject, kind: .meal, source: key.source, start: key.start, end: p.end,
+                      utcOffset: p.offset, carbs: Double(bitPattern: key.carbsBits), flags: p.flags,
+                      provenance: Provenance(file: file, line: p.line)))
+        }
+        flushBatch()
+    }
+}
+
+/// A source name with its symbol and whether the stage's `sources` option lets it in.
+final class SourceInfo {
+    let symbol: Symbol
+    let name: String
+    let included: Bool
+    init(symbol: Symbol, name: String, included: Bool) {
+        self.symbol = symbol
+        self.name = name
+        self.included = included
+    }
+}

@@ -1,0 +1,77 @@
+import CLibXML2
+
+/// What the SAX callbacks drive: element starts and ends with libxml2's raw attribute array
+/// (5 pointers per attribute: local name, prefix, URI, value start, value end), and errors.
+protocol SAXElementHandler: AnyObject {
+    func startElement(_ name: UnsafePointer<UInt8>, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int)
+    func endElement(_ name: UnsafePointer<UInt8>)
+}
+
+/// A libxml2 SAX2 push parser (xmlCreatePushParserCtxt + xmlParseChunk) fed large chunks: no DOM,
+/// constant memory. Bound to `ExportHandler` (C callbacks cannot be generic); the calls are direct. No network, no DTD loading, no entity substitution: with the DOCTYPE cut out by
+/// `PrologFilter` only the five predefined entities and character references are ever decoded.
+final class SAXPushParser {
+    private var ctxt: xmlParserCtxtPtr?
+    private let box: ParserBox
+    /// The first error libxml2 reported (fatal errors stop the parse).
+    var error: (line: Int, message: String)? { box.error }
+
+    init(handler: ExportHandler) {
+        box = ParserBox(handler: handler)
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
+            guard let ctx, let localname else { return }
+            let box = Unmanaged<ParserBox>.fromOpaque(ctx).takeUnretainedValue()
+            box.handler.startElement(localname, attributes, count: Int(nbAttributes))
+        }
+        sax.endElementNs = { ctx, localname, _, _ in
+            guard let ctx, let localname else { return }
+            let box = Unmanaged<ParserBox>.fromOpaque(ctx).takeUnretainedValue()
+            box.handler.endElement(localname)
+        }
+        sax.serror = { ctx, err in
+            guard let ctx, let err else { return }
+            let box = Unmanaged<ParserBox>.fromOpaque(ctx).takeUnretainedValue()
+            let e = err.pointee
+            // Warnings (level 1) are not errors; keep the first real one.
+            guard e.level.rawValue >= XML_ERR_ERROR.rawValue, box.error == nil else { return }
+            var message = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
+            while message.last == "\n" || message.last == " " { message.removeLast() }
+            box.error = (Int(e.line), message)
+        }
+        let opaque = Unmanaged.passUnretained(box).toOpaque()
+        ctxt = xmlCreatePushParserCtxt(&sax, opaque, nil, 0, nil)
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
+        xmlCtxtUseOptions(ctxt, options)
+    }
+
+    deinit { if let ctxt { xmlFreeParserCtxt(ctxt) } }
+
+    /// Parses the next bytes; false once the parser stopped on a fatal error.
+    @discardableResult
+    func feed(_ bytes: UnsafeRawBufferPointer, final: Bool = false) -> Bool {
+        guard let ctxt, box.error == nil || ctxt.pointee.wellFormed != 0 else { return false }
+        var rest = bytes
+        // xmlParseChunk takes an Int32 size: feed at most 1 GiB at a time.
+        repeat {
+            let n = min(rest.count, 1 << 30)
+            let base = rest.baseAddress?.assumingMemoryBound(to: CChar.self)
+            let last = final && n == rest.count
+            let rc = xmlParseChunk(ctxt, base, Int32(n), last ? 1 : 0)
+            if rc != 0 || ctxt.pointee.disableSAX != 0 && box.error != nil { return false }
+            rest = UnsafeRawBufferPointer(rebasing: rest[n...])
+        } while !rest.isEmpty
+        return true
+    }
+
+    /// The line the parser has reached.
+    var line: Int { ctxt.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
+}
+
+/// The object the C callbacks reach through their `void *` context.
+final class ParserBox {
+    let handler: ExportHandler
+    var error: (line: Int, message: String)?
+    init(handler: ExportHandler) { self.handler = handler }
+}
