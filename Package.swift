@@ -54,7 +54,8 @@ let package = Package(
         .testTarget(name: "HealthPipeAnalyticsTests", dependencies: ["HealthPipeAnalytics"]),
         .testTarget(name: "CSVFormatsTests", dependencies: ["CSVFormats", "BuiltinPlugins"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite"]),
-        .testTarget(name: "AppleHealthTests", dependencies: ["AppleHealth", "BuiltinPlugins", "SQLiteStore", "CSQLite"]),
+        .testTarget(name: "AppleHealthTests",
+                    dependencies: ["AppleHealth", "BuiltinPlugins", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe"]),
     ]
 )

@@ -16,7 +16,7 @@ struct ByteCache<Value> {
             return values[i]
         }
         let key = Array(UnsafeBufferPointer(start: p, count: n))
-        let v = make(String(decoding: key, as: UTF8.self))
+        let v = make(Attributes.text(p, n))
         if keys.count < capacity {
             keys.append(key)
             values.append(v)
