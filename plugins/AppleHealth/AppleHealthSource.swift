@@ -6,7 +6,7 @@ import HealthPipeCore
 /// libxml2 SAX push parser in 1 MiB chunks; memory stays flat whatever the export's size.
 final class AppleHealthSource: Source, InputDescribing {
     static let format = "apple-health"
-    static let chunkSize = 1 << 20
+    static let chunkSize = 256 << 10
 
     let options: AppleHealthOptions
     var inputPaths: [String] { [options.path] }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Cleans the byte stream before libxml2 sees it, so exports that are not well-formed still import
 /// and nothing in a DTD is ever processed:
 /// - the `<!DOCTYPE …>` declaration, internal subset included, is cut out. iOS 16 ships a broken
@@ -25,7 +31,7 @@ struct PrologFilter {
             try cleaned.withUnsafeBytes { try out($0) }
             return
         }
-        guard chunk.contains(0x0B) else { try out(chunk); return }
+        guard let base = chunk.baseAddress, memchr(base, 0x0B, chunk.count) != nil else { try out(chunk); return }
         scratch.removeAll(keepingCapacity: true)
         for b in chunk where b != 0x0B { scratch.append(b) }
         try scratch.withUnsafeBytes { try out($0) }

@@ -1,7 +1,7 @@
 import HealthPipeCore
 
 /// A `MetadataEntry` child kept for the record's metadata JSON.
-struct MetadataPair {
+struct MetadataPair: Equatable {
     var key: String
     var value: String
 }
@@ -121,5 +121,32 @@ struct MealLedger {
         let all = pending.sorted { $0.value.order < $1.value.order }.map { ($0.key, $0.value) }
         pending = [:]
         return all
+    }
+}
+
+/// The last few metadata texts by (device, entries): most records repeat one of a handful.
+struct MetadataCache {
+    private var devices: [DeviceInfo?] = []
+    private var pairs: [[MetadataPair]] = []
+    private var texts: [String] = []
+    private var next = 0
+    static let capacity = 8
+
+    func lookup(device: DeviceInfo?, pairs wanted: [MetadataPair]) -> String? {
+        for i in 0..<texts.count where devices[i] === device && pairs[i] == wanted { return texts[i] }
+        return nil
+    }
+
+    mutating func store(device: DeviceInfo?, pairs p: [MetadataPair], json: String) {
+        if texts.count < Self.capacity {
+            devices.append(device)
+            pairs.append(p)
+            texts.append(json)
+        } else {
+            devices[next] = device
+            pairs[next] = p
+            texts[next] = json
+            next = (next + 1) % Self.capacity
+        }
     }
 }

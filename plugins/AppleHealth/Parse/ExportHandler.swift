@@ -18,7 +18,7 @@ final class ExportHandler: SAXElementHandler {
     var ready: [RecordBatch] = []
     var rejects: [RowError] = []
     private var batch = RecordBatch()
-    static let batchSize = 8192
+    static let batchSize = 2048
 
     var measurements: Int64 = 0
     var events: Int64 = 0
@@ -46,6 +46,7 @@ final class ExportHandler: SAXElementHandler {
     private var devices = ByteCache<DeviceInfo>(capacity: 16)
     private var zones: [String: TimeZone?] = [:]
     var json = JSONWriter(capacity: 512)
+    private var metadataCache = MetadataCache()
     let workoutsIncluded: Bool
     let summariesIncluded: Bool
 
@@ -226,8 +227,11 @@ final class ExportHandler: SAXElementHandler {
     }
 
     /// The draft's MetadataEntry pairs and device as a JSON object text; nil when it has neither.
+    /// Records of one device usually carry the same entries (a heart rate's motion context), so
+    /// the text is looked up in a small cache first: one shared String, no JSON work per record.
     func metadataJSON(extra: ((inout JSONWriter) -> Void)? = nil) -> String? {
         guard !draft.metadata.isEmpty || draft.device != nil || extra != nil else { return nil }
+        if extra == nil, let hit = metadataCache.lookup(device: draft.device, pairs: draft.metadata) { return hit }
         json.reset()
         json.beginObject()
         extra?(&json)
@@ -245,7 +249,9 @@ final class ExportHandler: SAXElementHandler {
             json.endObject()
         }
         json.endObject()
-        return String(decoding: json.bytes, as: UTF8.self)
+        let text = String(decoding: json.bytes, as: UTF8.self)
+        if extra == nil { metadataCache.store(device: draft.device, pairs: draft.metadata, json: text) }
+        return text
     }
 
     func reject(_ reason: String, line: Int64? = nil) {
