@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// Apple Health exports through the real binary: zip and XML, detected by content, idempotent.
+@Suite struct AppleHealthImportTests {
+    static let zip = E2E.samples.appendingPathComponent("apple-health/healthkit-to-sqlite_export.zip").path
+    static let xml = E2E.samples.appendingPathComponent("apple-health/healthkit-to-sqlite_zip_contents/apple_health_export/export.xml").path
+
+    @Test func zipImportsAndReimportAddsNothing() throws {
+        let db = E2E.tempDir().appendingPathComponent("h.sqlite")
+        let first = try E2E.run(["import", Self.zip, "--db", db.path])
+        #expect(first.code == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("[apple-health]") || first.stderr.contains("[apple-health]"))
+        // 2 Records + 2 ActivitySummary × 6 ring values; 1 Workout; Me (a profile, not counted in new_rows).
+        #expect(E2E.count(db, "measurements") == 14)
+        #expect(E2E.count(db, "events", "kind = 'exercise' AND subtype = 'running' AND intensity = 'medium'") == 1)
+        #expect(E2E.scalar(db, "SELECT biological_sex || ' ' || date_of_birth FROM subject_profiles") == "male 1990-02-02")
+        #expect(E2E.scalar(db, "SELECT format || ' ' || status || ' ' || new_rows FROM imports") == "apple-health complete 15")
+        #expect(E2E.scalar(db, "SELECT json_extract(metadata, '$.device.hardware') FROM measurements WHERE metric = 'heart_rate'") == "Watch2,4")
+        #expect(E2E.scalar(db, "SELECT json_extract(metadata, '$.\"Withings Link\"') FROM measurements WHERE metric = 'body_mass_index'")
+                == "withings-bd2://timeline/measure?userid=12345&date=482685932&type=1")
+
+        let again = try E2E.run(["import", Self.zip, "--db", db.path])
+        #expect(again.code == 0, "\(again.stderr)")
+        #expect(E2E.count(db, "measurements") == 14)
+        #expect(E2E.count(db, "events") == 1)
+        #expect(E2E.scalar(db, "SELECT new_rows FROM imports") == "0")
+
+        // The unpacked XML of the same export: same Apple keys, nothing new.
+        let unpacked = try E2E.run(["import", Self.xml, "--db", db.path])
+        #expect(unpacked.code == 0, "\(unpacked.stderr)")
+        #expect(E2E.count(db, "measurements") == 14)
+        #expect(E2E.scalar(db, "SELECT new_rows FROM imports WHERE path LIKE '%export.xml'") == "0")
+    }
+
+    @Test func newerExportAddsOnlyNewRecords() throws {
+        let dir = E2E.tempDir()
+        let db = dir.appendingPathComponent("h.sqlite")
+        let original = try String(contentsOfFile: Self.xml, encoding: .utf8)
+        let extra = """
+                <Record type="HKQuantityTypeIdentifierBloodGlucose" sourceName="Dexcom" unit="mmol&lt;180.1558800000541&gt;/L" startDate="2019-07-01 08:00:00 -0700" endDate="2019-07-01 08:00:00 -0700" value="10"/>
+                <Record type="HKQuantityTypeIdentifierInsulinDelivery" sourceName="Loop" unit="IU" startDate="2019-07-01 08:05:00 -0700" endDate="2019-07-01 08:05:00 -0700" value="3.5">
+                    <MetadataEntry key="HKInsulinDeliveryReason" value="2"/>
+                </Record>
+            </HealthData>
+            """
+        let newer = dir.appendingPathComponent("eksport.xml")
+        try E2E.write(original.replacingOccurrences(of: "</HealthData>", with: extra), to: newer)
+        #expect(try E2E.run(["import", Self.xml, "--db", db.path]).code == 0)
+        let r = try E2E.run(["import", newer.path, "--db", db.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(E2E.scalar(db, "SELECT new_rows FROM imports WHERE path LIKE '%eksport.xml'") == "2")
+        #expect(E2E.scalar(db, "SELECT value || ' ' || unit || ' ' || band FROM measurements WHERE metric = 'glucose'") == "180.0 mg/dL normal")  // 10.0 mmol/L → 180, in the seeds' normal band
+        #expect(E2E.scalar(db, "SELECT subtype || ' ' || insulin_u FROM events WHERE kind = 'insulin'") == "bolus 3.5")
+        #expect(E2E.scalar(db, "SELECT insulin_u FROM daily_summaries WHERE day = '2019-07-01' AND metric = 'glucose'") == "3.5")
+    }
+
+    @Test func truncatedExportKeepsWhatItHasAndSaysWhere() throws {
+        let dir = E2E.tempDir()
+        let db = dir.appendingPathComponent("h.sqlite")
+        let original = try String(contentsOfFile: Self.xml, encoding: .utf8)
+        let cut = original.range(of: "<Workout")!.lowerBound
+        let path = dir.appendingPathComponent("export.xml")
+        try E2E.write(String(original[..<cut]) + "<Workout workoutActivityType=\"HKWorkout", to: path)
+        let r = try E2E.run(["import", path.path, "--db", db.path])
+        #expect(r.code == 3)
+        #expect(E2E.count(db, "measurements") == 2)
+        #expect(r.stderr.contains("cannot be read past line 14"), "\(r.stderr)")
+    }
+}
