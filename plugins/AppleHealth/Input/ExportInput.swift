@@ -46,10 +46,19 @@ struct ExportInput {
     func read(chunkSize: Int, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
         struct Stop: Error {}
         if let archive, let entry {
+            // The CRC is checked here with zlib's crc32 (see ZlibCRC32), not ZIPFoundation's.
+            let checkCRC = ZlibCRC32.function != nil
+            var crc: UInt32 = 0
             do {
-                _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: false) { data in
-                    let more = try data.withUnsafeBytes { try body($0) }
+                _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: checkCRC) { data in
+                    let more = try data.withUnsafeBytes { bytes in
+                        if checkCRC { crc = ZlibCRC32.update(crc, bytes) }
+                        return try body(bytes)
+                    }
                     if !more { throw Stop() }
+                }
+                if checkCRC, crc != entry.checksum {
+                    throw InputError(file: path, reason: "\(entry.path) in the zip fails its CRC check: the archive is corrupt")
                 }
             } catch is Stop {
             } catch let e as InputError { throw e
