@@ -67,4 +67,37 @@ import Testing
         #expect(E2E.count(db, "measurements") == 2)
         #expect(r.stderr.contains("cannot be read past line 14"), "\(r.stderr)")
     }
+
+    @Test func pipelineOptionsFilterTypesSourcesAndDays() throws {
+        let dir = E2E.tempDir()
+        let db = dir.appendingPathComponent("p.sqlite")
+        let yml = dir.appendingPathComponent("p.yml")
+        try E2E.write("""
+        sources:
+          phone: { type: apple-health, path: '\(Self.zip)', types: [heart_rate, workout, activity_summary], to: 2016-11-15 }
+        sinks:
+          db: { type: sqlite, inputs: [phone], path: '\(db.path)' }
+        """, to: yml)
+        let r = try E2E.run(["run", yml.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        // heart rate is 2018 (after `to`), BMI is not in `types`; the 2016-11-14 workout and the 11-15 rings stay.
+        #expect(E2E.count(db, "measurements") == 6)
+        #expect(E2E.count(db, "measurements", "metric = 'heart_rate' OR metric = 'body_mass_index'") == 0)
+        #expect(E2E.count(db, "events", "kind = 'exercise'") == 1)
+
+        try E2E.write("""
+        sources:
+          phone: { type: apple-health, path: '\(Self.zip)', from: 2016-13-01 }
+        sinks:
+          db: { type: sqlite, inputs: [phone], path: '\(db.path)' }
+        """, to: yml)
+        let bad = try E2E.run(["validate", yml.path])
+        #expect(bad.code == 2)
+        #expect(bad.stderr.contains("p.yml:2:") && bad.stderr.contains("'2016-13-01' is not a date"), "\(bad.stderr)")
+    }
+
+    @Test func samplePipelineValidates() throws {
+        let r = try E2E.run(["validate", E2E.samples.appendingPathComponent("pipelines/apple-health.yml").path])
+        #expect(r.code == 0, "\(r.stderr)")
+    }
 }

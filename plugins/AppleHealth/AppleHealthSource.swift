@@ -22,7 +22,7 @@ final class AppleHealthSource: Source, InputDescribing {
         let parser = SAXPushParser(handler: handler)
         handler.currentLine = { [unowned parser] in parser.line }
         var filter = PrologFilter()
-        var hasher = ContentHasher()
+        let hasher = HashBox()
         var rejected: Int64 = 0
         var parsing = true
 
@@ -41,13 +41,12 @@ final class AppleHealthSource: Source, InputDescribing {
                 $0.measurements = handler.measurements
                 $0.events = handler.events
                 $0.rejected = rejected
-                $0.hash = hasher.finalize()
+                $0.hash = hasher.hex
             }
         }
 
         var stopped = false
-        try input.read(chunkSize: Self.chunkSize) { chunk in
-            hasher.update(chunk)
+        try input.readAhead(chunkSize: Self.chunkSize, hasher: hasher) { chunk in
             context.progress.advance(Int64(chunk.count))
             filter.feed(chunk) { parsing = parser.feed($0) && parsing }
             try drain()

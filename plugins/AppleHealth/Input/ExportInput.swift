@@ -42,6 +42,34 @@ struct ExportInput {
         }
     }
 
+    /// Calls `body` with each chunk until the input ends or `body` returns false. The chunks are
+    /// read (and inflated, and hashed into `hasher`) on a reader thread, one step ahead of `body`.
+    func readAhead(chunkSize: Int, hasher: HashBox, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+        let pipe = ChunkPipe()
+        let reader = UncheckedInput(input: self)
+        let thread = Thread {
+            do {
+                try reader.input.read(chunkSize: chunkSize) { chunk in
+                    hasher.update(chunk)
+                    return pipe.put(chunk)
+                }
+                pipe.finish(nil)
+            } catch {
+                pipe.finish(error)
+            }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+        var more = true
+        defer { if more { pipe.cancel() } }
+        while more, let chunk = try pipe.take() {
+            more = try chunk.withUnsafeBytes { try body($0) }
+            pipe.recycle(chunk)
+        }
+        if !more { pipe.cancel() }
+        more = false
+    }
+
     /// Calls `body` with each chunk until the input ends or `body` returns false.
     func read(chunkSize: Int, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
         struct Stop: Error {}
@@ -80,4 +108,16 @@ struct ExportInput {
             if try !body(UnsafeRawBufferPointer(rebasing: buffer[..<n])) { return }
         }
     }
+}
+
+/// Lets the reader thread use the input (only it touches the archive while reading).
+struct UncheckedInput: @unchecked Sendable {
+    let input: ExportInput
+}
+
+/// The content hash, updated on the reader thread and read after it finished.
+final class HashBox: @unchecked Sendable {
+    private var hasher = ContentHasher()
+    func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bytes) }
+    var hex: String { hasher.finalize() }
 }
