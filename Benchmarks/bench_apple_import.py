@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Apple Health export → SQLite, side by side in one run (this machine is shared and noisy: compare ratios).
 
-Usage: python3 Benchmarks/bench_apple_import.py [--records 1000000] [--repeat 3] [--slow-once]
+Usage: python3 Benchmarks/bench_apple_import.py [--records 1000000] [--repeat 3] [--slow-once] [--no-peers]
 
 Generates export.xml with ../shared/tools/gen_apple_health.py (cached in bench-work/) and zips it as the
 Health app does (apple_health_export/export.xml, deflate), builds the C reference programs with
@@ -39,6 +39,7 @@ def main():
     ap.add_argument("--records", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--slow-once", action="store_true", help="run healthkit-to-sqlite (minutes) in the first round only")
+    ap.add_argument("--no-peers", action="store_true", help="skip healthkit-to-sqlite")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     xml = os.path.join(WORK, f"apple-{a.records}.xml")
@@ -61,7 +62,7 @@ def main():
         "healthpipe import export.zip": lambda: [hp, "import", zpath, "--db", db],
         ref_name: lambda: [os.path.join(floors, "xml_to_sqlite"), "threads", "unique", xml, db],
     }
-    if shutil.which("healthkit-to-sqlite"):
+    if shutil.which("healthkit-to-sqlite") and not a.no_peers:
         jobs["healthkit-to-sqlite export.zip"] = lambda: ["healthkit-to-sqlite", zpath, db]
 
     results = {name: [] for name in jobs}

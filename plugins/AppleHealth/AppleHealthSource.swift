@@ -80,9 +80,8 @@ final class AppleHealthSource: Source, InputDescribing {
         if message.contains("Entity") && message.contains("not defined") {
             return message + " (entities are never expanded: the DOCTYPE is not read)"
         }
-        if message.contains("Premature end") || message.contains("EndTag") || message.contains("Extra content") == false && message.contains("end of data") {
-            return message + " (the file is truncated)"
-        }
+        let truncated = ["Premature end", "EndTag", "end of data", "Couldn't find end"]
+        if truncated.contains(where: { message.contains($0) }) { return message + " (the file is truncated?)" }
         return message
     }
 }

@@ -18,7 +18,7 @@ final class ExportHandler: SAXElementHandler {
     var ready: [RecordBatch] = []
     var rejects: [RowError] = []
     private var batch = RecordBatch()
-    static let batchSize = 2048
+    static let batchSize = 1024
 
     var measurements: Int64 = 0
     var events: Int64 = 0
