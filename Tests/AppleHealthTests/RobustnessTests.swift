@@ -36,6 +36,23 @@ import Testing
         #expect(run.rejects.last?.reason.contains("lol9") == true)
     }
 
+    /// Defence in depth: even a DOCTYPE that reached libxml2 declares nothing (no entityDecl or
+    /// getEntity callbacks, no DTD loading), so its entities stay undefined.
+    @Test func parserAloneNeverExpandsEntities() throws {
+        let doc = "<?xml version=\"1.0\"?>\n<!DOCTYPE HealthData [\n<!ENTITY a \"aaaaaaaaaa\">\n<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">\n"
+            + "<!ENTITY ext SYSTEM \"file:///etc/hostname\">\n]>\n<HealthData>\n"
+            + record("HKQuantityTypeIdentifierStepCount", value: "10", unit: "count")
+            + " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"&b;&ext;\" unit=\"count\" startDate=\"2024-01-02 11:00:00 +0100\" endDate=\"2024-01-02 11:00:00 +0100\" value=\"5\"/>\n</HealthData>\n"
+        let handler = ExportHandler(options: AppleHealthOptions(path: "raw.xml", subject: Symbol("me")))
+        let parser = SAXPushParser(handler: handler)
+        var bytes = Array(doc.utf8)
+        bytes.withUnsafeMutableBytes { _ = parser.feed(UnsafeRawBufferPointer($0), final: true) }
+        handler.finish()
+        let stored = handler.ready.flatMap(\.measurements)
+        #expect(stored.map(\.value) == [10])
+        #expect(parser.error?.message.contains("Entity 'b' not defined") == true)
+    }
+
     /// iOS 16: the VisionPrescription ATTLIST lacks its '>' and values hold U+000B. Imports fully.
     @Test func iOS16BrokenDTDAndVerticalTabs() throws {
         let prolog = """
