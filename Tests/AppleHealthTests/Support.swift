@@ -11,6 +11,7 @@ struct SourceRun {
     var rejects: [RowError] = []
     var input: InputFileInfo?
     var warnings: [String] = []
+    var progress: (done: Int64, total: Int64) = (0, 0)
 
     func metric(_ name: String) -> [HealthPipeCore.Measurement] { measurements.filter { $0.metric.text == name } }
 }
@@ -71,6 +72,7 @@ func read(_ path: String, types: [String] = [], exclude: [String] = [], sources:
     run.rejects = context.sampleErrors
     run.input = context.inputs.first
     run.warnings = context.warnings
+    run.progress = context.progress.fraction
     return run
 }
 
