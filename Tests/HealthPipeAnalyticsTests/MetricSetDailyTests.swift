@@ -66,4 +66,23 @@ import Testing
         #expect(sets.count == 1 && sets[0].firstDay == from && sets[0].lastDay == to && sets[0]["n_readings"] == 576)
         #expect(try run(nil, ms).isEmpty)
     }
+
+    @Test func twoFilesInterleavedLoseNoReadings() throws {
+        // Two exports of one subject (first and second week) arrive in alternating batches, the later file first.
+        let (_, ms) = try readings("adult#001")
+        var tagged = ms
+        for i in tagged.indices { tagged[i].provenance = Provenance(file: Symbol(i < 2016 ? "week1.csv" : "week2.csv"), line: Int64(i)) }
+        let week1 = Array(tagged[..<2016]), week2 = Array(tagged[2016...])
+        let t = DailyTransform(hypoBelow: 72, hyperAbove: 180, per: .day)
+        var sets: [MetricSet] = []
+        for i in stride(from: 0, to: 2016, by: 500) {
+            try t.process(RecordBatch(measurements: Array(week2[i..<min(i + 500, 2016)])), context: ctx) { sets += $0.metricSets }
+            try t.process(RecordBatch(measurements: Array(week1[i..<min(i + 500, 2016)])), context: ctx) { sets += $0.metricSets }
+        }
+        try t.finish(context: ctx) { sets += $0.metricSets }
+        #expect(sets.count == 14 && sets.allSatisfy { $0["n_readings"] == 288 })
+        #expect(ctx.warnings.isEmpty)
+        let direct = try run(.day, ms)
+        #expect(sets.map { $0.values } == direct.map { $0.values })
+    }
 }

@@ -8,9 +8,11 @@ public enum MetricPeriod: Sendable, Equatable {
 }
 
 /// Buffers the glucose readings of each subject, metric and day (or period) and turns them into
-/// `MetricSet`s with `GlucoseMetrics`. Per day it keeps at most the open days of each series: a day
-/// is computed once a reading two days later arrives (one day of disorder is tolerated), so memory
-/// stays at a day or two of readings per series. A period keeps its own readings until the end.
+/// `MetricSet`s with `GlucoseMetrics`. Per day, a day is computed once every input file feeding the
+/// series (told apart by provenance) has reached two days later — one day of disorder is tolerated —
+/// so for time-ordered files memory stays at a day or two of readings per series and file. A
+/// reading for a day already computed is counted as late, never silently merged. A period keeps its
+/// own readings until the end.
 struct MetricSetCollector {
     struct Key: Hashable { var subject: Symbol, metric: Symbol, bucket: Int64 }
     struct SeriesKey: Hashable { var subject: Symbol, metric: Symbol }
@@ -24,8 +26,14 @@ struct MetricSetCollector {
     let per: MetricPeriod
     let options: GlucoseMetrics.Options
     private var buffers: [Key: Buffer] = [:]
-    private var openDays: [SeriesKey: [Int64]] = [:]
-    private var closedBefore: [SeriesKey: Int64] = [:]
+    struct Progress {
+        var open: Set<Int64> = []
+        var closed: Set<Int64> = []
+        /// Newest day seen from each input file.
+        var streams: [Symbol: Int64] = [:]
+        var watermark = Int64.min
+    }
+    private var progress: [SeriesKey: Progress] = [:]
     private(set) var finished: [MetricSet] = []
     private(set) var lateReadings = 0
 
@@ -46,25 +54,37 @@ struct MetricSetCollector {
             if let to, day > to { return }
             bucket = 0
         case .day:
-            if let closed = closedBefore[series], day < closed { lateReadings += 1; return }
+            if progress[series]?.closed.contains(day) == true { lateReadings += 1; return }
             bucket = day
-            if !(openDays[series]?.contains(day) ?? false) {
-                openDays[series, default: []].append(day)
-                // Days two or more before this one are complete.
-                let done = openDays[series]!.filter { $0 < day - 1 }
-                if !done.isEmpty {
-                    openDays[series]!.removeAll { $0 < day - 1 }
-                    closedBefore[series] = max(closedBefore[series] ?? .min, day - 1)
-                    for d in done.sorted() { close(Key(subject: m.subject, metric: m.metric, bucket: d)) }
-                }
-            }
+            // Mutated in place (no copy of the sets per reading).
+            let done = Self.advance(&progress[series, default: Progress()], day: day, stream: m.provenance.file)
+            for d in done { close(Key(subject: m.subject, metric: m.metric, bucket: d)) }
         }
         let key = Key(subject: m.subject, metric: m.metric, bucket: bucket)
-        var b = buffers[key] ?? Buffer(unit: m.unit)
-        if let last = b.times.last, local < last { b.sorted = false }
-        b.times.append(local)
-        b.values.append(m.value)
-        buffers[key] = b
+        Self.append(&buffers[key, default: Buffer(unit: m.unit)], local, m.value)
+    }
+
+    private static func append(_ b: inout Buffer, _ time: Int64, _ value: Double) {
+        if let last = b.times.last, time < last { b.sorted = false }
+        b.times.append(time)
+        b.values.append(value)
+    }
+
+    /// Notes the day as open and the file's progress; returns the days that are now complete.
+    private static func advance(_ p: inout Progress, day: Int64, stream: Symbol) -> [Int64] {
+        p.open.insert(day)
+        guard day > p.streams[stream] ?? .min else { return [] }
+        p.streams[stream] = day
+        let mark = p.streams.values.min()!
+        guard mark > p.watermark else { return [] }
+        // Days two or more before every file's newest day are complete.
+        p.watermark = mark
+        let done = p.open.filter { $0 < mark - 1 }.sorted()
+        for d in done {
+            p.open.remove(d)
+            p.closed.insert(d)
+        }
+        return done
     }
 
     /// Computes everything still open and returns all sets in subject, metric, day order.
@@ -72,8 +92,7 @@ struct MetricSetCollector {
         for key in buffers.keys.sorted(by: { ($0.subject.id, $0.metric.id, $0.bucket) < ($1.subject.id, $1.metric.id, $1.bucket) }) {
             close(key)
         }
-        openDays.removeAll()
-        closedBefore.removeAll()
+        progress.removeAll()
         let out = finished.sorted { ($0.subject.id, $0.metric.text, $0.firstDay) < ($1.subject.id, $1.metric.text, $1.firstDay) }
         finished.removeAll()
         return out

@@ -4,7 +4,8 @@ import HealthPipeCore
 /// and emits the grid values as new measurements: same subject, metric and unit, source
 /// `<source option>` (default `resampled`), flag `.interpolated`, start = end = the grid time.
 /// Readings may arrive slightly out of order: each series keeps a reorder window and releases
-/// readings once they are older than the newest by more than that window (bounded memory).
+/// readings once they are older than the newest reading of every input file feeding it (told apart
+/// by provenance) by more than that window, so time-ordered files need bounded memory.
 public final class ResampleTransform: Transform {
     struct SeriesKey: Hashable { var subject: Symbol, metric: Symbol }
 
@@ -13,7 +14,8 @@ public final class ResampleTransform: Transform {
         var unit: Symbol
         /// Not yet released readings, sorted by local time: (local seconds, value, utc offset).
         var pending: [(local: Int64, value: Double, offset: Int32)] = []
-        var newest = Int64.min
+        /// Newest local time seen from each input file.
+        var streams: [Symbol: Int64] = [:]
     }
 
     let metrics: Set<Symbol>
@@ -35,21 +37,11 @@ public final class ResampleTransform: Transform {
         var out: [Measurement] = []
         for m in batch.measurements where metrics.contains(m.metric) && m.value.isFinite {
             let key = SeriesKey(subject: m.subject, metric: m.metric)
-            var s = series[key] ?? SeriesState(resampler: GridResampler(stepSeconds: step, maxGapSeconds: maxGap), unit: m.unit)
-            let local = m.start + Int64(m.utcOffset)
-            if let last = s.resampler.lastTime, local <= last {
-                // Older than what was already released (or a repeated time): not resampled.
-                if local < last { late += 1 }
-            } else {
-                var i = s.pending.count
-                while i > 0 && s.pending[i - 1].local > local { i -= 1 }
-                if i > 0 && s.pending[i - 1].local == local { /* same time: the first reading wins */ } else {
-                    s.pending.insert((local, m.value, m.utcOffset), at: i)
-                }
-                s.newest = max(s.newest, local)
-                release(&s, key: key, upTo: s.newest - reorderWindow, into: &out)
+            if series[key] == nil {
+                series[key] = SeriesState(resampler: GridResampler(stepSeconds: step, maxGapSeconds: maxGap), unit: m.unit)
             }
-            series[key] = s
+            // Mutated in place: no copy of the pending buffer per reading.
+            if !accept(m, into: &series[key]!, key: key, out: &out) { late += 1 }
         }
         if !out.isEmpty { try emit(RecordBatch(measurements: out)) }
     }
@@ -66,7 +58,23 @@ public final class ResampleTransform: Transform {
         series.removeAll()
     }
 
-    private func release(_ s: inout SeriesState, key: SeriesKey, upTo limit: Int64, into out: inout [Measurement]) {
+    /// Queues one reading; false when it is older than what was already released.
+    private func accept(_ m: HealthPipeCore.Measurement, into s: inout SeriesState, key: SeriesKey, out: inout [HealthPipeCore.Measurement]) -> Bool {
+        let local = m.start + Int64(m.utcOffset)
+        if let last = s.resampler.lastTime, local <= last { return local == last }  // a repeated time is no straggler
+        var i = s.pending.count
+        while i > 0 && s.pending[i - 1].local > local { i -= 1 }
+        // Same time as a queued reading: the first one wins.
+        if i > 0 && s.pending[i - 1].local == local { return true }
+        s.pending.insert((local, m.value, m.utcOffset), at: i)
+        if local > s.streams[m.provenance.file] ?? .min {
+            s.streams[m.provenance.file] = local
+            release(&s, key: key, upTo: s.streams.values.min()! - reorderWindow, into: &out)
+        }
+        return true
+    }
+
+    private func release(_ s: inout SeriesState, key: SeriesKey, upTo limit: Int64, into out: inout [HealthPipeCore.Measurement]) {
         var n = 0
         while n < s.pending.count && s.pending[n].local <= limit {
             let r = s.pending[n]
