@@ -91,16 +91,17 @@ public final class DailyTransform: Transform {
             i += 4096
         }
         if var collector = metricSets {
-            let sets = collector.finish().map(withDayTotals)
+            metricSets = nil
+            var sets = collector.finish()
             if collector.lateReadings > 0 {
                 context.warn("\(collector.lateReadings) glucose readings arrived after their day's metrics were computed and are not in them")
             }
-            i = 0
-            while i < sets.count {
-                try emit(RecordBatch(metricSets: Array(sets[i..<min(i + 1024, sets.count)])))
-                i += 1024
+            // Chunk by chunk, releasing what was emitted, so the sets are not held twice.
+            while !sets.isEmpty {
+                let n = min(1024, sets.count)
+                try emit(RecordBatch(metricSets: sets[..<n].map(withDayTotals)))
+                sets.removeFirst(n)
             }
-            metricSets = nil
         }
         metricDays.removeAll()
         eventDays.removeAll()

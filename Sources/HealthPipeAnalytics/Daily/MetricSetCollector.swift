@@ -34,6 +34,11 @@ struct MetricSetCollector {
         var watermark = Int64.min
     }
     private var progress: [SeriesKey: Progress] = [:]
+    /// The buffer being filled, kept out of the dictionary: readings come in runs of one series,
+    /// day and file, so most readings take the fast path with no hashing.
+    private var currentKey: Key?
+    private var currentStream = Symbol.empty
+    private var current = Buffer(unit: .empty)
     private(set) var finished: [MetricSet] = []
     private(set) var lateReadings = 0
 
@@ -46,7 +51,6 @@ struct MetricSetCollector {
         guard m.value.isFinite else { return }
         let local = m.start + Int64(m.utcOffset)
         let day = CivilDate.floorDiv(local, 86_400)
-        let series = SeriesKey(subject: m.subject, metric: m.metric)
         let bucket: Int64
         switch per {
         case .period(let from, let to):
@@ -54,14 +58,33 @@ struct MetricSetCollector {
             if let to, day > to { return }
             bucket = 0
         case .day:
-            if progress[series]?.closed.contains(day) == true { lateReadings += 1; return }
             bucket = day
+        }
+        let key = Key(subject: m.subject, metric: m.metric, bucket: bucket)
+        if key == currentKey && m.provenance.file == currentStream {
+            Self.append(&current, local, m.value)
+            return
+        }
+        park()
+        if per == .day {
+            let series = SeriesKey(subject: m.subject, metric: m.metric)
+            if progress[series]?.closed.contains(day) == true { lateReadings += 1; return }
             // Mutated in place (no copy of the sets per reading).
             let done = Self.advance(&progress[series, default: Progress()], day: day, stream: m.provenance.file)
             for d in done { close(Key(subject: m.subject, metric: m.metric, bucket: d)) }
         }
-        let key = Key(subject: m.subject, metric: m.metric, bucket: bucket)
-        Self.append(&buffers[key, default: Buffer(unit: m.unit)], local, m.value)
+        current = buffers.removeValue(forKey: key) ?? Buffer(unit: m.unit)
+        currentKey = key
+        currentStream = m.provenance.file
+        Self.append(&current, local, m.value)
+    }
+
+    /// Puts the buffer being filled back with the others.
+    private mutating func park() {
+        guard let k = currentKey else { return }
+        buffers[k] = current
+        current = Buffer(unit: .empty)
+        currentKey = nil
     }
 
     private static func append(_ b: inout Buffer, _ time: Int64, _ value: Double) {
@@ -89,12 +112,14 @@ struct MetricSetCollector {
 
     /// Computes everything still open and returns all sets in subject, metric, day order.
     mutating func finish() -> [MetricSet] {
+        park()
         for key in buffers.keys.sorted(by: { ($0.subject.id, $0.metric.id, $0.bucket) < ($1.subject.id, $1.metric.id, $1.bucket) }) {
             close(key)
         }
         progress.removeAll()
-        let out = finished.sorted { ($0.subject.id, $0.metric.text, $0.firstDay) < ($1.subject.id, $1.metric.text, $1.firstDay) }
-        finished.removeAll()
+        var out: [MetricSet] = []
+        swap(&out, &finished)
+        out.sort { ($0.subject.id, $0.metric.id, $0.firstDay) < ($1.subject.id, $1.metric.id, $1.firstDay) }
         return out
     }
 
