@@ -11,6 +11,7 @@ import Synchronization
 enum MetricsFromFile {
     final class Collected: Sendable {
         let sets = Mutex<[MetricSet]>([])
+        let days = Mutex<[DailySummary]>([])
     }
 
     final class CollectingSink: Sink {
@@ -19,6 +20,7 @@ enum MetricsFromFile {
         func open(run: RunInfo, context: StageContext) throws {}
         func write(_ batch: RecordBatch, context: StageContext) throws {
             if !batch.metricSets.isEmpty { box.sets.withLock { $0 += batch.metricSets } }
+            if !batch.dailySummaries.isEmpty { box.days.withLock { $0 += batch.dailySummaries } }
         }
         func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {}
     }
@@ -30,7 +32,7 @@ enum MetricsFromFile {
         let box = Collected()
         do {
             try registry.register(ComponentDescriptor(name: "metrics-collector", role: .sink, family: "healthpipe metrics",
-                                                      summary: "", options: [], accepts: [.metricSets]) { _ in CollectingSink(box: box) })
+                                                      summary: "", options: [], accepts: [.metricSets, .dailySummaries]) { _ in CollectingSink(box: box) })
         } catch { throw configFailure(error) }
         let cwd = FileManager.default.currentDirectoryPath
         let path = ComponentBuilder.resolve(input, base: cwd)
@@ -74,7 +76,7 @@ enum MetricsFromFile {
         let skipped = report.stages.reduce(Int64(0)) { $0 + $1.skipped }
         if report.exitCode != 0 || skipped > 0 { printError(report.summary()) }
         if report.exitCode != 0 && report.exitCode != 3 { throw ExitCode(report.exitCode) }
-        return box.sets.withLock { $0 }
+        return DayTotals.add(to: box.sets.withLock { $0 }, from: box.days.withLock { $0 })
     }
 }
 
@@ -89,7 +91,7 @@ enum MetricsFromDatabase {
         }
         let context = StageContext(name: "daily", type: "daily", policy: .skip, quarantine: QuarantineWriter(path: "/dev/null"),
                                    progress: ProgressMeter())
-        var sets: [MetricSet] = []
+        var sets: [MetricSet] = [], days: [DailySummary] = []
         let subjects = try reader.subjects(metric: metric).filter { subject == nil || $0 == subject }
         for s in subjects {
             // One subject at a time: the transform holds only that subject's open days or period.
@@ -97,9 +99,31 @@ enum MetricsFromDatabase {
                                        glucoseMetrics: [Symbol(metric)], per: period)
             try reader.events(subject: s) { try daily.process(RecordBatch(events: $0), context: context) { _ in } }
             try reader.read(subject: s, metric: metric) { try daily.process(RecordBatch(measurements: $0), context: context) { _ in } }
-            try daily.finish(context: context) { sets += $0.metricSets }
+            try daily.finish(context: context) { sets += $0.metricSets; days += $0.dailySummaries }
         }
         for w in context.warnings { printError("warning: \(w)") }
-        return sets
+        return DayTotals.add(to: sets, from: days)
+    }
+}
+
+/// Day sets carry only glucose metrics (the transform emits them before the day's events are
+/// complete); the command adds that day's flags and totals from its daily summary, under the same
+/// names as a period's.
+enum DayTotals {
+    struct Key: Hashable { var subject: Symbol, metric: Symbol, day: Int64 }
+
+    static func add(to sets: [MetricSet], from days: [DailySummary]) -> [MetricSet] {
+        var byDay: [Key: DailySummary] = [:]
+        for d in days { byDay[Key(subject: d.subject, metric: d.metric, day: d.day)] = d }
+        return sets.map { set in
+            guard set.firstDay == set.lastDay, set["carbs_g"] == nil,
+                  let d = byDay[Key(subject: set.subject, metric: set.metric, day: set.firstDay)] else { return set }
+            var s = set
+            s.values += [NamedValue("hypo_days", d.hypo ? 1 : 0), NamedValue("hyper_days", d.hyper ? 1 : 0),
+                         NamedValue("carbs_g", d.carbsGrams), NamedValue("insulin_u", d.insulinUnits),
+                         NamedValue("exercise_min", d.exerciseMinutes), NamedValue("illness_days", d.illness ? 1 : 0),
+                         NamedValue("stress_days", d.stress ? 1 : 0)]
+            return s
+        }
     }
 }

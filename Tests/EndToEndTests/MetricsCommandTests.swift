@@ -101,4 +101,22 @@ import Testing
         let bad = try E2E.run(["metrics", "--input", csv, "--per", "day", "--from", "2024-01-03"])
         #expect(bad.code != 0 && bad.stderr.contains("--per period"))
     }
+
+    @Test func daySetsCarryTheDayTotals() throws {
+        let csv = E2E.shared.appendingPathComponent("reference/simglucose/all.csv")
+        let r = try E2E.run(["metrics", "--input", csv.path, "--subject", "child#001", "--json"])
+        let objects = try Self.objects(r.stdout)
+        #expect(objects.count == 14)
+        // The carbs of each day, summed straight from the file.
+        var carbs: [String: Double] = [:]
+        for line in try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",")
+            if f[1] == "child#001" { carbs[String(f[0].prefix(10)), default: 0] += Double(f[3])! }
+        }
+        for (day, total) in carbs {
+            let ours = (objects["child#001/\(day)"]?["carbs_g"] as? NSNumber)?.doubleValue
+            #expect(ours.map { abs($0 - total) < 1e-9 } == true, "\(day)")
+        }
+        #expect(objects.values.allSatisfy { $0["hypo_days"] != nil && $0["mage_ma"] != nil })
+    }
 }

@@ -32,6 +32,8 @@ public final class DailyTransform: Transform {
             let key = MetricDayKey(subject: m.subject, metric: m.metric, day: m.localDay)
             if key != lastKey {
                 if let k = lastKey, let c = current { metricDays[k] = c }
+        // Completed days go out at once, so memory does not grow with the number of days.
+        if let finished = metricSets?.takeFinished(), !finished.isEmpty { try emit(RecordBatch(metricSets: finished)) }
                 lastKey = key
                 current = metricDays[key] ?? MetricDay(unit: m.unit)
             }
@@ -99,7 +101,8 @@ public final class DailyTransform: Transform {
             // Chunk by chunk, releasing what was emitted, so the sets are not held twice.
             while !sets.isEmpty {
                 let n = min(1024, sets.count)
-                try emit(RecordBatch(metricSets: sets[..<n].map(withDayTotals)))
+                let chunk = collector.per == .day ? Array(sets[..<n]) : sets[..<n].map(withDayTotals)
+                try emit(RecordBatch(metricSets: chunk))
                 sets.removeFirst(n)
             }
         }
@@ -107,7 +110,8 @@ public final class DailyTransform: Transform {
         eventDays.removeAll()
     }
 
-    /// Adds the period's event totals and hypo/hyper day counts to a metric set.
+    /// Adds a period's event totals and hypo/hyper day counts to its metric set (a day's are in its
+    /// daily summary, which is complete only at the end, while day sets go out as soon as computed).
     private func withDayTotals(_ set: MetricSet) -> MetricSet {
         var s = set
         var carbs = 0.0, insulin = 0.0, exercise = 0.0, illness = 0.0, stress = 0.0, hypo = 0.0, hyper = 0.0

@@ -110,6 +110,13 @@ struct MetricSetCollector {
         return done
     }
 
+    /// Days computed so far (per day they are complete and need not wait for the end).
+    mutating func takeFinished() -> [MetricSet] {
+        var out: [MetricSet] = []
+        swap(&out, &finished)
+        return out
+    }
+
     /// Computes everything still open and returns all sets in subject, metric, day order.
     mutating func finish() -> [MetricSet] {
         park()
