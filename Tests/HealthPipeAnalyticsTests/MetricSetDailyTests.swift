@@ -67,6 +67,15 @@ import Testing
         #expect(try run(nil, ms).isEmpty)
     }
 
+    @Test func resampledGridValuesAreNotReadings() throws {
+        let (_, ms) = try readings("adult#001")
+        var grid = ms
+        for i in grid.indices { grid[i].start += 150; grid[i].value += 1; grid[i].flags = .interpolated }
+        let plain = try run(.period(from: nil, to: nil), ms)
+        let mixed = try run(.period(from: nil, to: nil), ms + grid)
+        #expect(plain.map(\.values) == mixed.map(\.values))
+    }
+
     @Test func twoFilesInterleavedLoseNoReadings() throws {
         // Two exports of one subject (first and second week) arrive in alternating batches, the later file first.
         let (_, ms) = try readings("adult#001")

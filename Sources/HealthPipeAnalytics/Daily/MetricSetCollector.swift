@@ -48,7 +48,8 @@ struct MetricSetCollector {
     }
 
     mutating func add(_ m: Measurement) {
-        guard m.value.isFinite else { return }
+        // Grid values of `resample` are not readings: counting them would weight the metrics.
+        guard m.value.isFinite, !m.flags.contains(.interpolated) else { return }
         let local = m.start + Int64(m.utcOffset)
         let day = CivilDate.floorDiv(local, 86_400)
         let bucket: Int64
