@@ -42,7 +42,11 @@ enum MetricsFromFile {
             type = format
         } else {
             guard let sniff = FileSniff.read(path: path) else { printError("\(input): cannot read the file"); throw ExitCode(1) }
-            guard let c = registry.detectFormat(of: sniff) else { printError("\(input):1: unknown format"); throw ExitCode(1) }
+            guard let c = registry.detectFormat(of: sniff) else {
+                let known = registry.all(role: .source).filter { $0.detect != nil }.map(\.name).joined(separator: ", ")
+                printError("\(input):1: unknown format: not any of \(known) (use --format to force one)")
+                throw ExitCode(1)
+            }
             type = c.name
         }
         func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }

@@ -67,6 +67,12 @@ import Testing
         #expect(try run(nil, ms).isEmpty)
     }
 
+    @Test func aStrayTimestampCenturiesAwayDoesNotBuildAHugeGrid() {
+        let r = GlucoseMetrics.compute(times: [-50_000 * 86_400, 0, 300], values: [100, 110, 120], withAGP: true)
+        #expect(r.values.first { $0.name == "mean" }?.value == 110)
+        #expect(!r.values.contains { $0.name == "mage_ma" || $0.name == "modd" } && r.agp.isEmpty)
+    }
+
     @Test func resampledGridValuesAreNotReadings() throws {
         let (_, ms) = try readings("adult#001")
         var grid = ms

@@ -13,6 +13,8 @@ public enum GlucoseMetrics {
         public init() {}
     }
 
+    static let maxGridSpanDays: Int64 = 36_600
+
     /// `times` are local seconds, sorted, without duplicates; `values` mg/dL.
     public static func compute(times: [Int64], values: [Double], options: Options = Options(), withAGP: Bool)
         -> (values: [NamedValue], agp: [AGPPoint]) {
@@ -23,6 +25,9 @@ public enum GlucoseMetrics {
         out.append(NamedValue("adrr", ReadingMetrics.adrr(days: days, values: values)))
         out.append(NamedValue("active_percent", ReadingMetrics.activePercent(sortedTimes: times)))
 
+        // The grid is a dense matrix over the whole span: a stray timestamp centuries away must not
+        // allocate gigabytes, so beyond a century the grid metrics are left out.
+        guard times[times.count - 1] - times[0] <= maxGridSpanDays * 86_400 else { return (out.filter { $0.value.isFinite }, []) }
         let fiveMinute = DayByDayGrid(times: times, values: values, stepSeconds: 300, maxGapSeconds: options.maxGapSeconds)
         out.append(NamedValue("mage_ma", MovingAverageMAGE.compute(grid: fiveMinute.values)))
         let grid = options.gridStepSeconds == 300 ? fiveMinute
