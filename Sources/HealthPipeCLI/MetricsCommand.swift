@@ -8,9 +8,10 @@ struct MetricsCommand: ParsableCommand {
         commandName: "metrics",
         abstract: "CGM metrics (mean, SD, CV, GMI, time in ranges, LBGI/HBGI, GRI, MAGE, CONGA, MODD, AGP …) per day or period.",
         discussion: """
-        From an export file (format detected as in `import`; nothing is written) or from a database made by `import`.
-        Definitions follow iglu (docs/analytics.md). --per period takes everything from the first to the last reading
-        unless --from/--to bound it. --json prints one JSON object per subject and day/period, one per line.
+        From an export file (format detected as in `import`; nothing is written) or from a database made by `import`. \
+        Definitions follow iglu (docs/analytics.md). --per period takes everything from the first to the last reading \
+        unless --from/--to bound it. --subject keeps only that subject (and names the data of a file without a \
+        subject column). --json prints one JSON object per subject and day/period, one per line.
         """)
 
     @Option(help: "An export file to compute metrics for (no database needed).") var input: String?
