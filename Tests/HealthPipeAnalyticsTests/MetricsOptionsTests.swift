@@ -35,7 +35,7 @@ import Testing
         let t = try build(dailyComponent, "per: period\ngrid_step_minutes: 15\nconga_hours: [2]") as! DailyTransform
         let ctx = StageContext(name: "d", type: "daily", policy: .quarantine, quarantine: QuarantineWriter(path: "/dev/null"),
                                progress: ProgressMeter())
-        let s = try ReferenceData.readings(file: "all.csv", patient: "adult#001")
+        let s = try MetricsReferenceData.readings(file: "all.csv", patient: "adult#001")
         let ms = s.times.indices.map {
             HealthPipeCore.Measurement(subject: Symbol("adult#001"), metric: Metrics.glucose, source: Symbol("cgm"), start: s.times[$0],
                                        utcOffset: 0, value: s.values[$0], unit: CanonicalUnits.glucose)
@@ -50,6 +50,6 @@ import Testing
         #expect(sets.count == 1 && sets[0]["conga2"] != nil && sets[0]["conga2"] == direct.values.first { $0.name == "conga2" }?.value)
         #expect(sets[0].agp.count == 96)
         // MAGE stays on the 5-minute grid whatever the step.
-        #expect(ReferenceData.agrees(sets[0]["mage_ma"], 75.0399))
+        #expect(MetricsReferenceData.agrees(sets[0]["mage_ma"], 75.0399))
     }
 }

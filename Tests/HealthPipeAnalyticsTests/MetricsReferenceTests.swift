@@ -10,20 +10,20 @@ import Testing
 
     @Test(arguments: ["regular", "irregular"])
     func everyReferenceRowMatches(source: String) throws {
-        let rows = try ReferenceData.metricRows().filter { $0.source == source && !$0.tool.hasPrefix("cgmquantify") }
-        var series: [Substring: ReferenceData.Series] = [:]
+        let rows = try MetricsReferenceData.metricRows().filter { $0.source == source && !$0.tool.hasPrefix("cgmquantify") }
+        var series: [Substring: MetricsReferenceData.Series] = [:]
         var computed: [String: (values: [NamedValue], agp: [AGPPoint], autoStep: Int?)] = [:]
         var checked = 0, skippedAutoStep = 0
         var skippedKeys: [String] = []
         var failures: [String] = []
         for row in rows {
             if series[row.patient] == nil {
-                series[row.patient] = try ReferenceData.readings(file: source == "regular" ? "all.csv" : "irregular.csv",
+                series[row.patient] = try MetricsReferenceData.readings(file: source == "regular" ? "all.csv" : "irregular.csv",
                                                                  patient: String(row.patient))
             }
             let key = "\(row.patient)/\(row.period)"
             if computed[key] == nil {
-                let p = ReferenceData.period(series[row.patient]!, row.period)
+                let p = MetricsReferenceData.period(series[row.patient]!, row.period)
                 let r = GlucoseMetrics.compute(times: p.times, values: p.values, withAGP: row.period == "all")
                 computed[key] = (r.values, r.agp, AutomaticGridStep.minutes(sortedTimes: p.times))
             }
@@ -36,7 +36,7 @@ import Testing
             if Self.automaticStepMetrics.contains(row.metric), c.autoStep != 5 { skippedAutoStep += 1; skippedKeys.append("\(key):\(c.autoStep ?? 0)"); continue }
             let all = c.values + GlucoseMetrics.agpNamedValues(c.agp)
             let ours = all.first { $0.name == row.metric }?.value
-            if !ReferenceData.agrees(ours, row.value) {
+            if !MetricsReferenceData.agrees(ours, row.value) {
                 failures.append("\(key) \(row.metric): ours \(ours.map { "\($0)" } ?? "missing"), reference \(row.value)")
             }
             checked += 1

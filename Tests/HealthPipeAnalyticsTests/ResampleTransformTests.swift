@@ -7,7 +7,7 @@ import Testing
     let ctx = StageContext(name: "r", type: "resample", policy: .quarantine, quarantine: QuarantineWriter(path: "/dev/null"),
                            progress: ProgressMeter())
 
-    func measurements(_ s: ReferenceData.Series, subject: String, offset: Int32 = 0) -> [HealthPipeCore.Measurement] {
+    func measurements(_ s: MetricsReferenceData.Series, subject: String, offset: Int32 = 0) -> [HealthPipeCore.Measurement] {
         s.times.indices.map {
             HealthPipeCore.Measurement(subject: Symbol(subject), metric: Metrics.glucose, source: Symbol("cgm"),
                                        start: s.times[$0] - Int64(offset), utcOffset: offset, value: s.values[$0],
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func streamedBatchesGiveTheReferenceGrid() throws {
-        let s = try ReferenceData.readings(file: "irregular.csv", patient: "child#001")
+        let s = try MetricsReferenceData.readings(file: "irregular.csv", patient: "child#001")
         let grid = DayByDayGrid(times: s.times, values: s.values)
         // Small batches, a two-hour zone offset, and a few neighbours swapped within the reorder window.
         var ms = measurements(s, subject: "child#001", offset: 7200)
@@ -42,8 +42,8 @@ import Testing
     }
 
     @Test func subjectsStaySeparateAndGapsStayEmpty() throws {
-        let a = ReferenceData.Series(times: [0, 600, 1200, 1200 + 46 * 60], values: [100, 110, 120, 200])
-        let b = ReferenceData.Series(times: [300, 900], values: [50, 60])
+        let a = MetricsReferenceData.Series(times: [0, 600, 1200, 1200 + 46 * 60], values: [100, 110, 120, 200])
+        let b = MetricsReferenceData.Series(times: [300, 900], values: [50, 60])
         let out = try run(ResampleTransform(), [measurements(a, subject: "a") + measurements(b, subject: "b")])
         let aOut = out.filter { $0.subject.text == "a" }.map { ($0.start, $0.value) }
         // 00:05 … 00:20 interpolated; nothing inside the 46-minute gap; the reading at 01:06 is not on the grid.
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func aGapOfExactly45MinutesIsBridged() throws {
-        let a = ReferenceData.Series(times: [0, 45 * 60], values: [100, 145])
+        let a = MetricsReferenceData.Series(times: [0, 45 * 60], values: [100, 145])
         let out = try run(ResampleTransform(), [measurements(a, subject: "a")])
         #expect(out.map(\.value) == stride(from: 105.0, through: 145, by: 5).map { $0 })
     }
@@ -61,7 +61,7 @@ import Testing
     @Test func stragglersBeyondTheWindowAreCountedNotResampled() throws {
         let t = ResampleTransform(reorderWindowSeconds: 600)
         // 100 s arrives after 300 s was released (3600 pushed it out of the 10-minute window).
-        let a = ReferenceData.Series(times: [0, 300, 3600, 3900, 100], values: [1, 2, 3, 4, 99])
+        let a = MetricsReferenceData.Series(times: [0, 300, 3600, 3900, 100], values: [1, 2, 3, 4, 99])
         let out = try run(t, [measurements(a, subject: "a")])
         #expect(!out.contains { $0.value == 99 })
         #expect(ctx.warnings.contains { $0.contains("1 readings") })

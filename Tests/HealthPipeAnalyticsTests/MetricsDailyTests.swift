@@ -4,7 +4,7 @@ import Testing
 
 /// The daily transform's metric sets: per day and per period, streamed in batches, equal to the
 /// direct computation on the same readings (which MetricsReferenceTests ties to iglu).
-@Suite struct MetricSetDailyTests {
+@Suite struct MetricsDailyTests {
     let ctx = StageContext(name: "d", type: "daily", policy: .quarantine, quarantine: QuarantineWriter(path: "/dev/null"),
                            progress: ProgressMeter())
 
@@ -19,8 +19,8 @@ import Testing
         return out
     }
 
-    func readings(_ patient: String) throws -> (ReferenceData.Series, [HealthPipeCore.Measurement]) {
-        let s = try ReferenceData.readings(file: "all.csv", patient: patient)
+    func readings(_ patient: String) throws -> (MetricsReferenceData.Series, [HealthPipeCore.Measurement]) {
+        let s = try MetricsReferenceData.readings(file: "all.csv", patient: patient)
         let ms = s.times.indices.map {
             HealthPipeCore.Measurement(subject: Symbol(patient), metric: Metrics.glucose, source: Symbol("cgm"), start: s.times[$0],
                                        utcOffset: 0, value: s.values[$0], unit: CanonicalUnits.glucose)
@@ -33,14 +33,14 @@ import Testing
         let sets = try run(.day, ms)
         #expect(sets.count == 14)
         #expect(sets.allSatisfy { $0.firstDay == $0.lastDay && $0.agp.isEmpty })
-        let rows = try ReferenceData.metricRows().filter {
+        let rows = try MetricsReferenceData.metricRows().filter {
             $0.source == "regular" && $0.patient == "adult#001" && $0.period != "all" && $0.tool == "iglu-python"
         }
         #expect(rows.count > 300)
         for r in rows {
-            let day = ReferenceData.seconds(r.period + "T00:00:00") / 86_400
+            let day = MetricsReferenceData.seconds(r.period + "T00:00:00") / 86_400
             let set = sets.first { $0.firstDay == day }
-            #expect(ReferenceData.agrees(set?[String(r.metric)], r.value), "\(r.period) \(r.metric)")
+            #expect(MetricsReferenceData.agrees(set?[String(r.metric)], r.value), "\(r.period) \(r.metric)")
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import HealthPipeCore
 
 /// The shared reference files (../shared/reference beside the repository), read for the tests.
-enum ReferenceData {
+enum MetricsReferenceData {
     static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/reference")
 
