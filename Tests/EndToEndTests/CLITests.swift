@@ -67,8 +67,12 @@ import Testing
         #expect(r.code == 0, "\(r.stderr)")
         let db = dir.appendingPathComponent("out.sqlite")
         #expect(E2E.count(db, "measurements", "band IN ('very_low','low','in_range','high','very_high')") == 2148)
-        let days = try String(contentsOf: dir.appendingPathComponent("days.ndjson"), encoding: .utf8).split(separator: "\n")
-        #expect(days.count == 9 && days[0].contains("\"type\":\"daily\"") && days[0].contains("\"day\":\"2016-10-24\""))
+        let lines = try String(contentsOf: dir.appendingPathComponent("days.ndjson"), encoding: .utf8).split(separator: "\n")
+        let days = lines.filter { $0.contains("\"type\":\"daily\"") }
+        #expect(days.count == 9 && days[0].contains("\"day\":\"2016-10-24\""))
+        // …followed by the glucose metric set of each day with readings.
+        #expect(lines.count - days.count == E2E.count(db, "glucose_metrics", "name = 'mean'"))
+        #expect(lines.last?.contains("\"type\":\"metrics\"") == true && lines.last?.contains("\"mean\":") == true)
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("report.json"))) as! [String: Any]
         #expect(report["outcome"] as? String == "completed")
         #expect((report["inputs"] as? [[String: Any]])?.first?["measurements"] as? Int == 2148)

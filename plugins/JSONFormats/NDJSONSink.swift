@@ -31,6 +31,40 @@ public final class NDJSONSink: Sink {
         if include.contains(.measurements) { for m in batch.measurements { encode(m); try flushIfFull() } }
         if include.contains(.events) { for e in batch.events { encode(e); try flushIfFull() } }
         if include.contains(.dailySummaries) { for d in batch.dailySummaries { encode(d); try flushIfFull() } }
+        if include.contains(.metricSets) { for m in batch.metricSets { encode(m); try flushIfFull() } }
+    }
+
+    /// A metric set: its names as keys (docs/analytics.md), the AGP as an array of columns.
+    private func encode(_ m: MetricSet) {
+        writer.beginObject()
+        writer.key("type"); writer.string("metrics")
+        writer.key("subject"); writer.string(m.subject.text)
+        writer.key("metric"); writer.string(m.metric.text)
+        writer.key("from"); writer.string(CivilDate.isoDate(fromDays: m.firstDay))
+        writer.key("to"); writer.string(CivilDate.isoDate(fromDays: m.lastDay))
+        writer.key("unit"); writer.string(m.unit.text)
+        writer.key("values")
+        writer.beginObject()
+        for v in m.values { writer.key(v.name); writer.double(v.value) }
+        writer.endObject()
+        if !m.agp.isEmpty {
+            writer.key("agp")
+            writer.beginArray()
+            for p in m.agp {
+                writer.beginObject()
+                writer.key("minute"); writer.int(p.minuteOfDay)
+                writer.key("n"); writer.int(p.count)
+                writer.key("p05"); writer.double(p.p05)
+                writer.key("p25"); writer.double(p.p25)
+                writer.key("p50"); writer.double(p.p50)
+                writer.key("p75"); writer.double(p.p75)
+                writer.key("p95"); writer.double(p.p95)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        writer.endObject()
+        writer.newline()
     }
 
     public func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {
@@ -126,11 +160,11 @@ struct NDJSONOptions: Decodable {
 
 public let ndjsonSinkComponent = ComponentDescriptor(
     name: "ndjson", role: .sink, family: "JSONFormats",
-    summary: "Newline-delimited JSON: one object per record with a \"type\" of measurement, event or daily. "
+    summary: "Newline-delimited JSON: one object per record with a \"type\" of measurement, event, daily or metrics. "
         + "Times are UTC epoch seconds with utc_offset; values in canonical units. Written atomically (temp file + rename).",
     options: [
         OptionDoc("path", "path", "output file (`-` for standard output)"),
-        OptionDoc("include", "list of measurements | events | daily", default: "all", "which record kinds to write"),
+        OptionDoc("include", "list of measurements | events | daily | metrics", default: "all", "which record kinds to write"),
     ],
     accepts: .all, produces: [],
     build: { b in
@@ -141,8 +175,9 @@ public let ndjsonSinkComponent = ComponentDescriptor(
             case "measurements": kinds.insert(.measurements)
             case "events": kinds.insert(.events)
             case "daily", "daily_summaries": kinds.insert(.dailySummaries)
+            case "metrics", "metric_sets": kinds.insert(.metricSets)
             default:
-                throw b.error("unknown record kind '\(name)' (measurements, events, daily)", option: "include")
+                throw b.error("unknown record kind '\(name)' (measurements, events, daily, metrics)", option: "include")
             }
         }
         return NDJSONSink(path: b.path(o.path), include: kinds)

@@ -5,7 +5,7 @@ public let sqliteSinkComponent = ComponentDescriptor(
     name: "sqlite",
     role: .sink,
     family: "SQLiteStore",
-    summary: "Writes measurements, events and daily summaries to a SQLite database (WAL, upserts on natural keys; "
+    summary: "Writes measurements, events, daily summaries and metric sets to a SQLite database (WAL, upserts on natural keys; "
         + "re-importing adds nothing). Schema: docs/schema.md.",
     options: [
         OptionDoc("path", "path", "Database file to create or update; parent folders are created. Relative paths "
@@ -13,7 +13,7 @@ public let sqliteSinkComponent = ComponentDescriptor(
         OptionDoc("batch_rows", "integer", default: String(SQLiteSink.defaultBatchRows),
                   "Rows per transaction. A killed run loses at most the open transaction; a re-run completes it."),
     ],
-    accepts: [.measurements, .events, .dailySummaries],
+    accepts: [.measurements, .events, .dailySummaries, .metricSets],
     produces: [],
     build: { builder in
         let o = try builder.options(SQLiteSink.Options.self)

@@ -3,19 +3,25 @@ import HealthPipeCore
 /// Per subject, metric and local day: count, min, max, mean, SD, band shares, hypo/hyper flags,
 /// and the day's carbs, insulin, exercise minutes and illness/stress flags — the seeds' day log.
 /// Days are local calendar days (each reading's own UTC offset), so travel and DST keep their days.
+/// For glucose metrics it also emits `MetricSet`s (the full CGM metric set of docs/analytics.md) per
+/// day or for a period, with the period's event totals and hypo/hyper day counts.
 public final class DailyTransform: Transform {
     let hypoBelow: Double
     let hyperAbove: Double
     let glucoseMetrics: Set<Symbol>
+    private var metricSets: MetricSetCollector?
     private var metricDays: [MetricDayKey: MetricDay] = [:]
     private var eventDays: [SubjectDay: EventDay] = [:]
     private static let illness = Symbol("illness"), stress = Symbol("stress"), activity = Symbol("activity")
 
     /// Thresholds in mg/dL: a reading below `hypoBelow` marks a hypo day, above `hyperAbove` a hyper day.
-    public init(hypoBelow: Double, hyperAbove: Double, glucoseMetrics: Set<Symbol> = [Metrics.glucose]) {
+    /// `per` chooses the metric sets (nil: none); `options` their grid settings.
+    public init(hypoBelow: Double, hyperAbove: Double, glucoseMetrics: Set<Symbol> = [Metrics.glucose],
+                per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init()) {
         self.hypoBelow = hypoBelow
         self.hyperAbove = hyperAbove
         self.glucoseMetrics = glucoseMetrics
+        metricSets = per.map { MetricSetCollector(per: $0, options: options) }
     }
 
     public func process(_ batch: RecordBatch, context: StageContext, emit: (RecordBatch) throws -> Void) throws {
@@ -26,11 +32,14 @@ public final class DailyTransform: Transform {
             let key = MetricDayKey(subject: m.subject, metric: m.metric, day: m.localDay)
             if key != lastKey {
                 if let k = lastKey, let c = current { metricDays[k] = c }
+        // Completed days go out at once, so memory does not grow with the number of days.
+        if let finished = metricSets?.takeFinished(), !finished.isEmpty { try emit(RecordBatch(metricSets: finished)) }
                 lastKey = key
                 current = metricDays[key] ?? MetricDay(unit: m.unit)
             }
             current!.add(m.value, band: m.band)
             if glucoseMetrics.contains(m.metric) {
+                metricSets?.add(m)
                 if m.value < hypoBelow || m.flags.contains(.belowSensorRange) { current!.below = true }
                 if m.value > hyperAbove || m.flags.contains(.aboveSensorRange) { current!.above = true }
             }
@@ -83,8 +92,46 @@ public final class DailyTransform: Transform {
             try emit(RecordBatch(dailySummaries: Array(out[i..<min(i + 4096, out.count)])))
             i += 4096
         }
+        if var collector = metricSets {
+            metricSets = nil
+            var sets = collector.finish()
+            if collector.lateReadings > 0 {
+                context.warn("\(collector.lateReadings) glucose readings arrived after their day's metrics were computed and are not in them")
+            }
+            // Chunk by chunk, releasing what was emitted, so the sets are not held twice.
+            while !sets.isEmpty {
+                let n = min(1024, sets.count)
+                let chunk = collector.per == .day ? Array(sets[..<n]) : sets[..<n].map(withDayTotals)
+                try emit(RecordBatch(metricSets: chunk))
+                sets.removeFirst(n)
+            }
+        }
         metricDays.removeAll()
         eventDays.removeAll()
+    }
+
+    /// Adds a period's event totals and hypo/hyper day counts to its metric set (a day's are in its
+    /// daily summary, which is complete only at the end, while day sets go out as soon as computed).
+    private func withDayTotals(_ set: MetricSet) -> MetricSet {
+        var s = set
+        var carbs = 0.0, insulin = 0.0, exercise = 0.0, illness = 0.0, stress = 0.0, hypo = 0.0, hyper = 0.0
+        for d in set.firstDay...max(set.firstDay, set.lastDay) {
+            if let e = eventDays[SubjectDay(subject: set.subject, day: d)] {
+                carbs += e.carbs
+                insulin += e.insulin
+                exercise += e.exerciseMinutes
+                if e.illness { illness += 1 }
+                if e.stress { stress += 1 }
+            }
+            if let m = metricDays[MetricDayKey(subject: set.subject, metric: set.metric, day: d)] {
+                if m.below { hypo += 1 }
+                if m.above { hyper += 1 }
+            }
+        }
+        s.values += [NamedValue("hypo_days", hypo), NamedValue("hyper_days", hyper), NamedValue("carbs_g", carbs),
+                     NamedValue("insulin_u", insulin), NamedValue("exercise_min", exercise),
+                     NamedValue("illness_days", illness), NamedValue("stress_days", stress)]
+        return s
     }
 }
 
@@ -93,30 +140,55 @@ struct DailyOptions: Decodable {
     var hyper_above: Double?
     var unit: GlucoseUnit?
     var metrics: [String]?
+    var per: String?
+    var from: String?
+    var to: String?
+    var grid_step_minutes: Int?
+    var max_gap_minutes: Int?
+    var conga_hours: [Int]?
 }
 
 public let dailyComponent = ComponentDescriptor(
     name: "daily", role: .transform, family: "HealthPipeAnalytics",
     summary: "Per subject, metric and local day: count, min, max, mean, SD (n−1), percentage of readings in each band "
         + "(from classify), hypo/hyper flags, carbs and insulin totals, exercise minutes, illness/stress flags. Days "
-        + "with events but no readings get a row with metric 'activity'.",
+        + "with events but no readings get a row with metric 'activity'. For glucose it also emits metric sets per day "
+        + "or period: mean, SD, CV, quartiles, GMI, eA1c, % <54/54–69/70–180/181–250/>250, LBGI, HBGI, J-index, GRI, "
+        + "ADRR, MAGE (moving average), CONGA, MODD, active %, AGP percentiles by time of day (periods only) — "
+        + "iglu-compatible definitions, see docs/analytics.md.",
     options: [
         OptionDoc("hypo_below", "number", default: "4.0 mmol/L (72 mg/dL)", "a glucose reading below this marks a hypo day"),
         OptionDoc("hyper_above", "number", default: "10.0 mmol/L (180 mg/dL)", "a glucose reading above this marks a hyper day"),
         OptionDoc("unit", "mg/dL | mmol/L", default: "mmol/L", "unit of hypo_below and hyper_above"),
-        OptionDoc("metrics", "list of metric names", default: "[glucose]", "metrics that get hypo/hyper flags"),
+        OptionDoc("metrics", "list of metric names", default: "[glucose]", "metrics that get hypo/hyper flags and metric sets"),
+        OptionDoc("per", "day | period | none", default: "day", "metric sets per local day, for one period, or none"),
+        OptionDoc("from", "YYYY-MM-DD", default: "the first reading's day", "first local day of the period (per: period)"),
+        OptionDoc("to", "YYYY-MM-DD", default: "the last reading's day", "last local day of the period (per: period)"),
+        OptionDoc("grid_step_minutes", "integer dividing 1440", default: "5", "grid step for CONGA, MODD and AGP (MAGE always uses 5)"),
+        OptionDoc("max_gap_minutes", "integer", default: "45", "longest gap the grid bridges by interpolation"),
+        OptionDoc("conga_hours", "list of integers", default: "[]", "extra CONGA(n) lags besides conga1 and conga24_iglu_default"),
     ],
-    accepts: [.measurements, .events], produces: [.dailySummaries],
+    accepts: [.measurements, .events], produces: [.dailySummaries, .metricSets],
     build: { b in
         let o = try b.options(DailyOptions.self)
         let unit = o.unit ?? .mmol
         let low = unit.toMgdl(o.hypo_below ?? (unit == .mmol ? 4.0 : 72))
         let high = unit.toMgdl(o.hyper_above ?? (unit == .mmol ? 10.0 : 180))
         guard low < high else { throw b.error("hypo_below must be lower than hyper_above", option: "hypo_below") }
-        return DailyTransform(hypoBelow: low, hyperAbove: high, glucoseMetrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }))
+        var grid = GlucoseMetrics.Options()
+        let step = o.grid_step_minutes ?? 5
+        guard step > 0, 1440 % step == 0 else { throw b.error("grid_step_minutes must divide a day (1440 minutes)", option: "grid_step_minutes") }
+        grid.gridStepSeconds = Int64(step) * 60
+        let gap = o.max_gap_minutes ?? 45
+        guard gap >= 0 else { throw b.error("max_gap_minutes cannot be negative", option: "max_gap_minutes") }
+        grid.maxGapSeconds = Int64(gap) * 60
+        grid.congaHours = o.conga_hours ?? []
+        guard grid.congaHours.allSatisfy({ $0 > 0 }) else { throw b.error("conga_hours must be positive", option: "conga_hours") }
+        return DailyTransform(hypoBelow: low, hyperAbove: high, glucoseMetrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }),
+                              per: try o.period(b), options: grid)
     })
 
 /// Everything HealthPipeAnalytics registers.
 public enum AnalyticsPlugin {
-    public static var components: [ComponentDescriptor] { [classifyComponent, dailyComponent] }
+    public static var components: [ComponentDescriptor] { [classifyComponent, dailyComponent, resampleComponent] }
 }

@@ -6,14 +6,17 @@ public struct RecordBatch: Sendable {
     public var dailySummaries: [DailySummary] = []
     /// Subject characteristics (Apple Health `Me`): few, carried along with the other records.
     public var profiles: [SubjectProfile] = []
+    public var metricSets: [MetricSet] = []
 
-    public init(measurements: [Measurement] = [], events: [Event] = [], dailySummaries: [DailySummary] = []) {
+    public init(measurements: [Measurement] = [], events: [Event] = [], dailySummaries: [DailySummary] = [],
+                metricSets: [MetricSet] = []) {
         self.measurements = measurements
         self.events = events
         self.dailySummaries = dailySummaries
+        self.metricSets = metricSets
     }
 
-    public var count: Int { measurements.count + events.count + dailySummaries.count + profiles.count }
+    public var count: Int { measurements.count + events.count + dailySummaries.count + profiles.count + metricSets.count }
     public var isEmpty: Bool { count == 0 }
 
     /// The kinds of record this batch holds.
@@ -22,6 +25,7 @@ public struct RecordBatch: Sendable {
         if !measurements.isEmpty { k.insert(.measurements) }
         if !events.isEmpty { k.insert(.events) }
         if !dailySummaries.isEmpty { k.insert(.dailySummaries) }
+        if !metricSets.isEmpty { k.insert(.metricSets) }
         return k
     }
 
@@ -31,6 +35,7 @@ public struct RecordBatch: Sendable {
         events.removeAll(keepingCapacity: true)
         dailySummaries.removeAll(keepingCapacity: true)
         profiles.removeAll(keepingCapacity: true)
+        metricSets.removeAll(keepingCapacity: true)
     }
 }
 
@@ -43,13 +48,15 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
     public static let measurements = RecordKinds(rawValue: 1 << 0)
     public static let events = RecordKinds(rawValue: 1 << 1)
     public static let dailySummaries = RecordKinds(rawValue: 1 << 2)
-    public static let all: RecordKinds = [.measurements, .events, .dailySummaries]
+    public static let metricSets = RecordKinds(rawValue: 1 << 3)
+    public static let all: RecordKinds = [.measurements, .events, .dailySummaries, .metricSets]
 
     public var description: String {
         var names: [String] = []
         if contains(.measurements) { names.append("measurements") }
         if contains(.events) { names.append("events") }
         if contains(.dailySummaries) { names.append("daily summaries") }
+        if contains(.metricSets) { names.append("metric sets") }
         return names.isEmpty ? "nothing" : names.joined(separator: ", ")
     }
 }

@@ -17,8 +17,10 @@ public struct Migrator: Sendable {
     public var latestVersion: Int32 { migrations.last?.version ?? 0 }
 
     public init(migrations: [Migration]) {
-        precondition(migrations.enumerated().allSatisfy { Int32($0.offset + 1) == $0.element.version },
-                     "migration versions must be 1, 2, 3 … in order")
+        // Strictly increasing (versions are assigned per feature branch, so one may land before another).
+        precondition(migrations.first.map { $0.version >= 1 } ?? true
+                     && zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version },
+                     "migration versions must increase")
         self.migrations = migrations
     }
 

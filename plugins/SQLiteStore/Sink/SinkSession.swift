@@ -10,6 +10,7 @@ final class SinkSession {
     private let events: EventWriter
     private let daily: DailySummaryWriter
     private let profiles: ProfileWriter
+    private let metricSets: MetricSetWriter
 
     init(path: String, batchRows: Int, run: RunInfo) throws {
         db = try SQLiteSchema.open(path: path)
@@ -20,6 +21,7 @@ final class SinkSession {
         events = try EventWriter(db: db, symbols: symbols, imports: imports)
         daily = try DailySummaryWriter(db: db, symbols: symbols)
         profiles = try ProfileWriter(db: db, symbols: symbols, imports: imports)
+        metricSets = try MetricSetWriter(db: db, symbols: symbols)
         // new_rows commits atomically with the rows it counts.
         transaction.beforeCommit = { [imports] in try imports.flushNewRows() }
 
@@ -35,6 +37,7 @@ final class SinkSession {
             try transaction.write(count: batch.events.count) { try events.write(batch.events[$0]) }
             try transaction.write(count: batch.dailySummaries.count) { try daily.write(batch.dailySummaries[$0]) }
             try transaction.write(count: batch.profiles.count) { try profiles.write(batch.profiles[$0]) }
+            try transaction.write(count: batch.metricSets.count) { try metricSets.write(batch.metricSets[$0]) }
         } catch {
             // SQLite may already have rolled back (SQLITE_FULL…); keep counts in step with the file.
             if !transaction.isOpen { imports.discardPending() }

@@ -1,0 +1,40 @@
+import HealthPipeCore
+import SQLiteStore
+import Testing
+
+/// Schema v3's glucose_metrics / glucose_agp tables through the sink, and the measurement reader.
+@Suite struct MetricSetStoreTests {
+    @Test func metricSetsAreUpsertedAndAGPReplaced() throws {
+        let dir = try TempDirectory()
+        let h = SinkHarness(dir)
+        let agp = [AGPPoint(minuteOfDay: 0, count: 3, p05: 1, p25: 2, p50: 3, p75: 4, p95: 5)]
+        let set = MetricSet(subject: Symbol("s"), metric: Symbol("glucose"), unit: Symbol("mg/dL"), firstDay: 19_723, lastDay: 19_736,
+                            values: [NamedValue("mean", 120.5), NamedValue("mage_ma", 75), NamedValue("bad", .nan)], agp: agp)
+        try h.run([RecordBatch(metricSets: [set])], inputs: [])
+        var again = set
+        again.values[0].value = 121
+        try h.run([RecordBatch(metricSets: [again])], inputs: [])
+        #expect(try RawSQLite.rows(h.dbPath, "SELECT period_start, period_end, name, value FROM glucose_metrics ORDER BY name")
+            .map { $0.compactMap { $0 } } == [["2024-01-01", "2024-01-14", "mage_ma", "75.0"], ["2024-01-01", "2024-01-14", "mean", "121.0"]])
+        #expect(try RawSQLite.value(h.dbPath, "SELECT count(*) || ' ' || sum(p50) FROM glucose_agp") == "1 3.0")
+    }
+
+    @Test func readerStreamsOneSubjectInTimeOrderWithoutResampledRows() throws {
+        let dir = try TempDirectory()
+        let h = SinkHarness(dir)
+        let g = Symbol("glucose"), u = Symbol("mg/dL")
+        var ms: [HealthPipeCore.Measurement] = []
+        for i in (0..<10).reversed() {
+            ms.append(.init(subject: Symbol("a"), metric: g, source: Symbol("cgm"), start: Int64(i * 300), utcOffset: 3600, value: Double(100 + i), unit: u))
+        }
+        ms.append(.init(subject: Symbol("a"), metric: g, source: Symbol("resampled"), start: 150, utcOffset: 0, value: 1, unit: u, flags: .interpolated))
+        ms.append(.init(subject: Symbol("b"), metric: g, source: Symbol("cgm"), start: 0, utcOffset: 0, value: 50, unit: u))
+        try h.run([RecordBatch(measurements: ms)], inputs: [])
+        let reader = try MeasurementReader(path: h.dbPath)
+        #expect(try reader.subjects(metric: "glucose") == ["a", "b"])
+        var got: [HealthPipeCore.Measurement] = []
+        try reader.read(subject: "a", metric: "glucose", batchSize: 4) { got += $0 }
+        #expect(got.map(\.start) == (0..<10).map { Int64($0 * 300) })
+        #expect(got.allSatisfy { $0.utcOffset == 3600 && $0.source.text == "cgm" })
+    }
+}
