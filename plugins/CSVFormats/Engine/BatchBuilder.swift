@@ -7,7 +7,7 @@ struct BatchBuilder {
     private(set) var measurements: Int64 = 0
     private(set) var events: Int64 = 0
 
-    init(limit: Int = 8192) {
+    init(limit: Int = 4096) {
         self.limit = limit
         batch.reserve(limit)
     }
