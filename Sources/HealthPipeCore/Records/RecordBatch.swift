@@ -4,14 +4,19 @@ public struct RecordBatch: Sendable {
     public var measurements: [Measurement] = []
     public var events: [Event] = []
     public var dailySummaries: [DailySummary] = []
+    public var forecasts: [ForecastPoint] = []
+    public var alerts: [Alert] = []
 
-    public init(measurements: [Measurement] = [], events: [Event] = [], dailySummaries: [DailySummary] = []) {
+    public init(measurements: [Measurement] = [], events: [Event] = [], dailySummaries: [DailySummary] = [],
+                forecasts: [ForecastPoint] = [], alerts: [Alert] = []) {
         self.measurements = measurements
         self.events = events
         self.dailySummaries = dailySummaries
+        self.forecasts = forecasts
+        self.alerts = alerts
     }
 
-    public var count: Int { measurements.count + events.count + dailySummaries.count }
+    public var count: Int { measurements.count + events.count + dailySummaries.count + forecasts.count + alerts.count }
     public var isEmpty: Bool { count == 0 }
 
     /// The kinds of record this batch holds.
@@ -20,6 +25,8 @@ public struct RecordBatch: Sendable {
         if !measurements.isEmpty { k.insert(.measurements) }
         if !events.isEmpty { k.insert(.events) }
         if !dailySummaries.isEmpty { k.insert(.dailySummaries) }
+        if !forecasts.isEmpty { k.insert(.forecasts) }
+        if !alerts.isEmpty { k.insert(.alerts) }
         return k
     }
 
@@ -28,6 +35,8 @@ public struct RecordBatch: Sendable {
         measurements.removeAll(keepingCapacity: true)
         events.removeAll(keepingCapacity: true)
         dailySummaries.removeAll(keepingCapacity: true)
+        forecasts.removeAll(keepingCapacity: true)
+        alerts.removeAll(keepingCapacity: true)
     }
 }
 
@@ -40,13 +49,17 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
     public static let measurements = RecordKinds(rawValue: 1 << 0)
     public static let events = RecordKinds(rawValue: 1 << 1)
     public static let dailySummaries = RecordKinds(rawValue: 1 << 2)
-    public static let all: RecordKinds = [.measurements, .events, .dailySummaries]
+    public static let forecasts = RecordKinds(rawValue: 1 << 3)
+    public static let alerts = RecordKinds(rawValue: 1 << 4)
+    public static let all: RecordKinds = [.measurements, .events, .dailySummaries, .forecasts, .alerts]
 
     public var description: String {
         var names: [String] = []
         if contains(.measurements) { names.append("measurements") }
         if contains(.events) { names.append("events") }
         if contains(.dailySummaries) { names.append("daily summaries") }
+        if contains(.forecasts) { names.append("forecasts") }
+        if contains(.alerts) { names.append("alerts") }
         return names.isEmpty ? "nothing" : names.joined(separator: ", ")
     }
 }

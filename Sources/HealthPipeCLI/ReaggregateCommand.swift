@@ -1,0 +1,5 @@
+import ArgumentParser
+struct ReaggregateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "reaggregate", abstract: "todo")
+    func run() throws {}
+}
