@@ -17,8 +17,9 @@ public struct Migrator: Sendable {
     public var latestVersion: Int32 { migrations.last?.version ?? 0 }
 
     public init(migrations: [Migration]) {
-        precondition(migrations.enumerated().allSatisfy { Int32($0.offset + 1) == $0.element.version },
-                     "migration versions must be 1, 2, 3 … in order")
+        // Versions must increase; gaps are allowed (numbers are reserved per feature branch).
+        precondition(zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version },
+                     "migration versions must increase")
         self.migrations = migrations
     }
 
