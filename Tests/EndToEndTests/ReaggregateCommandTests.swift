@@ -1,0 +1,146 @@
+import CSQLite
+import Foundation
+import Testing
+
+/// `healthpipe reaggregate`: derived data recomputed from the stored readings in one transaction.
+@Suite struct ReaggregateCommandTests {
+    static let simglucose = E2E.shared.appendingPathComponent("reference/simglucose/all.csv").path
+
+    func importedDatabase() throws -> (dir: URL, db: URL) {
+        let dir = E2E.tempDir()
+        let db = dir.appendingPathComponent("health.sqlite")
+        let r = try E2E.run(["import", Self.simglucose, "--db", db.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        try Self.sql(db, "INSERT INTO favourites (subject, day, note, created_at) VALUES ('adult#001', '2024-01-03', 'good day', 1)")
+        return (dir, db)
+    }
+
+    static func sql(_ db: URL, _ text: String) throws {
+        var h: OpaquePointer?
+        guard sqlite3_open(db.path, &h) == SQLITE_OK else { throw CocoaError(.fileReadUnknown) }
+        defer { sqlite3_close(h) }
+        #expect(sqlite3_exec(h, text, nil, nil, nil) == SQLITE_OK)
+    }
+
+    /// Everything a reaggregation may change, and everything it must not.
+    func derived(_ db: URL) -> [String] {
+        [E2E.scalar(db, "SELECT group_concat(band || ':' || n) FROM (SELECT band, count(*) n FROM measurements GROUP BY band ORDER BY band)"),
+         E2E.scalar(db, "SELECT count(*) || ':' || total(percent) FROM daily_bands"),
+         E2E.scalar(db, "SELECT group_concat(DISTINCT band) FROM (SELECT band FROM daily_bands ORDER BY band)"),
+         E2E.scalar(db, "SELECT count(*) || ':' || total(mean) FROM daily_summaries"),
+         E2E.scalar(db, "SELECT count(*) || ':' || total(value) FROM forecasts"),
+         E2E.scalar(db, "SELECT count(*) || ':' || total(duration_min) FROM alerts")]
+    }
+
+    func imported(_ db: URL) -> [String] {
+        [E2E.scalar(db, "SELECT count(*) || ':' || total(value) || ':' || count(import_id) || ':' || total(line) FROM measurements"),
+         E2E.scalar(db, "SELECT count(*) || ':' || total(insulin_u) || ':' || total(carbs_g) FROM events"),
+         E2E.scalar(db, "SELECT group_concat(subject || day || note) FROM favourites")]
+    }
+
+    @Test func replacesDerivedDataAndKeepsImportedRowsAndFavourites() throws {
+        let (dir, db) = try importedDatabase()
+        let before = imported(db)
+        #expect(E2E.scalar(db, "SELECT count(*) FROM measurements WHERE band = 'normal'") != "0")
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("""
+            classify: { preset: consensus }
+            daily: { hypo_below: 70, hyper_above: 180, unit: mg/dL }
+            predict: { model: ridge, horizon: 30m }
+            alerts: { low: 70, high: 250, model: ar2 }
+            """, to: settings)
+        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(imported(db) == before)
+        // Bands follow the new preset, on readings and in the daily shares.
+        #expect(E2E.scalar(db, "SELECT count(*) FROM measurements WHERE band = 'normal'") == "0")
+        #expect(E2E.scalar(db, "SELECT count(*) FROM measurements WHERE metric = 'glucose' AND band = 'in_range'")
+                == E2E.scalar(db, "SELECT count(*) FROM measurements WHERE metric = 'glucose' AND value BETWEEN 70 AND 180"))
+        #expect(E2E.scalar(db, "SELECT count(*) FROM daily_bands WHERE band = 'normal'") == "0")
+        #expect(E2E.scalar(db, "SELECT count(*) FROM daily_summaries WHERE metric = 'glucose'") == "140")
+        // The hypo flag now means "a reading below 70 mg/dL".
+        #expect(E2E.scalar(db, "SELECT sum(hypo) FROM daily_summaries WHERE metric = 'glucose'")
+                == E2E.scalar(db, "SELECT count(DISTINCT subject || date(start, 'unixepoch')) FROM measurements WHERE metric = 'glucose' AND value < 70"))
+        // The current forecast: 6 points per subject, 5 … 30 minutes after its newest reading.
+        #expect(E2E.scalar(db, "SELECT count(*) FROM forecasts WHERE model = 'ridge'") == "60")
+        #expect(E2E.scalar(db, """
+            SELECT count(*) FROM forecasts f WHERE f.issued_at = (SELECT max(start) FROM measurements m WHERE m.subject = f.subject)
+            """) == "60")
+        #expect(E2E.scalar(db, "SELECT group_concat(DISTINCT at - issued_at) FROM (SELECT at, issued_at FROM forecasts ORDER BY at - issued_at)")
+                == "300,600,900,1200,1500,1800")
+        // Alerts: child#003 sits below 70 for most of the fortnight.
+        #expect(Int(E2E.scalar(db, "SELECT count(*) FROM alerts WHERE subject = 'child#003' AND kind = 'low'")) ?? 0 > 0)
+        #expect(E2E.scalar(db, "SELECT count(*) FROM alerts WHERE duration_min * 60 != end - start") == "0")
+        #expect(Int(E2E.scalar(db, "SELECT count(*) FROM alerts WHERE kind = 'predicted_low' AND model = 'ar2'")) ?? 0 > 0)
+
+        // Running it again changes nothing.
+        let once = derived(db)
+        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path]).code == 0)
+        #expect(derived(db) == once)
+        #expect(imported(db) == before)
+    }
+
+    @Test func settingsMistakesPointIntoTheSettingsFile() throws {
+        let (dir, db) = try importedDatabase()
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("classify: { preset: consensus }\nclasify: {}\n", to: settings)
+        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("settings.yml:2:1"), "\(r.stderr)")
+        #expect(r.stderr.contains("did you mean 'classify'"))
+
+        try E2E.write("predict:\n  model: ridg\n", to: settings)
+        let bad = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(bad.code == 2)
+        #expect(bad.stderr.contains("settings.yml:2:10"), "\(bad.stderr)")
+
+        try E2E.write("alerts:\n  low: 70\n  hihg: 250\n", to: settings)
+        let unknown = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(unknown.code == 2 && unknown.stderr.contains("settings.yml:3:3"), "\(unknown.stderr)")
+        #expect(E2E.count(db, "forecasts") == 0)
+    }
+
+    /// SIGKILL while the reaggregation's transaction is open: the previous derived data (and
+    /// everything else) is exactly as before; a second run completes.
+    @Test func killedRunLeavesThePreviousDerivedDataIntact() throws {
+        let (dir, db) = try importedDatabase()
+        let before = derived(db), importedBefore = imported(db)
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("classify: { preset: consensus }\npredict: { model: ridge-treatments, issue: every }\n", to: settings)
+
+        let p = Process()
+        p.executableURL = E2E.binary
+        p.arguments = ["reaggregate", "--db", db.path, "--config", settings.path]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Wait until the run holds its write transaction, then kill it without warning.
+        var h: OpaquePointer?
+        #expect(sqlite3_open(db.path, &h) == SQLITE_OK)
+        let deadline = Date().addingTimeInterval(60)
+        var locked = false
+        while p.isRunning, Date() < deadline, !locked {
+            if sqlite3_exec(h, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK {
+                sqlite3_exec(h, "ROLLBACK", nil, nil, nil)
+                Thread.sleep(forTimeInterval: 0.02)
+            } else {
+                locked = true
+            }
+        }
+        sqlite3_close(h)
+        Thread.sleep(forTimeInterval: 0.3)
+        let killedMidway = p.isRunning && locked
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        #expect(killedMidway, "the reaggregation finished before it could be killed")
+
+        #expect(E2E.scalar(db, "PRAGMA integrity_check") == "ok")
+        #expect(derived(db) == before)
+        #expect(imported(db) == importedBefore)
+
+        let rerun = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(rerun.code == 0, "\(rerun.stderr)")
+        #expect(E2E.scalar(db, "SELECT count(*) FROM measurements WHERE band = 'normal'") == "0")
+        #expect(Int(E2E.scalar(db, "SELECT count(*) FROM forecasts WHERE model = 'ridge-treatments'")) ?? 0 > 200_000)
+        #expect(imported(db) == importedBefore)
+    }
+}
