@@ -6,8 +6,8 @@ final class MeasurementCursor {
     private let statement: Statement
     private(set) var current: Measurement?
     private let subject: Symbol, metric: Symbol, source: Symbol
-    private var units: [String: Symbol] = [:]
-    private var bands: [String: Symbol] = [:]
+    private var units = ColumnSymbolCache()
+    private var bands = ColumnSymbolCache()
 
     init(db: SQLiteConnection, subject: String, metric: String, source: String) throws {
         statement = try db.prepare("""
@@ -26,10 +26,8 @@ final class MeasurementCursor {
     func advance() throws {
         guard try statement.step() else { current = nil; return }
         let s = statement
-        let unitText = s.text(4) ?? ""
-        let unit = units[unitText] ?? { let u = Symbol(unitText); units[unitText] = u; return u }()
-        var band = Symbol.empty
-        if let b = s.text(6) { band = bands[b] ?? { let v = Symbol(b); bands[b] = v; return v }() }
+        let unit = units.symbol(s, 4)
+        let band = bands.symbol(s, 6)
         current = Measurement(subject: subject, metric: metric, source: source, start: s.int(0), end: s.int(1),
                               utcOffset: Int32(truncatingIfNeeded: s.int(2)), value: s.double(3), unit: unit,
                               flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: s.int(5))), band: band)

@@ -23,14 +23,24 @@ public final class SQLiteSource: Source {
         defer { try? db.execute("COMMIT") }
 
         var groups: [(subject: String, metric: String, sources: [String])] = []
-        let distinct = try db.prepare("SELECT DISTINCT subject, metric, source FROM measurements ORDER BY subject, metric, source")
-        while try distinct.step() {
-            let subject = distinct.text(0) ?? "", metric = distinct.text(1) ?? "", source = distinct.text(2) ?? ""
+        // Each distinct (subject, metric, source) by a skip-scan of the primary key, not a full scan.
+        let first = try db.prepare("SELECT subject, metric, source FROM measurements ORDER BY subject, metric, source LIMIT 1")
+        let next = try db.prepare("""
+            SELECT subject, metric, source FROM measurements WHERE (subject, metric, source) > (?1, ?2, ?3)
+            ORDER BY subject, metric, source LIMIT 1
+            """)
+        var found = try first.step() ? (first.text(0) ?? "", first.text(1) ?? "", first.text(2) ?? "") : nil
+        while let (subject, metric, source) = found {
             if let last = groups.last, last.subject == subject, last.metric == metric {
                 groups[groups.count - 1].sources.append(source)
             } else {
                 groups.append((subject, metric, [source]))
             }
+            next.reset()
+            try next.bindText(1, subject)
+            try next.bindText(2, metric)
+            try next.bindText(3, source)
+            found = try next.step() ? (next.text(0) ?? "", next.text(1) ?? "", next.text(2) ?? "") : nil
         }
         var subjects = groups.map(\.subject)
         let eventSubjects = try db.prepare("SELECT DISTINCT subject FROM events ORDER BY subject")
