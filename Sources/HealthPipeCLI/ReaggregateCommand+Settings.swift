@@ -59,11 +59,8 @@ struct ReaggregateSettings {
         if let o = sections["classify"] {
             transforms.append((scalar("bands"), stage("classify", inputs: ["db"], options: o)))
             measurementStream = "bands"
-            // The sink gets only readings whose band changed: the others are stored as they are.
-            var changed: [(Node, Node)] = [(scalar("changed_only"), Node("true", Tag(.bool)))]
-            if case .mapping(let m) = o { changed = m.map { ($0.key, $0.value) } + changed }
-            transforms.append((scalar("changed"), stage("classify", inputs: ["db"], options: Node.mapping(Node.Mapping(changed)))))
-            outputs.append("changed")
+            // The sink stores the readings' new bands (other columns are left as imported).
+            outputs.append("bands")
         }
         if let o = sections["daily"] {
             transforms.append((scalar("days"), stage("daily", inputs: [measurementStream], options: o)))

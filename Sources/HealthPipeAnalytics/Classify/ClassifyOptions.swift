@@ -15,7 +15,6 @@ struct ClassifyOptions: Decodable {
     var unit: GlucoseUnit?
     var target: String?
     var metrics: [String]?
-    var changed_only: Bool?
 
     func scheme(_ b: ComponentBuilder) throws -> BandScheme {
         if let bands {

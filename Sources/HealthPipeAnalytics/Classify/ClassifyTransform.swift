@@ -6,29 +6,15 @@ import HealthPipeCore
 public final class ClassifyTransform: Transform {
     public let scheme: BandScheme
     let metrics: Set<Symbol>
-    /// Re-aggregation: forward only readings whose band changed (the rest are stored as they are).
-    let changedOnly: Bool
 
-    public init(scheme: BandScheme, metrics: Set<Symbol> = [Metrics.glucose], changedOnly: Bool = false) {
+    public init(scheme: BandScheme, metrics: Set<Symbol> = [Metrics.glucose]) {
         self.scheme = scheme
         self.metrics = metrics
-        self.changedOnly = changedOnly
     }
 
     public func process(_ batch: RecordBatch, context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         var out = batch
         let labels = scheme.bands.map(\.label)
-        if changedOnly {
-            out.measurements = batch.measurements.compactMap { m in
-                guard metrics.contains(m.metric) else { return nil }
-                let band = labels[scheme.classify(m.value)]
-                if band == m.band { return nil }
-                var c = m
-                c.band = band
-                return c
-            }
-            return try emit(out)
-        }
         out.measurements.withUnsafeMutableBufferPointer { ms in
             for i in ms.indices where metrics.contains(ms[i].metric) {
                 ms[i].band = labels[scheme.classify(ms[i].value)]
@@ -51,12 +37,9 @@ public let classifyComponent = ComponentDescriptor(
         OptionDoc("target", "band name", default: "normal/in_range/target, else the middle band",
                   "the in-target band: bands below it count as low, above it as high"),
         OptionDoc("metrics", "list of metric names", default: "[glucose]", "which measurements to classify"),
-        OptionDoc("changed_only", "boolean", default: "false",
-                  "forward only readings whose band changed (used by `healthpipe reaggregate`; other records pass through)"),
     ],
     accepts: [.measurements, .events], produces: [.measurements], passesThrough: true,
     build: { b in
         let o = try b.options(ClassifyOptions.self)
-        return ClassifyTransform(scheme: try o.scheme(b), metrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }),
-                                 changedOnly: o.changed_only ?? false)
+        return ClassifyTransform(scheme: try o.scheme(b), metrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }))
     })

@@ -1,52 +1,97 @@
 import HealthPipeCore
 
-/// Re-aggregation's measurement writer: changes only the `band` of stored readings (rows are
-/// addressed by their natural key; provenance, flags and values stay as imported). Rows go 64 per
-/// statement step; a row whose band is unchanged is not written.
+/// Re-aggregation's measurement writer: stores only the `band` of readings already in the table
+/// (provenance, flags and values stay as imported). Readings arrive in time order per (subject,
+/// metric, source), and bands come in long runs, so each run of equal bands becomes ONE keyed range
+/// UPDATE that rewrites only the rows whose band differs — not a statement per reading. Readings
+/// sharing one start time but not one band are written one by one on their full key.
 final class BandWriter {
-    static let columns = ["subject", "metric", "source", "start", "end", "value", "utc_offset", "unit", "flags", "band"]
-    static let groupSize = 64
-    static func sql(rows: Int) -> String {
-        UpsertSQL.make(table: "measurements", columns: columns, key: ["subject", "metric", "source", "start", "end", "value"],
-                       update: ["band"], changedWhen: ["band"], rows: rows)
+    struct Key: Hashable { var subject: Symbol, metric: Symbol, source: Symbol }
+    struct Run {
+        var band: Symbol
+        var first: Int64
+        var last: Int64
+        /// The readings at `last` (usually one), in case a later one at the same start differs.
+        var atLast: [Measurement]
     }
 
-    private let single: Statement
-    private let group: Statement
+    static let rangeSQL = """
+        UPDATE measurements SET band = ?4
+        WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start BETWEEN ?5 AND ?6 AND band IS NOT ?4
+        """
+    static let exactSQL = """
+        UPDATE measurements SET band = ?4
+        WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start = ?5 AND end = ?6 AND value = ?7 AND band IS NOT ?4
+        """
+
+    private let range: Statement
+    private let exact: Statement
     private let symbols: SymbolBytes
+    private var runs: [Key: Run] = [:]
+    /// Keys whose current start time holds readings of different bands (written exactly).
+    private var mixed: [Key: Int64] = [:]
 
     init(db: SQLiteConnection, symbols: SymbolBytes) throws {
-        single = try db.prepare(Self.sql(rows: 1), persistent: true)
-        group = try db.prepare(Self.sql(rows: Self.groupSize), persistent: true)
+        range = try db.prepare(Self.rangeSQL, persistent: true)
+        exact = try db.prepare(Self.exactSQL, persistent: true)
         self.symbols = symbols
     }
 
     func write(_ rows: ArraySlice<Measurement>) throws {
-        var i = rows.startIndex
-        while i < rows.endIndex {
-            if rows.endIndex - i >= Self.groupSize {
-                for r in 0..<Self.groupSize { try bind(rows[i + r], to: group, base: Int32(r * Self.columns.count)) }
-                try group.run()
-                i += Self.groupSize
+        for m in rows {
+            let key = Key(subject: m.subject, metric: m.metric, source: m.source)
+            if let t = mixed[key] {
+                if m.start == t { try writeExact(m); continue }
+                mixed[key] = nil
+            }
+            guard var run = runs[key] else {
+                runs[key] = Run(band: m.band, first: m.start, last: m.start, atLast: [m])
+                continue
+            }
+            if m.band == run.band && m.start >= run.last {
+                if m.start == run.last { run.atLast.append(m) } else { run.last = m.start; run.atLast = [m] }
+                runs[key] = run
+            } else if m.start == run.last {
+                // One start, two bands: the run ends before it; that instant's readings go one by one.
+                if run.first < run.last { try writeRange(key, run.band, run.first, run.last - 1) }
+                for r in run.atLast { try writeExact(r) }
+                try writeExact(m)
+                runs[key] = nil
+                mixed[key] = m.start
             } else {
-                try bind(rows[i], to: single, base: 0)
-                try single.run()
-                i += 1
+                try writeRange(key, run.band, run.first, run.last)
+                runs[key] = Run(band: m.band, first: m.start, last: m.start, atLast: [m])
             }
         }
     }
 
-    @inline(__always)
-    private func bind(_ m: Measurement, to s: Statement, base: Int32) throws {
-        try symbols.bind(m.subject, to: s, at: base + 1)
-        try symbols.bind(m.metric, to: s, at: base + 2)
-        try symbols.bind(m.source, to: s, at: base + 3)
-        try s.bindInt(base + 4, m.start)
-        try s.bindInt(base + 5, m.end)
-        try s.bindDouble(base + 6, m.value)
-        try s.bindInt(base + 7, Int64(m.utcOffset))
-        try symbols.bind(m.unit, to: s, at: base + 8)
-        try s.bindInt(base + 9, Int64(m.flags.rawValue))
-        try symbols.bindOrNull(m.band, to: s, at: base + 10)
+    /// Writes every open run; call before committing.
+    func flush() throws {
+        for (key, run) in runs { try writeRange(key, run.band, run.first, run.last) }
+        runs.removeAll()
+        mixed.removeAll()
+    }
+
+    private func writeRange(_ key: Key, _ band: Symbol, _ first: Int64, _ last: Int64) throws {
+        let s = range
+        try symbols.bind(key.subject, to: s, at: 1)
+        try symbols.bind(key.metric, to: s, at: 2)
+        try symbols.bind(key.source, to: s, at: 3)
+        try symbols.bindOrNull(band, to: s, at: 4)
+        try s.bindInt(5, first)
+        try s.bindInt(6, last)
+        try s.run()
+    }
+
+    private func writeExact(_ m: Measurement) throws {
+        let s = exact
+        try symbols.bind(m.subject, to: s, at: 1)
+        try symbols.bind(m.metric, to: s, at: 2)
+        try symbols.bind(m.source, to: s, at: 3)
+        try symbols.bindOrNull(m.band, to: s, at: 4)
+        try s.bindInt(5, m.start)
+        try s.bindInt(6, m.end)
+        try s.bindDouble(7, m.value)
+        try s.run()
     }
 }

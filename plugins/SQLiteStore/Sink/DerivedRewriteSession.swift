@@ -32,6 +32,7 @@ final class DerivedRewriteSession {
     func finish(outcome: RunOutcome) throws {
         guard db.isInTransaction else { return }
         if outcome == .completed {
+            try bands.flush()
             try db.execute("COMMIT")
         } else {
             try db.execute("ROLLBACK")
