@@ -49,8 +49,28 @@ import Testing
             predict: { model: ridge, horizon: 30m }
             alerts: { low: 70, high: 250, model: ar2 }
             """, to: settings)
+        // A second reading at the same instant with a value in another band (and one in the same band).
+        try Self.sql(db, """
+            INSERT INTO measurements (subject, metric, source, start, end, value, utc_offset, unit, flags, band)
+            SELECT subject, metric, source, start, end, value + 200, utc_offset, unit, flags, band FROM measurements
+            WHERE subject = 'adult#001' AND start % 7200 = 0;
+            INSERT INTO measurements (subject, metric, source, start, end, value, utc_offset, unit, flags, band)
+            SELECT subject, metric, source, start, end, value + 0.5, utc_offset, unit, flags, band FROM measurements
+            WHERE subject = 'adult#002' AND start % 3600 = 0;
+            """)
+        let withExtras = imported(db)
         let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
         #expect(r.code == 0, "\(r.stderr)")
+        #expect(imported(db) == withExtras)
+        // Every glucose reading carries exactly the consensus band of its value.
+        #expect(E2E.scalar(db, """
+            SELECT count(*) FROM measurements WHERE metric = 'glucose' AND band IS NOT CASE
+              WHEN value < 54 THEN 'very_low' WHEN value < 70 THEN 'low' WHEN value <= 180 THEN 'in_range'
+              WHEN value <= 250 THEN 'high' ELSE 'very_high' END
+            """) == "0")
+        try Self.sql(db, "DELETE FROM measurements WHERE (subject = 'adult#001' AND start % 7200 = 0 AND import_id IS NULL) "
+                     + "OR (subject = 'adult#002' AND start % 3600 = 0 AND import_id IS NULL)")
+        _ = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
         #expect(imported(db) == before)
         // Bands follow the new preset, on readings and in the daily shares.
         #expect(E2E.scalar(db, "SELECT count(*) FROM measurements WHERE band = 'normal'") == "0")
