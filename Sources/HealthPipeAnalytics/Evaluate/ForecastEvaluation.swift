@@ -13,7 +13,8 @@ public enum ForecastEvaluation {
 
         /// The mean over subjects of each subject's RMSE (the BGLP papers' convention).
         public func rmseMeanOfSubjects(_ model: ForecastModelKind) -> Double {
-            let values = (perSubject[model] ?? [:]).values.filter { $0.n > 0 }.map(\.rmse)
+            // Summed in subject order, so the result is the same on every run.
+            let values = (perSubject[model] ?? [:]).sorted { $0.key < $1.key }.map(\.value).filter { $0.n > 0 }.map(\.rmse)
             return values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count)
         }
     }
