@@ -163,4 +163,30 @@ import Testing
         #expect(Int(E2E.scalar(db, "SELECT count(*) FROM forecasts WHERE model = 'ridge-treatments'")) ?? 0 > 200_000)
         #expect(imported(db) == importedBefore)
     }
+
+    /// The forecasts `reaggregate` stores (events read back from the database and interleaved with
+    /// the readings) score exactly what `evaluate` reports for the same database.
+    @Test func storedForecastsScoreWhatEvaluateReports() throws {
+        let (dir, db) = try importedDatabase()
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("predict: { model: ridge-treatments, issue: every }\nalerts: false\n", to: settings)
+        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        // Targets from 60 minutes into day 8 (2024-01-08 01:00 UTC), 30-minute points, 9 patients.
+        let stored = E2E.query(db, """
+            SELECT count(*), sqrt(avg((f.value - m.value) * (f.value - m.value))) FROM forecasts f
+            JOIN measurements m ON m.subject = f.subject AND m.metric = 'glucose' AND m.source = 'simglucose' AND m.start = f.at
+            WHERE f.model = 'ridge-treatments' AND f.at - f.issued_at = 1800 AND f.at >= 1704675600
+              AND f.subject != 'child#003'
+            """).first ?? []
+        let e = try E2E.run(["evaluate", "--db", db.path, "--model", "ridge-treatments", "--exclude", "child#003", "--json"])
+        #expect(e.code == 0, "\(e.stderr)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(e.stdout.utf8)) as? [String: Any])
+        let scores = try #require((doc["models"] as? [String: Any])?["ridge-treatments"] as? [String: Any])
+        #expect(stored.first == "18036")
+        #expect(scores["n"] as? Int == 18_036)
+        let rmse = try #require(scores["rmse"] as? Double)
+        #expect(abs((Double(stored.last ?? "") ?? 0) - rmse) < 1e-6)
+        #expect(rmse <= 12.5)
+    }
 }
