@@ -189,4 +189,30 @@ import Testing
         #expect(abs((Double(stored.last ?? "") ?? 0) - rmse) < 1e-6)
         #expect(rmse <= 12.5)
     }
+
+    /// The sample pipeline and settings work: predict and alerts in an ordinary `run` on a real
+    /// Clarity export, then a re-aggregation with the sample settings.
+    @Test func samplePipelineAndSettings() throws {
+        let dir = E2E.tempDir()
+        let sample = E2E.samples.appendingPathComponent("pipelines/clarity-predict.yml")
+        #expect(try E2E.run(["validate", sample.path, "--timezone", "UTC"]).code == 0)
+        let text = try String(contentsOf: sample, encoding: .utf8)
+            .replacingOccurrences(of: "../dexcom-clarity/", with: E2E.samples.appendingPathComponent("dexcom-clarity").path + "/")
+            .replacingOccurrences(of: "../../out/clarity-predict.sqlite", with: "out.sqlite")
+        let yml = dir.appendingPathComponent("p.yml")
+        try E2E.write(text, to: yml)
+        let r = try E2E.run(["run", yml.path, "--timezone", "UTC"])
+        #expect(r.code == 0 || r.code == 3, "\(r.stderr)")
+        let db = dir.appendingPathComponent("out.sqlite")
+        #expect(E2E.count(db, "forecasts", "model = 'ridge-treatments'") == 6)
+        #expect(E2E.scalar(db, "SELECT max(issued_at) = (SELECT max(start) FROM measurements WHERE metric = 'glucose') FROM forecasts") == "1")
+        let alerts = E2E.count(db, "alerts")
+        #expect(alerts > 0)
+
+        let settings = E2E.samples.appendingPathComponent("settings/reaggregate.yml")
+        let again = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(again.code == 0, "\(again.stderr)")
+        #expect(E2E.count(db, "forecasts", "model = 'ridge-treatments'") == 6)
+        #expect(E2E.count(db, "alerts") == alerts)
+    }
 }
