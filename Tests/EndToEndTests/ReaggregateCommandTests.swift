@@ -215,4 +215,27 @@ import Testing
         #expect(E2E.count(db, "forecasts", "model = 'ridge-treatments'") == 6)
         #expect(E2E.count(db, "alerts") == alerts)
     }
+
+    /// Two sources of one subject's glucose are merged by time: a second device reading 2.5 minutes
+    /// after each reading of day 1 feeds the forecaster in order (an out-of-order reading would be
+    /// ignored and issue no forecast).
+    @Test func sourcesOfOneMetricAreMergedByTime() throws {
+        let (dir, db) = try importedDatabase()
+        try Self.sql(db, """
+            INSERT INTO measurements (subject, metric, source, start, end, value, utc_offset, unit, flags)
+            SELECT subject, metric, 'meter', start + 150, end + 150, value + 1, utc_offset, unit, flags FROM measurements
+            WHERE subject = 'adult#001' AND metric = 'glucose' AND start < 1704067200 + 86400
+            """)
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("predict: { model: ar2, issue: every }\nalerts: false\n", to: settings)
+        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        let between = Int(E2E.scalar(db, """
+            SELECT count(DISTINCT issued_at) FROM forecasts WHERE subject = 'adult#001' AND issued_at % 300 = 150
+            """)) ?? 0
+        // Every meter reading issues one, except the very first: its only predecessor (2.5 min
+        // earlier, on the bucket edge) shares its AR2 bucket, so there is no previous bucket.
+        #expect(between == 287)
+        #expect(E2E.scalar(db, "SELECT n FROM daily_summaries WHERE subject = 'adult#001' AND day = '2024-01-01' AND metric = 'glucose'") == "576")
+    }
 }
