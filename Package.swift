@@ -46,7 +46,8 @@ let package = Package(
                 path: "plugins/BuiltinPlugins"),
 
         .target(name: "HealthPipeCLI",
-                dependencies: ["BuiltinPlugins", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                dependencies: ["BuiltinPlugins", "HealthPipeAnalytics", "Yams",
+                               .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/HealthPipeCLI"),
         .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI"], path: "Sources/healthpipe"),
 

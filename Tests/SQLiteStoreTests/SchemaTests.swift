@@ -13,7 +13,7 @@ import SQLiteStore
         // Version 1's objects; later versions add their own (tested with them).
         #expect(Set(objects.map { "\($0[0]!) \($0[1]!)" }).isSuperset(of: [
             "table daily_bands", "table daily_summaries", "view day_log", "table events", "table favourites",
-            "table imports", "table measurements", "table subject_profiles",
+            "table imports", "table measurements", "table subject_profiles", "table forecasts", "table alerts",
         ]))
         let measurementColumns = try RawSQLite.rows(path, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('measurements')")
         #expect(measurementColumns.map { $0.compactMap { $0 }.joined(separator: " ") } == [

@@ -14,7 +14,7 @@ public enum BuiltinPlugins {
         [
             ("HealthPipeAnalytics", AnalyticsPlugin.components),
             ("CSVFormats", CSVFormatsPlugin.components),
-            ("SQLiteStore", [sqliteSinkComponent]),
+            ("SQLiteStore", [sqliteSinkComponent, sqliteSourceComponent]),
             ("JSONFormats", JSONFormatsPlugin.components),
             ("AppleHealth", AppleHealthPlugin.components),
         ]

@@ -12,13 +12,18 @@ public let sqliteSinkComponent = ComponentDescriptor(
                   + "resolve against the config's folder."),
         OptionDoc("batch_rows", "integer", default: String(SQLiteSink.defaultBatchRows),
                   "Rows per transaction. A killed run loses at most the open transaction; a re-run completes it."),
+        OptionDoc("replace_derived", "boolean", default: "false",
+                  "Re-aggregation: in ONE transaction, empty the derived tables (daily_summaries, daily_bands, forecasts, "
+                  + "alerts), write the incoming derived records and update only the band of stored readings; events are "
+                  + "not written. Commits only when the run completes."),
     ],
-    accepts: [.measurements, .events, .dailySummaries, .metricSets],
+    accepts: [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts],
     produces: [],
     build: { builder in
         let o = try builder.options(SQLiteSink.Options.self)
         if let rows = o.batchRows, rows < 1 {
             throw builder.error("batch_rows must be at least 1 (got \(rows))", option: "batch_rows")
         }
-        return SQLiteSink(path: builder.path(o.path), batchRows: o.batchRows ?? SQLiteSink.defaultBatchRows)
+        return SQLiteSink(path: builder.path(o.path), batchRows: o.batchRows ?? SQLiteSink.defaultBatchRows,
+                          replaceDerived: o.replaceDerived ?? false)
     })

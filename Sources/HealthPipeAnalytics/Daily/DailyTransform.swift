@@ -190,5 +190,7 @@ public let dailyComponent = ComponentDescriptor(
 
 /// Everything HealthPipeAnalytics registers.
 public enum AnalyticsPlugin {
-    public static var components: [ComponentDescriptor] { [classifyComponent, dailyComponent, resampleComponent] }
+    public static var components: [ComponentDescriptor] {
+        [classifyComponent, dailyComponent, resampleComponent, predictComponent, alertsComponent]
+    }
 }

@@ -7,16 +7,23 @@ public struct RecordBatch: Sendable {
     /// Subject characteristics (Apple Health `Me`): few, carried along with the other records.
     public var profiles: [SubjectProfile] = []
     public var metricSets: [MetricSet] = []
+    public var forecasts: [ForecastPoint] = []
+    public var alerts: [Alert] = []
 
     public init(measurements: [Measurement] = [], events: [Event] = [], dailySummaries: [DailySummary] = [],
-                metricSets: [MetricSet] = []) {
+                metricSets: [MetricSet] = [], forecasts: [ForecastPoint] = [], alerts: [Alert] = []) {
         self.measurements = measurements
         self.events = events
         self.dailySummaries = dailySummaries
         self.metricSets = metricSets
+        self.forecasts = forecasts
+        self.alerts = alerts
     }
 
-    public var count: Int { measurements.count + events.count + dailySummaries.count + profiles.count + metricSets.count }
+    public var count: Int {
+        measurements.count + events.count + dailySummaries.count + profiles.count + metricSets.count + forecasts.count
+            + alerts.count
+    }
     public var isEmpty: Bool { count == 0 }
 
     /// The kinds of record this batch holds.
@@ -26,6 +33,8 @@ public struct RecordBatch: Sendable {
         if !events.isEmpty { k.insert(.events) }
         if !dailySummaries.isEmpty { k.insert(.dailySummaries) }
         if !metricSets.isEmpty { k.insert(.metricSets) }
+        if !forecasts.isEmpty { k.insert(.forecasts) }
+        if !alerts.isEmpty { k.insert(.alerts) }
         return k
     }
 
@@ -36,6 +45,8 @@ public struct RecordBatch: Sendable {
         dailySummaries.removeAll(keepingCapacity: true)
         profiles.removeAll(keepingCapacity: true)
         metricSets.removeAll(keepingCapacity: true)
+        forecasts.removeAll(keepingCapacity: true)
+        alerts.removeAll(keepingCapacity: true)
     }
 }
 
@@ -49,7 +60,9 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
     public static let events = RecordKinds(rawValue: 1 << 1)
     public static let dailySummaries = RecordKinds(rawValue: 1 << 2)
     public static let metricSets = RecordKinds(rawValue: 1 << 3)
-    public static let all: RecordKinds = [.measurements, .events, .dailySummaries, .metricSets]
+    public static let forecasts = RecordKinds(rawValue: 1 << 4)
+    public static let alerts = RecordKinds(rawValue: 1 << 5)
+    public static let all: RecordKinds = [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts]
 
     public var description: String {
         var names: [String] = []
@@ -57,6 +70,8 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
         if contains(.events) { names.append("events") }
         if contains(.dailySummaries) { names.append("daily summaries") }
         if contains(.metricSets) { names.append("metric sets") }
+        if contains(.forecasts) { names.append("forecasts") }
+        if contains(.alerts) { names.append("alerts") }
         return names.isEmpty ? "nothing" : names.joined(separator: ", ")
     }
 }

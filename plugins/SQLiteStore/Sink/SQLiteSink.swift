@@ -9,10 +9,13 @@ public final class SQLiteSink: Sink {
         public var path: String
         /// Rows per transaction.
         public var batchRows: Int?
+        /// Re-aggregation: rewrite only derived tables and bands, all in one transaction.
+        public var replaceDerived: Bool?
 
         enum CodingKeys: String, CodingKey {
             case path
             case batchRows = "batch_rows"
+            case replaceDerived = "replace_derived"
         }
     }
 
@@ -20,24 +23,36 @@ public final class SQLiteSink: Sink {
 
     public let path: String
     public let batchRows: Int
+    public let replaceDerived: Bool
     private var session: SinkSession?
+    private var rewrite: DerivedRewriteSession?
 
-    public init(path: String, batchRows: Int = SQLiteSink.defaultBatchRows) {
+    public init(path: String, batchRows: Int = SQLiteSink.defaultBatchRows, replaceDerived: Bool = false) {
         self.path = path
         self.batchRows = max(1, batchRows)
+        self.replaceDerived = replaceDerived
     }
 
     public func open(run: RunInfo, context: StageContext) throws {
         try Self.createParentDirectory(of: path)
-        session = try SinkSession(path: path, batchRows: batchRows, run: run)
+        if replaceDerived {
+            rewrite = try DerivedRewriteSession(path: path)
+        } else {
+            session = try SinkSession(path: path, batchRows: batchRows, run: run)
+        }
     }
 
     public func write(_ batch: RecordBatch, context: StageContext) throws {
+        if let rewrite { return try rewrite.write(batch) }
         guard let session else { throw SQLiteError(code: 21, message: "sqlite sink written before open (\(path))") }
         try session.write(batch)
     }
 
     public func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {
+        if let rewrite {
+            defer { self.rewrite = nil }
+            return try rewrite.finish(outcome: outcome)
+        }
         // open may have failed: nothing to commit then.
         guard let session else { return }
         // Releasing the session finalizes the statements and closes the file (checkpointing the WAL).

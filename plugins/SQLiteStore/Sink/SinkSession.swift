@@ -11,6 +11,8 @@ final class SinkSession {
     private let daily: DailySummaryWriter
     private let profiles: ProfileWriter
     private let metricSets: MetricSetWriter
+    private let forecasts: ForecastWriter
+    private let alerts: AlertWriter
 
     init(path: String, batchRows: Int, run: RunInfo) throws {
         db = try SQLiteSchema.open(path: path)
@@ -22,6 +24,8 @@ final class SinkSession {
         daily = try DailySummaryWriter(db: db, symbols: symbols)
         profiles = try ProfileWriter(db: db, symbols: symbols, imports: imports)
         metricSets = try MetricSetWriter(db: db, symbols: symbols)
+        forecasts = try ForecastWriter(db: db, symbols: symbols)
+        alerts = try AlertWriter(db: db, symbols: symbols)
         // new_rows commits atomically with the rows it counts.
         transaction.beforeCommit = { [imports] in try imports.flushNewRows() }
 
@@ -38,6 +42,8 @@ final class SinkSession {
             try transaction.write(count: batch.dailySummaries.count) { try daily.write(batch.dailySummaries[$0]) }
             try transaction.write(count: batch.profiles.count) { try profiles.write(batch.profiles[$0]) }
             try transaction.write(count: batch.metricSets.count) { try metricSets.write(batch.metricSets[$0]) }
+            try transaction.write(count: batch.forecasts.count) { try forecasts.write(batch.forecasts[$0]) }
+            try transaction.write(count: batch.alerts.count) { try alerts.write(batch.alerts[$0]) }
         } catch {
             // SQLite may already have rolled back (SQLITE_FULL…); keep counts in step with the file.
             if !transaction.isOpen { imports.discardPending() }

@@ -1,0 +1,241 @@
+import CSQLite
+import Foundation
+import Testing
+
+/// `healthpipe reaggregate`: derived data recomputed from the stored readings in one transaction.
+@Suite struct ReaggregateCommandTests {
+    static let simglucose = E2E.shared.appendingPathComponent("reference/simglucose/all.csv").path
+
+    func importedDatabase() throws -> (dir: URL, db: URL) {
+        let dir = E2E.tempDir()
+        let db = dir.appendingPathComponent("health.sqlite")
+        let r = try E2E.run(["import", Self.simglucose, "--db", db.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        try Self.sql(db, "INSERT INTO favourites (subject, day, note, created_at) VALUES ('adult#001', '2024-01-03', 'good day', 1)")
+        return (dir, db)
+    }
+
+    static func sql(_ db: URL, _ text: String) throws {
+        var h: OpaquePointer?
+        guard sqlite3_open(db.path, &h) == SQLITE_OK else { throw CocoaError(.fileReadUnknown) }
+        defer { sqlite3_close(h) }
+        #expect(sqlite3_exec(h, text, nil, nil, nil) == SQLITE_OK)
+    }
+
+    /// Everything a reaggregation may change, and everything it must not.
+    func derived(_ db: URL) -> [String] {
+        [E2E.scalar(db, "SELECT group_concat(band || ':' || n) FROM (SELECT band, count(*) n FROM measurements GROUP BY band ORDER BY band)"),
+         E2E.scalar(db, "SELECT count(*) || ':' || total(percent) FROM daily_bands"),
+         E2E.scalar(db, "SELECT group_concat(DISTINCT band) FROM (SELECT band FROM daily_bands ORDER BY band)"),
+         E2E.scalar(db, "SELECT count(*) || ':' || total(mean) FROM daily_summaries"),
+         E2E.scalar(db, "SELECT count(*) || ':' || total(value) FROM forecasts"),
+         E2E.scalar(db, "SELECT count(*) || ':' || total(duration_min) FROM alerts")]
+    }
+
+    func imported(_ db: URL) -> [String] {
+        [E2E.scalar(db, "SELECT count(*) || ':' || total(value) || ':' || count(import_id) || ':' || total(line) FROM measurements"),
+         E2E.scalar(db, "SELECT count(*) || ':' || total(insulin_u) || ':' || total(carbs_g) FROM events"),
+         E2E.scalar(db, "SELECT group_concat(subject || day || note) FROM favourites")]
+    }
+
+    @Test func replacesDerivedDataAndKeepsImportedRowsAndFavourites() throws {
+        let (dir, db) = try importedDatabase()
+        let before = imported(db)
+        #expect(E2E.scalar(db, "SELECT count(*) FROM measurements WHERE band = 'normal'") != "0")
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("""
+            classify: { preset: consensus }
+            daily: { hypo_below: 70, hyper_above: 180, unit: mg/dL }
+            predict: { model: ridge, horizon: 30m }
+            alerts: { low: 70, high: 250, model: ar2 }
+            """, to: settings)
+        // A second reading at the same instant with a value in another band (and one in the same band).
+        try Self.sql(db, """
+            INSERT INTO measurements (subject, metric, source, start, end, value, utc_offset, unit, flags, band)
+            SELECT subject, metric, source, start, end, value + 200, utc_offset, unit, flags, band FROM measurements
+            WHERE subject = 'adult#001' AND start % 7200 = 0;
+            INSERT INTO measurements (subject, metric, source, start, end, value, utc_offset, unit, flags, band)
+            SELECT subject, metric, source, start, end, value + 0.5, utc_offset, unit, flags, band FROM measurements
+            WHERE subject = 'adult#002' AND start % 3600 = 0;
+            """)
+        let withExtras = imported(db)
+        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(imported(db) == withExtras)
+        // Every glucose reading carries exactly the consensus band of its value.
+        #expect(E2E.scalar(db, """
+            SELECT count(*) FROM measurements WHERE metric = 'glucose' AND band IS NOT CASE
+              WHEN value < 54 THEN 'very_low' WHEN value < 70 THEN 'low' WHEN value <= 180 THEN 'in_range'
+              WHEN value <= 250 THEN 'high' ELSE 'very_high' END
+            """) == "0")
+        try Self.sql(db, "DELETE FROM measurements WHERE (subject = 'adult#001' AND start % 7200 = 0 AND import_id IS NULL) "
+                     + "OR (subject = 'adult#002' AND start % 3600 = 0 AND import_id IS NULL)")
+        _ = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(imported(db) == before)
+        // Bands follow the new preset, on readings and in the daily shares.
+        #expect(E2E.scalar(db, "SELECT count(*) FROM measurements WHERE band = 'normal'") == "0")
+        #expect(E2E.scalar(db, "SELECT count(*) FROM measurements WHERE metric = 'glucose' AND band = 'in_range'")
+                == E2E.scalar(db, "SELECT count(*) FROM measurements WHERE metric = 'glucose' AND value BETWEEN 70 AND 180"))
+        #expect(E2E.scalar(db, "SELECT count(*) FROM daily_bands WHERE band = 'normal'") == "0")
+        #expect(E2E.scalar(db, "SELECT count(*) FROM daily_summaries WHERE metric = 'glucose'") == "140")
+        // The hypo flag now means "a reading below 70 mg/dL".
+        #expect(E2E.scalar(db, "SELECT sum(hypo) FROM daily_summaries WHERE metric = 'glucose'")
+                == E2E.scalar(db, "SELECT count(DISTINCT subject || date(start, 'unixepoch')) FROM measurements WHERE metric = 'glucose' AND value < 70"))
+        // The current forecast: 6 points per subject, 5 … 30 minutes after its newest reading.
+        #expect(E2E.scalar(db, "SELECT count(*) FROM forecasts WHERE model = 'ridge'") == "60")
+        #expect(E2E.scalar(db, """
+            SELECT count(*) FROM forecasts f WHERE f.issued_at = (SELECT max(start) FROM measurements m WHERE m.subject = f.subject)
+            """) == "60")
+        #expect(E2E.scalar(db, "SELECT group_concat(DISTINCT at - issued_at) FROM (SELECT at, issued_at FROM forecasts ORDER BY at - issued_at)")
+                == "300,600,900,1200,1500,1800")
+        // Alerts: child#003 sits below 70 for most of the fortnight.
+        #expect(Int(E2E.scalar(db, "SELECT count(*) FROM alerts WHERE subject = 'child#003' AND kind = 'low'")) ?? 0 > 0)
+        #expect(E2E.scalar(db, "SELECT count(*) FROM alerts WHERE duration_min * 60 != end - start") == "0")
+        #expect(Int(E2E.scalar(db, "SELECT count(*) FROM alerts WHERE kind = 'predicted_low' AND model = 'ar2'")) ?? 0 > 0)
+
+        // Running it again changes nothing.
+        let once = derived(db)
+        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path]).code == 0)
+        #expect(derived(db) == once)
+        #expect(imported(db) == before)
+    }
+
+    @Test func settingsMistakesPointIntoTheSettingsFile() throws {
+        let (dir, db) = try importedDatabase()
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("classify: { preset: consensus }\nclasify: {}\n", to: settings)
+        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("settings.yml:2:1"), "\(r.stderr)")
+        #expect(r.stderr.contains("did you mean 'classify'"))
+
+        try E2E.write("predict:\n  model: ridg\n", to: settings)
+        let bad = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(bad.code == 2)
+        #expect(bad.stderr.contains("settings.yml:2:10"), "\(bad.stderr)")
+
+        try E2E.write("alerts:\n  low: 70\n  hihg: 250\n", to: settings)
+        let unknown = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(unknown.code == 2 && unknown.stderr.contains("settings.yml:3:3"), "\(unknown.stderr)")
+        #expect(E2E.count(db, "forecasts") == 0)
+    }
+
+    /// SIGKILL while the reaggregation's transaction is open: the previous derived data (and
+    /// everything else) is exactly as before; a second run completes.
+    @Test func killedRunLeavesThePreviousDerivedDataIntact() throws {
+        let (dir, db) = try importedDatabase()
+        let before = derived(db), importedBefore = imported(db)
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("classify: { preset: consensus }\npredict: { model: ridge-treatments, issue: every }\n", to: settings)
+
+        let p = Process()
+        p.executableURL = E2E.binary
+        p.arguments = ["reaggregate", "--db", db.path, "--config", settings.path]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Wait until the run holds its write transaction, then kill it without warning.
+        var h: OpaquePointer?
+        #expect(sqlite3_open(db.path, &h) == SQLITE_OK)
+        let deadline = Date().addingTimeInterval(60)
+        var locked = false
+        while p.isRunning, Date() < deadline, !locked {
+            if sqlite3_exec(h, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK {
+                sqlite3_exec(h, "ROLLBACK", nil, nil, nil)
+                Thread.sleep(forTimeInterval: 0.02)
+            } else {
+                locked = true
+            }
+        }
+        sqlite3_close(h)
+        Thread.sleep(forTimeInterval: 0.3)
+        let killedMidway = p.isRunning && locked
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        #expect(killedMidway, "the reaggregation finished before it could be killed")
+
+        #expect(E2E.scalar(db, "PRAGMA integrity_check") == "ok")
+        #expect(derived(db) == before)
+        #expect(imported(db) == importedBefore)
+
+        let rerun = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(rerun.code == 0, "\(rerun.stderr)")
+        #expect(E2E.scalar(db, "SELECT count(*) FROM measurements WHERE band = 'normal'") == "0")
+        #expect(Int(E2E.scalar(db, "SELECT count(*) FROM forecasts WHERE model = 'ridge-treatments'")) ?? 0 > 200_000)
+        #expect(imported(db) == importedBefore)
+    }
+
+    /// The forecasts `reaggregate` stores (events read back from the database and interleaved with
+    /// the readings) score exactly what `evaluate` reports for the same database.
+    @Test func storedForecastsScoreWhatEvaluateReports() throws {
+        let (dir, db) = try importedDatabase()
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("predict: { model: ridge-treatments, issue: every }\nalerts: false\n", to: settings)
+        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        // Targets from 60 minutes into day 8 (2024-01-08 01:00 UTC), 30-minute points, 9 patients.
+        let stored = E2E.query(db, """
+            SELECT count(*), sqrt(avg((f.value - m.value) * (f.value - m.value))) FROM forecasts f
+            JOIN measurements m ON m.subject = f.subject AND m.metric = 'glucose' AND m.source = 'simglucose' AND m.start = f.at
+            WHERE f.model = 'ridge-treatments' AND f.at - f.issued_at = 1800 AND f.at >= 1704675600
+              AND f.subject != 'child#003'
+            """).first ?? []
+        let e = try E2E.run(["evaluate", "--db", db.path, "--model", "ridge-treatments", "--exclude", "child#003", "--json"])
+        #expect(e.code == 0, "\(e.stderr)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(e.stdout.utf8)) as? [String: Any])
+        let scores = try #require((doc["models"] as? [String: Any])?["ridge-treatments"] as? [String: Any])
+        #expect(stored.first == "18036")
+        #expect(scores["n"] as? Int == 18_036)
+        let rmse = try #require(scores["rmse"] as? Double)
+        #expect(abs((Double(stored.last ?? "") ?? 0) - rmse) < 1e-6)
+        #expect(rmse <= 12.5)
+    }
+
+    /// The sample pipeline and settings work: predict and alerts in an ordinary `run` on a real
+    /// Clarity export, then a re-aggregation with the sample settings.
+    @Test func samplePipelineAndSettings() throws {
+        let dir = E2E.tempDir()
+        let sample = E2E.samples.appendingPathComponent("pipelines/clarity-predict.yml")
+        #expect(try E2E.run(["validate", sample.path, "--timezone", "UTC"]).code == 0)
+        let text = try String(contentsOf: sample, encoding: .utf8)
+            .replacingOccurrences(of: "../dexcom-clarity/", with: E2E.samples.appendingPathComponent("dexcom-clarity").path + "/")
+            .replacingOccurrences(of: "../../out/clarity-predict.sqlite", with: "out.sqlite")
+        let yml = dir.appendingPathComponent("p.yml")
+        try E2E.write(text, to: yml)
+        let r = try E2E.run(["run", yml.path, "--timezone", "UTC"])
+        #expect(r.code == 0 || r.code == 3, "\(r.stderr)")
+        let db = dir.appendingPathComponent("out.sqlite")
+        #expect(E2E.count(db, "forecasts", "model = 'ridge-treatments'") == 6)
+        #expect(E2E.scalar(db, "SELECT max(issued_at) = (SELECT max(start) FROM measurements WHERE metric = 'glucose') FROM forecasts") == "1")
+        let alerts = E2E.count(db, "alerts")
+        #expect(alerts > 0)
+
+        let settings = E2E.samples.appendingPathComponent("settings/reaggregate.yml")
+        let again = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(again.code == 0, "\(again.stderr)")
+        #expect(E2E.count(db, "forecasts", "model = 'ridge-treatments'") == 6)
+        #expect(E2E.count(db, "alerts") == alerts)
+    }
+
+    /// Two sources of one subject's glucose are merged by time: a second device reading 2.5 minutes
+    /// after each reading of day 1 feeds the forecaster in order (an out-of-order reading would be
+    /// ignored and issue no forecast).
+    @Test func sourcesOfOneMetricAreMergedByTime() throws {
+        let (dir, db) = try importedDatabase()
+        try Self.sql(db, """
+            INSERT INTO measurements (subject, metric, source, start, end, value, utc_offset, unit, flags)
+            SELECT subject, metric, 'meter', start + 150, end + 150, value + 1, utc_offset, unit, flags FROM measurements
+            WHERE subject = 'adult#001' AND metric = 'glucose' AND start < 1704067200 + 86400
+            """)
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("predict: { model: ar2, issue: every }\nalerts: false\n", to: settings)
+        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        let between = Int(E2E.scalar(db, """
+            SELECT count(DISTINCT issued_at) FROM forecasts WHERE subject = 'adult#001' AND issued_at % 300 = 150
+            """)) ?? 0
+        // Every meter reading issues one, except the very first: its only predecessor (2.5 min
+        // earlier, on the bucket edge) shares its AR2 bucket, so there is no previous bucket.
+        #expect(between == 287)
+        #expect(E2E.scalar(db, "SELECT n FROM daily_summaries WHERE subject = 'adult#001' AND day = '2024-01-01' AND metric = 'glucose'") == "576")
+    }
+}

@@ -1,0 +1,41 @@
+import HealthPipeCore
+
+/// The SQLite sink in `replace_derived` mode (`healthpipe reaggregate`): ONE transaction that
+/// empties the derived tables, rewrites them from the incoming records and updates only the band
+/// of stored readings; events are already stored and are not written. The transaction commits only
+/// when the run completes: an interrupted or killed run leaves the previous derived data intact.
+final class DerivedRewriteSession {
+    let db: SQLiteConnection
+    private let bands: BandWriter
+    private let daily: DailySummaryWriter
+    private let forecasts: ForecastWriter
+    private let alerts: AlertWriter
+
+    init(path: String) throws {
+        db = try SQLiteSchema.open(path: path)
+        let symbols = SymbolBytes()
+        bands = try BandWriter(db: db, symbols: symbols)
+        daily = try DailySummaryWriter(db: db, symbols: symbols)
+        forecasts = try ForecastWriter(db: db, symbols: symbols)
+        alerts = try AlertWriter(db: db, symbols: symbols)
+        try db.execute("BEGIN IMMEDIATE")
+        for table in DerivedTables.names { try db.execute("DELETE FROM \(table)") }
+    }
+
+    func write(_ batch: RecordBatch) throws {
+        try bands.write(batch.measurements[...])
+        try daily.write(batch.dailySummaries[...])
+        try forecasts.write(batch.forecasts[...])
+        try alerts.write(batch.alerts[...])
+    }
+
+    func finish(outcome: RunOutcome) throws {
+        guard db.isInTransaction else { return }
+        if outcome == .completed {
+            try bands.flush()
+            try db.execute("COMMIT")
+        } else {
+            try db.execute("ROLLBACK")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import HealthPipeCore
+
+/// One subject's events in time order.
+final class EventCursor {
+    private let statement: Statement
+    private(set) var current: Event?
+    private let subject: Symbol
+    private var symbols: [String: Symbol] = [:]
+
+    init(db: SQLiteConnection, subject: String) throws {
+        statement = try db.prepare("""
+            SELECT kind, subtype, source, start, end, utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags
+            FROM events WHERE subject = ?1 ORDER BY start
+            """)
+        try statement.bindText(1, subject)
+        self.subject = Symbol(subject)
+        try advance()
+    }
+
+    private func symbol(_ text: String?) -> Symbol {
+        guard let text, !text.isEmpty else { return .empty }
+        if let s = symbols[text] { return s }
+        let s = Symbol(text)
+        symbols[text] = s
+        return s
+    }
+
+    func advance() throws {
+        while try statement.step() {
+            let s = statement
+            // A kind this build does not know is left out rather than guessed.
+            guard let kind = Event.Kind(rawValue: s.text(0) ?? "") else { continue }
+            func optional(_ c: Int32) -> Double? { s.isNull(c) ? nil : s.double(c) }
+            current = Event(subject: subject, kind: kind, subtype: symbol(s.text(1)), source: symbol(s.text(2)),
+                            start: s.int(3), end: s.int(4), utcOffset: Int32(truncatingIfNeeded: s.int(5)),
+                            carbs: optional(6), protein: optional(7), fat: optional(8), insulin: optional(9),
+                            intensity: symbol(s.text(10)), note: s.text(11),
+                            flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: s.int(12))))
+            return
+        }
+        current = nil
+    }
+}
