@@ -36,8 +36,11 @@ let package = Package(
                 path: "plugins/SQLiteStore"),
         .target(name: "JSONFormats", dependencies: ["HealthPipeCore"],
                 path: "plugins/JSONFormats"),
+        .target(name: "SerialIMU", dependencies: ["HealthPipeCore", "CHealthShims"],
+                path: "plugins/SerialIMU"),
         .target(name: "BuiltinPlugins",
-                dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "CSVFormats", "SQLiteStore", "JSONFormats"],
+                dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "CSVFormats", "SQLiteStore", "JSONFormats",
+                               "SerialIMU"],
                 path: "plugins/BuiltinPlugins"),
 
         .target(name: "HealthPipeCLI",
@@ -49,6 +52,8 @@ let package = Package(
         .testTarget(name: "HealthPipeAnalyticsTests", dependencies: ["HealthPipeAnalytics"]),
         .testTarget(name: "CSVFormatsTests", dependencies: ["CSVFormats", "BuiltinPlugins"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite"]),
+        .testTarget(name: "SerialIMUTests",
+                    dependencies: ["SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CHealthShims", "BuiltinPlugins"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe"]),
     ]
 )

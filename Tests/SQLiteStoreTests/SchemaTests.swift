@@ -7,12 +7,12 @@ import SQLiteStore
         let path = dir.path("s.sqlite")
         _ = try SQLiteSchema.open(path: path)
         #expect(try RawSQLite.value(path, "PRAGMA user_version") == String(SQLiteSchema.version))
-        #expect(SQLiteSchema.version == 1)
+        #expect(SQLiteSchema.version >= 5)
         #expect(try RawSQLite.value(path, "PRAGMA journal_mode") == "wal")
         let objects = try RawSQLite.rows(path, "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
         #expect(objects.map { "\($0[0]!) \($0[1]!)" } == [
-            "table daily_bands", "table daily_summaries", "view day_log", "table events", "table favourites",
-            "table imports", "table measurements",
+            "view brushing_sessions", "table daily_bands", "table daily_summaries", "view day_log", "table events",
+            "table favourites", "table imports", "table measurements", "table motion_sessions", "index motion_sessions_by_time",
         ])
         let measurementColumns = try RawSQLite.rows(path, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('measurements')")
         #expect(measurementColumns.map { $0.compactMap { $0 }.joined(separator: " ") } == [
@@ -31,7 +31,7 @@ import SQLiteStore
         try first.execute("INSERT INTO favourites VALUES ('alice', '2024-01-01', 'good day', 0)")
         let second = try SQLiteSchema.open(path: path)
         #expect(try second.scalarInt("SELECT count(*) FROM favourites") == 1)
-        #expect(try Migrator.version(of: second) == 1)
+        #expect(try Migrator.version(of: second) == SQLiteSchema.version)
     }
 
     @Test func newerDatabaseIsRefusedUntouched() throws {
@@ -39,8 +39,8 @@ import SQLiteStore
         let path = dir.path("future.sqlite")
         try RawSQLite.execute(path, "CREATE TABLE future (x); PRAGMA user_version = 99;")
         let error = #expect(throws: SQLiteSchemaError.self) { try SQLiteSchema.open(path: path) }
-        #expect(error == SQLiteSchemaError(path: path, found: 99, supported: 1))
-        #expect(error?.description.contains("schema version 99 is newer than this healthpipe supports (1)") == true)
+        #expect(error == SQLiteSchemaError(path: path, found: 99, supported: SQLiteSchema.version))
+        #expect(error?.description.contains("schema version 99 is newer than this healthpipe supports (\(SQLiteSchema.version))") == true)
         // Refused before the WAL pragma or any migration touched the file.
         #expect(try RawSQLite.value(path, "PRAGMA journal_mode") == "delete")
         #expect(try RawSQLite.value(path, "PRAGMA user_version") == "99")
@@ -53,11 +53,11 @@ import SQLiteStore
         _ = try SQLiteSchema.open(path: path)
         try RawSQLite.execute(path, "INSERT INTO favourites VALUES ('alice', '2024-01-01', NULL, 0)")
         // A build that knows a second step opens the v1 file.
-        let v2 = Migration(version: 2, name: "test column", sql: "ALTER TABLE favourites ADD COLUMN colour TEXT")
+        let v2 = Migration(version: SQLiteSchema.version + 1, name: "test column", sql: "ALTER TABLE favourites ADD COLUMN colour TEXT")
         let migrator = Migrator(migrations: SQLiteSchema.migrator.migrations + [v2])
         let db = try SQLiteConnection(path: path)
-        #expect(try migrator.migrate(db) == 1)
-        #expect(try Migrator.version(of: db) == 2)
+        #expect(try migrator.migrate(db) == SQLiteSchema.version)
+        #expect(try Migrator.version(of: db) == SQLiteSchema.version + 1)
         #expect(try db.scalarInt("SELECT count(*) FROM pragma_table_info('favourites') WHERE name = 'colour'") == 1)
         #expect(try db.scalarInt("SELECT count(*) FROM favourites") == 1)
         // …and the current build now refuses it.
@@ -68,10 +68,10 @@ import SQLiteStore
         let dir = try TempDirectory()
         let path = dir.path("old.sqlite")
         _ = try SQLiteSchema.open(path: path)
-        let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE half (x); ALTER TABLE nowhere ADD COLUMN y")
+        let broken = Migration(version: SQLiteSchema.version + 1, name: "broken", sql: "CREATE TABLE half (x); ALTER TABLE nowhere ADD COLUMN y")
         let db = try SQLiteConnection(path: path)
         #expect(throws: SQLiteError.self) { try Migrator(migrations: SQLiteSchema.migrator.migrations + [broken]).migrate(db) }
-        #expect(try Migrator.version(of: db) == 1)
+        #expect(try Migrator.version(of: db) == SQLiteSchema.version)
         #expect(try db.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'half'") == 0)
     }
 

@@ -4,6 +4,7 @@ import HealthPipeAnalytics
 import HealthPipeCore
 import JSONFormats
 import SQLiteStore
+import SerialIMU
 
 /// The one explicit list of everything HealthPipe registers: each plugin family (one SwiftPM
 /// target under plugins/, or HealthPipeAnalytics) with its components, plus the declarative YAML
@@ -15,6 +16,7 @@ public enum BuiltinPlugins {
             ("CSVFormats", CSVFormatsPlugin.components),
             ("SQLiteStore", [sqliteSinkComponent]),
             ("JSONFormats", JSONFormatsPlugin.components),
+            ("SerialIMU", SerialIMUPlugin.components),
         ]
     }
 

@@ -13,7 +13,7 @@ public let sqliteSinkComponent = ComponentDescriptor(
         OptionDoc("batch_rows", "integer", default: String(SQLiteSink.defaultBatchRows),
                   "Rows per transaction. A killed run loses at most the open transaction; a re-run completes it."),
     ],
-    accepts: [.measurements, .events, .dailySummaries],
+    accepts: [.measurements, .events, .dailySummaries, .motionSessions],
     produces: [],
     build: { builder in
         let o = try builder.options(SQLiteSink.Options.self)

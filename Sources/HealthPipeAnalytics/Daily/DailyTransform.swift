@@ -118,5 +118,5 @@ public let dailyComponent = ComponentDescriptor(
 
 /// Everything HealthPipeAnalytics registers.
 public enum AnalyticsPlugin {
-    public static var components: [ComponentDescriptor] { [classifyComponent, dailyComponent] }
+    public static var components: [ComponentDescriptor] { [classifyComponent, dailyComponent] + SessionsPlugin.components }
 }

@@ -17,8 +17,11 @@ public struct Migrator: Sendable {
     public var latestVersion: Int32 { migrations.last?.version ?? 0 }
 
     public init(migrations: [Migration]) {
-        precondition(migrations.enumerated().allSatisfy { Int32($0.offset + 1) == $0.element.version },
-                     "migration versions must be 1, 2, 3 … in order")
+        // Versions rise strictly but may skip numbers: parallel branches reserve their own numbers,
+        // and a database already past a step never re-runs it.
+        precondition(zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version }
+                     && (migrations.first?.version ?? 1) >= 1,
+                     "migration versions must rise strictly from 1")
         self.migrations = migrations
     }
 

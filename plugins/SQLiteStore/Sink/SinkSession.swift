@@ -9,6 +9,7 @@ final class SinkSession {
     private let measurements: MeasurementWriter
     private let events: EventWriter
     private let daily: DailySummaryWriter
+    private let motionSessions: MotionSessionWriter
 
     init(path: String, batchRows: Int, run: RunInfo) throws {
         db = try SQLiteSchema.open(path: path)
@@ -18,6 +19,7 @@ final class SinkSession {
         measurements = try MeasurementWriter(db: db, symbols: symbols, imports: imports)
         events = try EventWriter(db: db, symbols: symbols, imports: imports)
         daily = try DailySummaryWriter(db: db, symbols: symbols)
+        motionSessions = try MotionSessionWriter(db: db, symbols: symbols)
         // new_rows commits atomically with the rows it counts.
         transaction.beforeCommit = { [imports] in try imports.flushNewRows() }
 
@@ -32,6 +34,7 @@ final class SinkSession {
             try transaction.write(count: batch.measurements.count) { try measurements.write(batch.measurements[$0]) }
             try transaction.write(count: batch.events.count) { try events.write(batch.events[$0]) }
             try transaction.write(count: batch.dailySummaries.count) { try daily.write(batch.dailySummaries[$0]) }
+            try transaction.write(count: batch.motionSessions.count) { try motionSessions.write(batch.motionSessions[$0]) }
         } catch {
             // SQLite may already have rolled back (SQLITE_FULL…); keep counts in step with the file.
             if !transaction.isOpen { imports.discardPending() }
