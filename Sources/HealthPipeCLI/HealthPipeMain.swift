@@ -9,7 +9,8 @@ public struct HealthPipeMain: ParsableCommand {
         Exit codes: 0 ok, 1 failed or interrupted, 2 configuration error, 3 finished with quarantined rows.
         """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, RunCommand.self, ValidateCommand.self, PluginsCommand.self])
+        subcommands: [ImportCommand.self, RunCommand.self, ValidateCommand.self, PluginsCommand.self,
+                      StreamCommand.self, HistoryCommand.self])
 
     public init() {}
 }

@@ -7,7 +7,8 @@ import HealthPipeCore
 /// outcome to the documented exit code.
 enum RunExecution {
     static func execute(document: ConfigDocument, registry: ComponentRegistry, settings: RunSettings,
-                        defaultQuarantine: String, reportPath: String?, quiet: Bool = false) throws {
+                        defaultQuarantine: String, reportPath: String?, quiet: Bool = false,
+                        showProgress: Bool = true) throws {
         let graph: PipelineGraph
         do {
             graph = try PipelineGraph.build(spec: try PipelineSpec(document: document), registry: registry,
@@ -15,7 +16,7 @@ enum RunExecution {
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
 
         healthpipe_install_stop_handlers()
-        let report = GraphRunner(showProgress: isatty(2) != 0).run(graph)
+        let report = GraphRunner(showProgress: showProgress && isatty(2) != 0).run(graph)
         if !quiet || report.exitCode != 0 { printError(report.summary()) }
         if let reportPath {
             let url = URL(fileURLWithPath: reportPath)
