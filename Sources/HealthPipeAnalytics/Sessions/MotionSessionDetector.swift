@@ -59,9 +59,11 @@ struct MotionSessionDetector {
         if let g = gravity, !gap {
             let alpha = dt / (rules.gravityTauSeconds + dt)
             gravity = g + alpha * (a - g)
-        } else if gravity == nil || gap {
-            // Start (or restart after a gap) from a resting reading: the device's own gravity.
-            gravity = gravity ?? a
+        } else if gravity == nil {
+            // Gravity is 1 g long: start from the first reading's direction, so a first reading
+            // taken mid-stroke (IMU_Capture starts on a 2.5 g trigger) already counts as movement.
+            let length = (a * a).sum().squareRoot()
+            gravity = length > 0.1 ? a / length : SIMD3(0, 0, 1)
         }
         let d = a - (gravity ?? a)
         let movement = (d * d).sum().squareRoot()

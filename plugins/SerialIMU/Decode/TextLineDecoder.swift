@@ -11,7 +11,7 @@ public struct TextLineDecoder: StreamDecoder {
     private var line: [UInt8] = []
     private var overflow = false
     public private(set) var lineNumber: Int64 = 0
-    private var sawData = false
+    private var sawHeader = false
 
     public init(layout: StreamLayout) {
         self.layout = layout
@@ -57,12 +57,14 @@ public struct TextLineDecoder: StreamDecoder {
             return
         }
         let separator: UInt8 = line.contains(0x09) ? 0x09 : (line.contains(UInt8(ascii: ",")) ? UInt8(ascii: ",") : UInt8(ascii: ";"))
-        if looksLikeHeader(), headerAllowed, adoptHeader(separator: separator) { return }
-        if headerRequired && !sawData {
+        if looksLikeHeader(), headerAllowed, adoptHeader(separator: separator) {
+            sawHeader = true
+            return
+        }
+        if headerRequired && !sawHeader {
             try out(.bad(position: lineNumber, reason: "expected a header line (header: true)", raw: String(decoding: line, as: UTF8.self)))
             return
         }
-        sawData = true
         let result: Result<RawReading, LineProblem> = line.withUnsafeBytes { parseFields($0, separator: separator) }
         switch result {
         case .success(let r): try out(.reading(r))

@@ -18,13 +18,15 @@ final class ByteChannel {
 
     deinit { close() }
 
-    /// Opens `path`: `-` is standard input; a character device or FIFO is a device (raw, `baud`);
-    /// anything else is a recorded capture file.
+    /// Opens `path`: `-` is standard input; a character device is a device (raw, `baud`); anything
+    /// else (a capture file, a FIFO) is read as a recording. FIFOs are opened read-only so the
+    /// writer closing it ends the input (read-write would make us our own writer: no EOF ever).
     static func open(path: String, baud: Int, forceDevice: Bool) throws(ChannelError) -> ByteChannel {
         if path == "-" { return ByteChannel(kind: .standardInput, fd: 0) }
         var st = stat()
         let exists = stat(path, &st) == 0
-        let isDevice = forceDevice || (exists && ((st.st_mode & S_IFMT) == S_IFCHR || (st.st_mode & S_IFMT) == S_IFIFO))
+        let isFIFO = exists && (st.st_mode & S_IFMT) == S_IFIFO
+        let isDevice = !isFIFO && (forceDevice || (exists && (st.st_mode & S_IFMT) == S_IFCHR))
         if isDevice {
             let fd = hp_serial_open(path, Int32(baud))
             guard fd >= 0 else { throw ChannelError(errno: errno, path: path) }
