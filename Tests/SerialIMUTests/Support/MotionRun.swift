@@ -5,7 +5,7 @@ import SerialIMU
 import Synchronization
 
 /// A fresh folder per test, removed when the value goes away.
-final class TempFolder {
+final class TempFolder: Sendable {
     let url: URL
     init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("serialimu-tests-\(UUID().uuidString)", isDirectory: true)
