@@ -16,8 +16,9 @@ final class TempFolder: Sendable {
 }
 
 enum Paths {
+    // Tests/SerialIMUTests/Support/<this file> → the package root.
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
     static func sample(_ name: String) -> String { packageRoot.appendingPathComponent("samples/imu/\(name)").path }
 }
 
