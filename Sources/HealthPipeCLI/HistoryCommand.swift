@@ -16,7 +16,7 @@ struct HistoryCommand: ParsableCommand {
 
     @Option(help: "The SQLite database.") var db: String
     @Option(help: "week (Mon–Sun), month or year.") var period: String = "week"
-    @Option(help: "Periods before (negative) or after the current one.") var offset: Int = 0
+    @Option(parsing: .unconditional, help: "Periods before (negative, e.g. --offset -1) or after the current one.") var offset: Int = 0
     @Option(help: "Count 'today' as this local date (YYYY-MM-DD) instead of the real one.") var today: String?
     @Flag(help: "Print the chart data as JSON.") var json = false
     @OptionGroup var shared: SharedOptions
