@@ -15,7 +15,7 @@ import SQLiteStore
         #expect(c.name == "sqlite")
         #expect(c.role == .sink)
         #expect(c.family == "SQLiteStore")
-        #expect(c.accepts == [.measurements, .events, .dailySummaries])
+        #expect(c.accepts == [.measurements, .events, .dailySummaries, .motionSessions])
         #expect(c.produces == [])
         #expect(c.options.map(\.name) == ["path", "batch_rows"])
         #expect(c.options.allSatisfy { !$0.doc.isEmpty })

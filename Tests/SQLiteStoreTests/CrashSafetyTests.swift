@@ -96,7 +96,7 @@ import SQLiteStore
     @Test func sinkRefusesANewerDatabase() throws {
         let dir = try TempDirectory()
         let h = SinkHarness(dir, name: "future.sqlite")
-        try RawSQLite.execute(h.dbPath, "PRAGMA user_version = 2")
+        try RawSQLite.execute(h.dbPath, "PRAGMA user_version = \(SQLiteSchema.version + 1)")
         #expect(throws: SQLiteSchemaError.self) { try h.run([], inputs: []) }
     }
 }

@@ -112,6 +112,6 @@ import SQLiteStore
         let dir = try TempDirectory()
         let h = SinkHarness(dir, name: "a/b/c/health.sqlite")
         try h.run([], inputs: [])
-        #expect(try RawSQLite.value(h.dbPath, "PRAGMA user_version") == "1")
+        #expect(try RawSQLite.value(h.dbPath, "PRAGMA user_version") == String(SQLiteSchema.version))
     }
 }
