@@ -78,6 +78,38 @@ import Testing
         #expect(zip(run.sessions, run.sessions.dropFirst()).allSatisfy { $0.end <= $1.start })
     }
 
+    @Test func aWriterThreadPacedAt119HzGetsReceiveTimeStamps() throws {
+        let folder = try TempFolder()
+        let arduino = EmulatedArduino(link: folder.path("ttyLive"))
+        try arduino.plugIn()
+        let meter = ProgressMeter()
+        let lines = ArduinoLines.resting(seconds: 1) + ArduinoLines.brushing(seconds: 2) + ArduinoLines.resting(seconds: 2.5)
+        let began = wallClockMilliseconds()
+        let run = try stream(deviceSettings(arduino.link), folder: folder, meter: meter) {
+            // The firmware's pace: every 10 ms, the lines due by then at 119 Hz.
+            let writer = Thread {
+                let start = Date()
+                var sent = 0
+                while sent < lines.count {
+                    let due = min(lines.count, Int(Date().timeIntervalSince(start) * 119) + 1)
+                    if due > sent { arduino.print(lines[sent..<due].joined()); sent = due }
+                    usleep(10_000)
+                }
+            }
+            writer.start()
+            usleep(200_000)
+            arduino.waitUntilRead(meter, total: Int64(lines.joined().utf8.count))
+        }
+        let readings = run.samples.filter { !$0.isBreak }
+        #expect(readings.count == lines.count)
+        // Stamped from the receive time, then at 119 Hz: the stream spans its 5.5 s, starting when it arrived.
+        let first = try #require(readings.first), last = try #require(readings.last)
+        #expect(abs(first.t - began) < 2_000)
+        #expect(abs(Double(last.t - first.t) - Double(lines.count - 1) * 1000 / 119) < 1_000)
+        #expect(run.sessions.map(\.endReason) == [.idle])
+        #expect(abs(Double(run.sessions[0].start - first.t) - 1000) < 300)
+    }
+
     @Test func aBurstOfTwentyThousandLinesArrivesWhole() throws {
         let folder = try TempFolder()
         let arduino = EmulatedArduino(link: folder.path("ttyBurst"))
