@@ -105,4 +105,32 @@ import Testing
         #expect(run.samples.count == 112 * 50 - 2)
         #expect(run.sessions.count == 2)
     }
+
+    @Test func binaryFloat32CaptureWithLineNoiseIsResynchronised() throws {
+        // 10 s of 100 Hz strokes as AA 55 + 12-byte frames (3 × float32 LE), with three stray bytes
+        // after frame 300: one bad run at their offset, and every frame still decodes.
+        let folder = try TempFolder()
+        var bytes: [UInt8] = []
+        for i in 0..<1000 {
+            let t = Double(i) / 100
+            bytes += [0xAA, 0x55]
+            for v in [Float(0.5 * sin(2 * Double.pi * 4 * t)), 0, 1] {
+                withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes += $0 }
+            }
+            if i == 300 { bytes += [0xFF, 0x55, 0xAA] }
+        }
+        let path = folder.path("ble.bin")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        var s = SerialIMUSource.Settings(path: path)
+        s.startMs = Self.monday0730
+        s.layout.encoding = .float32
+        s.layout.sync = [0xAA, 0x55]
+        s.layout.rateHz = 100
+        let run = try runMotion(s, folder: folder)
+        #expect(run.samples.count == 1000)
+        #expect(run.quarantined == 1)
+        #expect(run.rejects.first?.line == Int64(4214))  // frame 301 × 14 bytes
+        #expect(run.samples.last?.t == Self.monday0730 + 9_990)
+        #expect(run.sessions.count == 1)
+    }
 }

@@ -5,7 +5,9 @@
 /// bad run, and a frame whose values fail the checks is dropped and the search restarts one byte
 /// after its marker. Without sync bytes, a frame that fails the checks (NaN, beyond the physical
 /// range) means the stream slipped: one byte is skipped and decoding retried, until a frame is
-/// valid again; the skipped run is reported once.
+/// valid again; the skipped run is reported once. Without a marker a slip is only seen when a
+/// misaligned frame fails the checks (misaligned bytes often still make in-range floats), so use
+/// `sync` whenever the sender can add one.
 public struct BinaryFrameDecoder: StreamDecoder {
     private let layout: StreamLayout
     private let payloadSize: Int
