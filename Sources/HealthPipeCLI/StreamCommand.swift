@@ -49,6 +49,7 @@ struct StreamCommand: ParsableCommand {
         let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
                                    pluginPaths: shared.pluginPaths)
         try RunExecution.execute(document: document, registry: registry, settings: settings,
-                                 defaultQuarantine: defaultQuarantine, reportPath: report, quiet: quiet, showProgress: false)
+                                 defaultQuarantine: defaultQuarantine, reportPath: report, quiet: quiet, showProgress: false,
+                                 stopEndsNormally: true)
     }
 }

@@ -40,4 +40,41 @@ import Testing
         let quarantine = try String(contentsOf: dir.appendingPathComponent("b.quarantine.ndjson"), encoding: .utf8)
         #expect(quarantine.contains("control or non-ASCII byte"))
     }
+
+    @Test func ctrlCEndsALiveStreamNormallyAndKeepsTheOpenSession() throws {
+        let dir = E2E.tempDir()
+        var master: Int32 = -1, slave: Int32 = -1
+        var name = [CChar](repeating: 0, count: 256)
+        #expect(hp_openpty_raw(&master, &slave, &name, name.count) == 0)
+        defer { close(master); close(slave) }
+        let device = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var text = ""
+        for i in 0..<(119 * 5) {
+            let t = Double(i) / 119
+            text += line(0.6 * sin(2 * .pi * 4 * t), 0, 1, 0, 0, 0)
+        }
+        let db = dir.appendingPathComponent("b.sqlite")
+        let p = Process()
+        p.executableURL = E2E.binary
+        p.arguments = ["stream", "--device", device, "--db", db.path, "--timezone", "UTC"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        text.withUTF8 { _ = hp_write_all(master, $0.baseAddress, $0.count) }
+        // Wait (bounded) until the binary has drained the pty, then press Ctrl-C.
+        var queued: Int32 = 1
+        for _ in 0..<500 where queued > 0 {
+            usleep(10_000)
+            _ = ioctl(master, UInt(TIOCOUTQ), &queued)
+        }
+        usleep(300_000)
+        p.interrupt()
+        // Bounded: a binary that ignored Ctrl-C must fail the test, not hang it.
+        for _ in 0..<2000 where p.isRunning { usleep(10_000) }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit)
+        #expect(p.terminationStatus == 0)
+        #expect(E2E.query(db, "SELECT end_reason, samples FROM motion_sessions") == [["end", "594"]])
+    }
 }
