@@ -12,8 +12,9 @@ struct StreamCommand: ParsableCommand {
           healthpipe stream --device /dev/ttyACM0 --db brushing.sqlite
           healthpipe stream --device /tmp/ttyBLE --reconnect --db brushing.sqlite
           healthpipe stream --replay capture.csv --start 2026-01-05T07:30:00Z --db brushing.sqlite
-        Streams without a time column are stamped from --rate (see docs/motion.md). Bad bytes are quarantined to
-        <db>.quarantine.ndjson. Ctrl-C ends the stream; the open session is stored if it has enough activity.
+        Streams without a time column are stamped from --rate (see docs/motion.md).
+        Bad bytes are quarantined to <db>.quarantine.ndjson; they never stop the stream.
+        Ctrl-C ends a live stream normally (exit 0): the open session is stored if it has enough activity.
         """)
 
     @OptionGroup var input: StreamInputOptions

@@ -14,6 +14,9 @@ struct StreamInputOptions: ParsableArguments {
     @Option(help: "ISO-8601 time of the first sample of a replay (default: the file's modification time).") var start: String?
     @Option(name: .customLong("gesture-gap"), help: "Seconds added at each blank line of a replay.") var gestureGap: Double?
     @Option(name: .customLong("device-name"), help: "Device name stored with the sessions.") var deviceName: String?
+    @Option(help: "Hex marker before each binary frame (e.g. AA55).") var sync: String?
+    @Option(name: .customLong("int16-scale"), help: "g per LSB of int16 frames (default 4/32768).") var int16Scale: Double?
+    @Flag(name: .customLong("big-endian"), help: "int16 frames are big-endian (Bluefruit).") var bigEndian = false
 }
 
 /// How sessions are cut and scored (the `motion-session` options).
@@ -47,6 +50,9 @@ enum StreamPipeline {
         if let v = input.start { src.append("start: \(q(v))") }
         if let v = input.gestureGap { src.append("gesture_gap: \(n(v))") }
         if let v = input.deviceName { src.append("device: \(q(v))") }
+        if let v = input.sync { src.append("sync: \(q(v))") }
+        if let v = input.int16Scale { src.append("int16_scale: \(v)") }
+        if input.bigEndian { src.append("big_endian: true") }
         var tr: [String] = ["type: motion-session", "inputs: [imu]"]
         if let v = rules.target { tr.append("target: \(n(v))") }
         if let v = rules.idle { tr.append("idle: \(n(v))") }
