@@ -110,6 +110,28 @@ import Testing
         #expect(abs(Double(run.sessions[0].start - first.t) - 1000) < 300)
     }
 
+    @Test func aSenderThatFallsSilentEndsTheSession() throws {
+        // IMU_Capture prints only while the board moves: silence, not resting samples, ends a session.
+        let folder = try TempFolder()
+        let arduino = EmulatedArduino(link: folder.path("ttyQuiet"))
+        try arduino.plugIn()
+        let meter = ProgressMeter()
+        var settings = deviceSettings(arduino.link)
+        settings.silenceMs = 500
+        let strokes = ArduinoLines.brushing(seconds: 3)
+        let run = try stream(settings, folder: folder, meter: meter) {
+            arduino.print(strokes.joined())
+            arduino.waitUntilRead(meter, total: arduino.bytesWritten)
+            usleep(1_000_000)
+            arduino.print(strokes.joined())
+            arduino.waitUntilRead(meter, total: arduino.bytesWritten)
+        }
+        #expect(run.samples.filter { !$0.isMarker }.count == 2 * strokes.count)
+        #expect(run.samples.filter { $0.flags.contains(.silence) }.count == 2)
+        #expect(run.sessions.map(\.endReason) == [.idle, .idle])
+        #expect(run.sessions.allSatisfy { $0.samples == strokes.count || $0.samples == strokes.count - 1 })
+    }
+
     @Test func aBurstOfTwentyThousandLinesArrivesWhole() throws {
         let folder = try TempFolder()
         let arduino = EmulatedArduino(link: folder.path("ttyBurst"))

@@ -21,6 +21,7 @@ struct SerialIMUOptions: Decodable {
     var sync: String?
     var device: String?
     var device_mode: Bool?
+    var silence: Double?
 }
 
 public let serialIMUComponent = ComponentDescriptor(
@@ -52,6 +53,8 @@ public let serialIMUComponent = ComponentDescriptor(
         OptionDoc("sync", "hex", default: "none", "frame marker before each binary frame, e.g. AA55"),
         OptionDoc("device", "text", default: "the path's last component", "device name stored with samples and sessions"),
         OptionDoc("device_mode", "bool", default: "auto", "treat the path as a device even if it is not a character device yet"),
+        OptionDoc("silence", "seconds", default: "3", "on a device, this long without bytes ends the open session as idle "
+                  + "(IMU_Capture prints only while moving); 0 disables"),
     ],
     produces: [.motionSamples],
     build: { b in try SerialIMUSource(settings: SerialIMUSettingsBuilder.settings(b), stop: StopFlag()) })
@@ -73,6 +76,7 @@ enum SerialIMUSettingsBuilder {
             s.exitAfterIdleMs = Int64(idle * 1000)
         }
         s.forceDevice = o.device_mode ?? false
+        if let quiet = o.silence { s.silenceMs = quiet > 0 ? Int64(quiet * 1000) : nil }
         var layout = StreamLayout()
         switch o.format ?? "csv" {
         case "csv", "tsv", "text": layout.encoding = .text

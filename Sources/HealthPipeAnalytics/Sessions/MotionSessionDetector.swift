@@ -50,6 +50,10 @@ struct MotionSessionDetector {
             lastT = nil
             return
         }
+        if s.flags.contains(.silence) {
+            close(reason: .idle, out)
+            return
+        }
         let a = SIMD3<Double>(Double(s.ax), Double(s.ay), Double(s.az))
         var dt = 0.0
         if let last = lastT, s.t > last { dt = Double(s.t - last) / 1000 }

@@ -9,6 +9,10 @@ public struct MotionSample: Hashable, Sendable {
         public static let streamBreak = Flags(rawValue: 1 << 0)
         /// The time was derived from the sample rate, not read from the stream.
         public static let derivedTime = Flags(rawValue: 1 << 1)
+        /// Not a reading: a live device sent nothing for a while (IMU_Capture prints only while
+        /// moving). `t` is the last reading's time plus the silence. Detectors end the open
+        /// session as idle; sinks skip it.
+        public static let silence = Flags(rawValue: 1 << 2)
     }
 
     public var device: Symbol
@@ -40,6 +44,8 @@ public struct MotionSample: Hashable, Sendable {
     }
 
     public var isBreak: Bool { flags.contains(.streamBreak) }
+    /// A marker (stream break or silence), not a reading.
+    public var isMarker: Bool { !flags.isDisjoint(with: [.streamBreak, .silence]) }
 }
 
 /// A live update while a session runs: drives the accomplishment bar. Not stored.

@@ -28,6 +28,9 @@ public final class SerialIMUSource: Source, InputDescribing {
         public var device: String
         /// Treat the path as a device even when it is not (yet) a character device.
         public var forceDevice = false
+        /// On a live device, this long without bytes emits a silence marker that ends the open
+        /// session as idle (IMU_Capture prints only while moving). nil: never.
+        public var silenceMs: Int64? = 3_000
         public var pollMs: Int32 = 100
         public var batchSize = 2048
 

@@ -17,6 +17,7 @@ struct StreamReadLoop {
     private var clock: SampleClock
     private var lastByteAt: Int64
     private var inputIndex: Int?
+    private var silenceMarked = false
 
     init(settings: SerialIMUSource.Settings, context: StageContext, stop: StopFlag, emit: @escaping (RecordBatch) throws -> Void) {
         self.settings = settings
@@ -94,6 +95,7 @@ struct StreamReadLoop {
                 try decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { try handle($0, now: now) }
                 if batch.count >= settings.batchSize { try flush() }
             case .timeout:
+                if channel.kind == .device { markSilenceIfDue() }
                 // Nothing arrived: hand over what we have so live views stay current.
                 try flush()
                 if stopping { return false }
@@ -113,9 +115,19 @@ struct StreamReadLoop {
         }
     }
 
+    /// Once per quiet spell after a reading: tells the session detector the device went silent.
+    private mutating func markSilenceIfDue() {
+        guard let silence = settings.silenceMs, !silenceMarked, clock.lastT != Int64.min else { return }
+        let quiet = monotonicMilliseconds() - lastByteAt
+        guard quiet >= silence else { return }
+        batch.append(MotionSample(device: device, t: clock.lastT + quiet, ax: 0, ay: 0, az: 0, flags: .silence))
+        silenceMarked = true
+    }
+
     private mutating func handle(_ event: DecodeEvent, now: Int64) throws {
         switch event {
         case .reading(let r):
+            silenceMarked = false
             let (t, derived) = clock.time(for: r, receivedAt: now)
             batch.append(MotionSample(device: device, t: t, ax: r.accel.x, ay: r.accel.y, az: r.accel.z, gyro: r.gyro,
                                       flags: derived ? .derivedTime : [], provenance: Provenance(file: file, line: r.position)))
