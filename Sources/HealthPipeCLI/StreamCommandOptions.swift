@@ -7,6 +7,7 @@ struct StreamInputOptions: ParsableArguments {
     @Option(help: "Serial speed.") var baud: Int?
     @Flag(help: "Reopen the device with backoff after a disconnect.") var reconnect = false
     @Option(name: .customLong("exit-idle"), help: "Stop after this many seconds without data.") var exitIdle: Double?
+    @Option(help: "Seconds without bytes from a device that end the open session (default 3; 0: never).") var silence: Double?
     @Option(help: "csv, tsv, float32 or int16.") var format: String?
     @Option(help: "Comma-separated columns: ax,ay,az,gx,gy,gz,t_ms,t_s,skip (a header line overrides).") var columns: String?
     @Option(help: "Acceleration unit of the stream: g or m/s2.") var units: String?
@@ -41,6 +42,7 @@ enum StreamPipeline {
         if let v = input.baud { src.append("baud: \(v)") }
         if input.reconnect { src.append("reconnect: true") }
         if let v = input.exitIdle { src.append("exit_after_idle: \(n(v))") }
+        if let v = input.silence { src.append("silence: \(n(v))") }
         if let v = input.format { src.append("format: \(q(v))") }
         if let v = input.columns {
             src.append("columns: [" + v.split(separator: ",").map { q(String($0).trimmingCharacters(in: .whitespaces)) }.joined(separator: ", ") + "]")
