@@ -88,6 +88,19 @@ import Testing
         #expect(s.int(10) == start / 1000)
     }
 
+    @Test func aFinishedSessionIsCommittedBeforeTheStreamEnds() throws {
+        let folder = try TempFolder()
+        let path = folder.path("live.sqlite")
+        let sink = SQLiteSink(path: path)
+        let ctx = StageContext(name: "db", type: "sqlite", policy: .fail, quarantine: QuarantineWriter(path: path + ".q"), progress: ProgressMeter())
+        try sink.open(run: RunInfo(id: "t", startedAt: 0, inputPaths: []), context: ctx)
+        try sink.write(RecordBatch(motionSamples: [], motionSessions: [session(1_767_598_200_000)]), context: ctx)
+        // Another reader sees it while the sink is still open (the stream still running).
+        let reader = try SQLiteConnection(path: path, readOnly: true)
+        #expect(try reader.scalarInt("SELECT count(*) FROM motion_sessions") == 1)
+        try sink.close(outcome: .interrupted, report: RunReport(), context: ctx)
+    }
+
     @Test func historyIncludesAppleHealthToothbrushingRows() throws {
         let folder = try TempFolder()
         let path = folder.path("b.sqlite")

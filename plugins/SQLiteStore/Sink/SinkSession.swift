@@ -35,6 +35,8 @@ final class SinkSession {
             try transaction.write(count: batch.events.count) { try events.write(batch.events[$0]) }
             try transaction.write(count: batch.dailySummaries.count) { try daily.write(batch.dailySummaries[$0]) }
             try transaction.write(count: batch.motionSessions.count) { try motionSessions.write(batch.motionSessions[$0]) }
+            // A live stream may run for days: a finished session is committed at once, not at the end.
+            if !batch.motionSessions.isEmpty { try transaction.commit() }
         } catch {
             // SQLite may already have rolled back (SQLITE_FULL…); keep counts in step with the file.
             if !transaction.isOpen { imports.discardPending() }
