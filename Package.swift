@@ -40,9 +40,11 @@ let package = Package(
         .target(name: "AppleHealth",
                 dependencies: ["HealthPipeCore", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                 path: "plugins/AppleHealth"),
+        .target(name: "SerialIMU", dependencies: ["HealthPipeCore", "CHealthShims"],
+                path: "plugins/SerialIMU"),
         .target(name: "BuiltinPlugins",
                 dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "CSVFormats", "SQLiteStore", "JSONFormats",
-                               "AppleHealth"],
+                               "AppleHealth", "SerialIMU"],
                 path: "plugins/BuiltinPlugins"),
 
         .target(name: "HealthPipeCLI",
@@ -57,6 +59,9 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite"]),
         .testTarget(name: "AppleHealthTests",
                     dependencies: ["AppleHealth", "BuiltinPlugins", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe"]),
+        .testTarget(name: "SerialIMUTests",
+                    dependencies: ["SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CHealthShims", "BuiltinPlugins"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe",
+                                                   "CHealthShims"]),
     ]
 )

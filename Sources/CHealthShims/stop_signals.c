@@ -1,4 +1,5 @@
 #include "CHealthShims.h"
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -16,6 +17,13 @@ void healthpipe_install_stop_handlers(void) {
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, 0);
     sigaction(SIGTERM, &sa, 0);
+    /* A parent may have started us with these blocked (test runners do): unblock them, or the
+       handlers above would never run and Ctrl-C would be ignored. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &stop, 0);
 }
 
 int healthpipe_stop_requested(void) { return stop_flag != 0; }

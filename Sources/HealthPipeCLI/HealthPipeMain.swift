@@ -10,7 +10,8 @@ public struct HealthPipeMain: ParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [ImportCommand.self, RunCommand.self, ValidateCommand.self, PluginsCommand.self,
-                      MetricsCommand.self, EvaluateCommand.self, ReaggregateCommand.self])
+                      MetricsCommand.self, EvaluateCommand.self, ReaggregateCommand.self, StreamCommand.self,
+                      HistoryCommand.self])
 
     public init() {}
 }

@@ -7,7 +7,8 @@ import HealthPipeCore
 /// outcome to the documented exit code.
 enum RunExecution {
     static func execute(document: ConfigDocument, registry: ComponentRegistry, settings: RunSettings,
-                        defaultQuarantine: String, reportPath: String?, quiet: Bool = false) throws {
+                        defaultQuarantine: String, reportPath: String?, quiet: Bool = false,
+                        showProgress: Bool = true, stopEndsNormally: Bool = false) throws {
         let graph: PipelineGraph
         do {
             graph = try PipelineGraph.build(spec: try PipelineSpec(document: document), registry: registry,
@@ -15,12 +16,18 @@ enum RunExecution {
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
 
         healthpipe_install_stop_handlers()
-        let report = GraphRunner(showProgress: isatty(2) != 0).run(graph)
+        let report = GraphRunner(showProgress: showProgress && isatty(2) != 0).run(graph)
         if !quiet || report.exitCode != 0 { printError(report.summary()) }
         if let reportPath {
             let url = URL(fileURLWithPath: reportPath)
             try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             do { try Data(report.json()).write(to: url) } catch { printError("cannot write report \(reportPath): \(error)") }
+        }
+        // A live stream has no natural end: Ctrl-C is how the user finishes it, not a failure.
+        if report.outcome == .interrupted, stopEndsNormally, report.error == nil {
+            printError("stopped: every finished session is stored")
+            if report.quarantined > 0 { throw ExitCode(3) }
+            return
         }
         if report.outcome == .interrupted { printError("interrupted: committed data is consistent; run the same command again to complete it") }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }

@@ -15,7 +15,8 @@ import SQLiteStore
         #expect(c.name == "sqlite")
         #expect(c.role == .sink)
         #expect(c.family == "SQLiteStore")
-        #expect(c.accepts.isSuperset(of: [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts]))
+        #expect(c.accepts.isSuperset(of: [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts,
+                                          .motionSessions]))
         #expect(c.produces == [])
         #expect(c.options.map(\.name) == ["path", "batch_rows", "replace_derived"])
         #expect(c.options.allSatisfy { !$0.doc.isEmpty })

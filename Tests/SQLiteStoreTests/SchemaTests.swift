@@ -14,6 +14,7 @@ import SQLiteStore
         #expect(Set(objects.map { "\($0[0]!) \($0[1]!)" }).isSuperset(of: [
             "table daily_bands", "table daily_summaries", "view day_log", "table events", "table favourites",
             "table imports", "table measurements", "table subject_profiles", "table forecasts", "table alerts",
+            "table motion_sessions", "view brushing_sessions",
         ]))
         let measurementColumns = try RawSQLite.rows(path, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('measurements')")
         #expect(measurementColumns.map { $0.compactMap { $0 }.joined(separator: " ") } == [

@@ -5,6 +5,7 @@ import HealthPipeAnalytics
 import HealthPipeCore
 import JSONFormats
 import SQLiteStore
+import SerialIMU
 
 /// The one explicit list of everything HealthPipe registers: each plugin family (one SwiftPM
 /// target under plugins/, or HealthPipeAnalytics) with its components, plus the declarative YAML
@@ -17,6 +18,7 @@ public enum BuiltinPlugins {
             ("SQLiteStore", [sqliteSinkComponent, sqliteSourceComponent]),
             ("JSONFormats", JSONFormatsPlugin.components),
             ("AppleHealth", AppleHealthPlugin.components),
+            ("SerialIMU", SerialIMUPlugin.components),
         ]
     }
 

@@ -11,4 +11,6 @@ void healthpipe_reset_stop(void);
 /// The signal number that asked us to stop, or 0.
 int healthpipe_stop_signal(void);
 
+#include "serial_port.h"
+
 #endif

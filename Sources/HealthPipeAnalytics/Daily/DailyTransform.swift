@@ -191,6 +191,6 @@ public let dailyComponent = ComponentDescriptor(
 /// Everything HealthPipeAnalytics registers.
 public enum AnalyticsPlugin {
     public static var components: [ComponentDescriptor] {
-        [classifyComponent, dailyComponent, resampleComponent, predictComponent, alertsComponent]
+        [classifyComponent, dailyComponent, resampleComponent, predictComponent, alertsComponent] + SessionsPlugin.components
     }
 }

@@ -9,6 +9,10 @@ public struct RecordBatch: Sendable {
     public var metricSets: [MetricSet] = []
     public var forecasts: [ForecastPoint] = []
     public var alerts: [Alert] = []
+    // Motion streams (plugins/SerialIMU, Analytics/Sessions).
+    public var motionSamples: [MotionSample] = []
+    public var sessionProgress: [SessionProgress] = []
+    public var motionSessions: [MotionSession] = []
 
     public init(measurements: [Measurement] = [], events: [Event] = [], dailySummaries: [DailySummary] = [],
                 metricSets: [MetricSet] = [], forecasts: [ForecastPoint] = [], alerts: [Alert] = []) {
@@ -20,9 +24,15 @@ public struct RecordBatch: Sendable {
         self.alerts = alerts
     }
 
+    public init(motionSamples: [MotionSample], sessionProgress: [SessionProgress] = [], motionSessions: [MotionSession] = []) {
+        self.motionSamples = motionSamples
+        self.sessionProgress = sessionProgress
+        self.motionSessions = motionSessions
+    }
+
     public var count: Int {
         measurements.count + events.count + dailySummaries.count + profiles.count + metricSets.count + forecasts.count
-            + alerts.count
+            + alerts.count + motionSamples.count + sessionProgress.count + motionSessions.count
     }
     public var isEmpty: Bool { count == 0 }
 
@@ -35,6 +45,9 @@ public struct RecordBatch: Sendable {
         if !metricSets.isEmpty { k.insert(.metricSets) }
         if !forecasts.isEmpty { k.insert(.forecasts) }
         if !alerts.isEmpty { k.insert(.alerts) }
+        if !motionSamples.isEmpty { k.insert(.motionSamples) }
+        if !sessionProgress.isEmpty { k.insert(.sessionProgress) }
+        if !motionSessions.isEmpty { k.insert(.motionSessions) }
         return k
     }
 
@@ -47,6 +60,9 @@ public struct RecordBatch: Sendable {
         metricSets.removeAll(keepingCapacity: true)
         forecasts.removeAll(keepingCapacity: true)
         alerts.removeAll(keepingCapacity: true)
+        motionSamples.removeAll(keepingCapacity: true)
+        sessionProgress.removeAll(keepingCapacity: true)
+        motionSessions.removeAll(keepingCapacity: true)
     }
 }
 
@@ -62,6 +78,10 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
     public static let metricSets = RecordKinds(rawValue: 1 << 3)
     public static let forecasts = RecordKinds(rawValue: 1 << 4)
     public static let alerts = RecordKinds(rawValue: 1 << 5)
+    public static let motionSamples = RecordKinds(rawValue: 1 << 6)
+    public static let sessionProgress = RecordKinds(rawValue: 1 << 7)
+    public static let motionSessions = RecordKinds(rawValue: 1 << 8)
+    /// Every kind an NDJSON-style sink writes (motion samples and live progress are stream-only).
     public static let all: RecordKinds = [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts]
 
     public var description: String {
@@ -72,6 +92,9 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
         if contains(.metricSets) { names.append("metric sets") }
         if contains(.forecasts) { names.append("forecasts") }
         if contains(.alerts) { names.append("alerts") }
+        if contains(.motionSamples) { names.append("motion samples") }
+        if contains(.sessionProgress) { names.append("session progress") }
+        if contains(.motionSessions) { names.append("motion sessions") }
         return names.isEmpty ? "nothing" : names.joined(separator: ", ")
     }
 }

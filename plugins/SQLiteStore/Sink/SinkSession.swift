@@ -13,6 +13,7 @@ final class SinkSession {
     private let metricSets: MetricSetWriter
     private let forecasts: ForecastWriter
     private let alerts: AlertWriter
+    private let motionSessions: MotionSessionWriter
 
     init(path: String, batchRows: Int, run: RunInfo) throws {
         db = try SQLiteSchema.open(path: path)
@@ -26,6 +27,7 @@ final class SinkSession {
         metricSets = try MetricSetWriter(db: db, symbols: symbols)
         forecasts = try ForecastWriter(db: db, symbols: symbols)
         alerts = try AlertWriter(db: db, symbols: symbols)
+        motionSessions = try MotionSessionWriter(db: db, symbols: symbols)
         // new_rows commits atomically with the rows it counts.
         transaction.beforeCommit = { [imports] in try imports.flushNewRows() }
 
@@ -44,6 +46,9 @@ final class SinkSession {
             try transaction.write(count: batch.metricSets.count) { try metricSets.write(batch.metricSets[$0]) }
             try transaction.write(count: batch.forecasts.count) { try forecasts.write(batch.forecasts[$0]) }
             try transaction.write(count: batch.alerts.count) { try alerts.write(batch.alerts[$0]) }
+            try transaction.write(count: batch.motionSessions.count) { try motionSessions.write(batch.motionSessions[$0]) }
+            // A live stream may run for days: a finished session is committed at once, not at the end.
+            if !batch.motionSessions.isEmpty { try transaction.commit() }
         } catch {
             // SQLite may already have rolled back (SQLITE_FULL…); keep counts in step with the file.
             if !transaction.isOpen { imports.discardPending() }

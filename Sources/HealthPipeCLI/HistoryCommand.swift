@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import HealthPipeAnalytics
+import HealthPipeCore
+import SQLiteStore
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Chart data of stored toothbrushing sessions for a week, month or year (the seed's history view).",
+        discussion: """
+        --offset -1 is the previous period, 1 the next. Includes Apple Health toothbrushing records
+        (measurements.metric or events.subtype 'toothbrushing'). A period without sessions prints an empty chart
+        (with --json: every bucket with 0 sessions and "empty": true); it is not an error.
+        """)
+
+    @Option(help: "The SQLite database.") var db: String
+    @Option(help: "week (Mon–Sun), month or year.") var period: String = "week"
+    @Option(parsing: .unconditional, help: "Periods before (negative, e.g. --offset -1) or after the current one.") var offset: Int = 0
+    @Option(help: "Count 'today' as this local date (YYYY-MM-DD) instead of the real one.") var today: String?
+    @Flag(help: "Print the chart data as JSON.") var json = false
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        guard let p = HistoryChart.Period(rawValue: period) else {
+            throw configFailure(ValidationError("--period is week, month or year (got '\(period)')"))
+        }
+        var zone: TimeZone?
+        if let name = shared.timezone {
+            guard let tz = ZoneResolver.timeZone(named: name) else { throw configFailure(ValidationError("unknown time zone '\(name)'")) }
+            zone = tz
+        }
+        let day: Int64
+        if let today {
+            guard let d = HistoryChartSink.day(today) else { throw configFailure(ValidationError("--today is YYYY-MM-DD (got '\(today)')")) }
+            day = d
+        } else {
+            day = HistoryChartSink.today(in: zone)
+        }
+        let path = ComponentBuilder.resolve(db, base: FileManager.default.currentDirectoryPath)
+        guard FileManager.default.fileExists(atPath: path) else {
+            printError("\(db): no such database (store sessions with `healthpipe stream --db \(db)` first)")
+            throw ExitCode(1)
+        }
+        let (first, last) = HistoryChart.range(period: p, offset: offset, today: day)
+        // Over-fetch by the widest UTC offsets; the chart buckets by each row's own local day.
+        let rows = try BrushingHistory.rows(path: path, subject: shared.subject ?? "default",
+                                            from: first * 86_400 - 14 * 3600, to: (last + 1) * 86_400 + 14 * 3600)
+        let entries = rows.map {
+            HistoryChart.Entry(start: $0.start, end: $0.end, utcOffset: $0.utcOffset, average: $0.average,
+                               accomplishment: $0.accomplishment, origin: $0.origin)
+        }
+        let chart = HistoryChart.build(period: p, offset: offset, today: day, entries: entries)
+        if json { FileHandle.standardOutput.write(Data(chart.json())) } else { print(chart.text()) }
+    }
+}

@@ -1,0 +1,56 @@
+import HealthPipeCore
+
+/// Upserts motion sessions on (subject, device, start_ms), with the seed's local date fields
+/// (year, month, day, time, day of week, days in month) computed from the session's UTC offset.
+final class MotionSessionWriter {
+    static let sql = UpsertSQL.make(
+        table: "motion_sessions",
+        columns: ["subject", "device", "start_ms", "source", "end_ms", "start", "end", "utc_offset", "duration_s", "active_s",
+                  "average", "accomplishment", "samples", "end_reason", "year", "month", "day", "time", "day_of_week",
+                  "days_in_month", "line"],
+        key: ["subject", "device", "start_ms"],
+        update: ["source", "end_ms", "end", "utc_offset", "duration_s", "active_s", "average", "accomplishment", "samples",
+                 "end_reason", "year", "month", "day", "time", "day_of_week", "days_in_month", "line"],
+        changedWhen: ["source", "end_ms", "utc_offset", "average", "accomplishment", "samples", "end_reason"])
+
+    private let upsert: Statement
+    private let symbols: SymbolBytes
+
+    init(db: SQLiteConnection, symbols: SymbolBytes) throws {
+        self.upsert = try db.prepare(Self.sql, persistent: true)
+        self.symbols = symbols
+    }
+
+    func write(_ rows: ArraySlice<MotionSession>) throws {
+        let s = upsert
+        for m in rows {
+            let local = CivilDate.floorDiv(m.start, 1000) + Int64(m.utcOffset)
+            let dayNumber = CivilDate.floorDiv(local, 86_400)
+            let (y, mo, d) = CivilDate.date(fromDays: dayNumber)
+            let clock = CivilDate.isoDateTime(seconds: local).split(separator: "T").last.map(String.init) ?? ""
+            let weekday = ((dayNumber + 3) % 7 + 7) % 7 + 1
+            try symbols.bind(m.subject, to: s, at: 1)
+            try symbols.bind(m.device, to: s, at: 2)
+            try s.bindInt(3, m.start)
+            try symbols.bind(m.source, to: s, at: 4)
+            try s.bindInt(5, m.end)
+            try s.bindInt(6, CivilDate.floorDiv(m.start, 1000))
+            try s.bindInt(7, CivilDate.floorDiv(m.end, 1000))
+            try s.bindInt(8, Int64(m.utcOffset))
+            try s.bindDouble(9, m.durationSeconds)
+            try s.bindDouble(10, m.activeSeconds)
+            try s.bindDouble(11, m.average)
+            try s.bindDouble(12, m.accomplishment)
+            try s.bindInt(13, m.samples)
+            try s.bindText(14, m.endReason.rawValue)
+            try s.bindInt(15, Int64(y))
+            try s.bindInt(16, Int64(mo))
+            try s.bindInt(17, Int64(d))
+            try s.bindText(18, clock)
+            try s.bindInt(19, weekday)
+            try s.bindInt(20, Int64(CivilDate.daysInMonth(year: y, month: mo)))
+            if m.provenance.line > 0 { try s.bindInt(21, m.provenance.line) } else { try s.bindNull(21) }
+            try s.run()
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HealthPipeCore
+
+struct SerialIMUOptions: Decodable {
+    var path: String
+    var baud: Int?
+    var reconnect: Bool?
+    var reconnect_max_delay: Double?
+    var exit_after_idle: Double?
+    var format: String?
+    var columns: [String]?
+    var header: Bool?
+    var units: String?
+    var rate: Double?
+    var start: String?
+    var gesture_gap: Double?
+    var max_g: Double?
+    var max_dps: Double?
+    var int16_scale: Double?
+    var big_endian: Bool?
+    var sync: String?
+    var device: String?
+    var device_mode: Bool?
+    var silence: Double?
+}
+
+public let serialIMUComponent = ComponentDescriptor(
+    name: "serial-imu", role: .source, family: "SerialIMU",
+    summary: "Accelerometer stream from a serial device (/dev/ttyACM0, /dev/ttyUSB0, a ble-serial pty such as /tmp/ttyBLE; "
+        + "termios raw mode) or a recorded capture file / stdin (replay). Text lines (IMU_Capture `aX,aY,aZ,gX,gY,gZ`, TSV, "
+        + "`t_ms,…`, Klipper `#time,accel_x,…`) or binary frames. Emits motion samples in g with UTC times. Bad bytes, partial "
+        + "lines, NaN and out-of-range values are rejected, never fatal. See docs/motion.md.",
+    options: [
+        OptionDoc("path", "path", "device, capture file, or `-` for standard input"),
+        OptionDoc("baud", "integer", default: "9600", "serial speed (IMU_Capture prints at 9600)"),
+        OptionDoc("reconnect", "bool", default: "false", "after a disconnect, reopen the device with backoff (0.1 s doubling)"),
+        OptionDoc("reconnect_max_delay", "seconds", default: "5", "longest wait between reconnect attempts"),
+        OptionDoc("exit_after_idle", "seconds", default: "none", "stop when no byte has arrived for this long"),
+        OptionDoc("format", "csv | tsv | float32 | int16", default: "csv",
+                  "text lines (separator from the line: tab, comma or semicolon) or binary frames of 3 values"),
+        OptionDoc("columns", "list of ax ay az gx gy gz t_ms t_s skip", default: "[ax, ay, az, gx, gy, gz]",
+                  "text columns in order; a recognised header line replaces them"),
+        OptionDoc("header", "bool", default: "auto", "true: the first line must be a header; false: never a header"),
+        OptionDoc("units", "g | m/s2", default: "g", "acceleration unit of the stream (stored in g)"),
+        OptionDoc("rate", "Hz", default: "119", "sample rate for streams without a time column (LSM9DS1: 119 Hz)"),
+        OptionDoc("start", "ISO-8601 instant", default: "file mtime (replay) or now (device)",
+                  "time of the first sample, for replays and relative time columns"),
+        OptionDoc("gesture_gap", "seconds", default: "0", "time added at each blank line when replaying a stream without times"),
+        OptionDoc("max_g", "g", default: "16", "readings beyond ±max_g on any axis are rejected"),
+        OptionDoc("max_dps", "°/s", default: "2000", "gyro readings beyond this are rejected"),
+        OptionDoc("int16_scale", "g per LSB", default: "4/32768", "scale of int16 frames"),
+        OptionDoc("big_endian", "bool", default: "false", "int16 frames are big-endian (Bluefruit)"),
+        OptionDoc("sync", "hex", default: "none", "frame marker before each binary frame, e.g. AA55"),
+        OptionDoc("device", "text", default: "the path's last component", "device name stored with samples and sessions"),
+        OptionDoc("device_mode", "bool", default: "auto", "treat the path as a device even if it is not a character device yet"),
+        OptionDoc("silence", "seconds", default: "3", "on a device, this long without bytes ends the open session as idle "
+                  + "(IMU_Capture prints only while moving); 0 disables"),
+    ],
+    produces: [.motionSamples],
+    build: { b in try SerialIMUSource(settings: SerialIMUSettingsBuilder.settings(b), stop: StopFlag()) })
+
+enum SerialIMUSettingsBuilder {
+    static func settings(_ b: ComponentBuilder) throws -> SerialIMUSource.Settings {
+        let o = try b.options(SerialIMUOptions.self)
+        var s = SerialIMUSource.Settings(path: b.path(o.path), device: o.device)
+        if let baud = o.baud {
+            guard [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1_000_000, 2_000_000].contains(baud) else {
+                throw b.error("unsupported baud rate \(baud)", option: "baud")
+            }
+            s.baud = baud
+        }
+        s.reconnect = o.reconnect ?? false
+        if let d = o.reconnect_max_delay { s.reconnectMaxDelayMs = Int64(max(0.1, d) * 1000) }
+        if let idle = o.exit_after_idle {
+            guard idle > 0 else { throw b.error("exit_after_idle must be positive", option: "exit_after_idle") }
+            s.exitAfterIdleMs = Int64(idle * 1000)
+        }
+        s.forceDevice = o.device_mode ?? false
+        if let quiet = o.silence { s.silenceMs = quiet > 0 ? Int64(quiet * 1000) : nil }
+        var layout = StreamLayout()
+        switch o.format ?? "csv" {
+        case "csv", "tsv", "text": layout.encoding = .text
+        case "float32": layout.encoding = .float32
+        case "int16": layout.encoding = .int16
+        case let f: throw b.error("unknown format '\(f)' (csv, tsv, float32, int16)", option: "format")
+        }
+        if let cols = o.columns {
+            var mapped: [StreamLayout.Column] = []
+            for c in cols {
+                guard let col = StreamLayout.Column(rawValue: c) else {
+                    throw b.error("unknown column '\(c)' (ax ay az gx gy gz t_ms t_s skip)", option: "columns")
+                }
+                mapped.append(col)
+            }
+            guard [.ax, .ay, .az].allSatisfy(mapped.contains) else { throw b.error("columns need ax, ay and az", option: "columns") }
+            layout.columns = mapped
+        }
+        layout.header = o.header
+        switch o.units ?? "g" {
+        case "g": layout.units = .g
+        case "m/s2", "m/s²", "m/s^2": layout.units = .metersPerSecondSquared
+        case let u: throw b.error("unknown unit '\(u)' (g, m/s2)", option: "units")
+        }
+        if let r = o.rate {
+            guard r > 0, r <= 100_000 else { throw b.error("rate must be between 0 and 100000 Hz", option: "rate") }
+            layout.rateHz = r
+        }
+        if let gap = o.gesture_gap { layout.gestureGapMs = Int64(max(0, gap) * 1000) }
+        if let m = o.max_g { layout.maxG = Float(m) }
+        if let m = o.max_dps { layout.maxDegreesPerSecond = Float(m) }
+        if let sc = o.int16_scale { layout.int16Scale = Float(sc) }
+        layout.bigEndian = o.big_endian ?? false
+        if let hex = o.sync {
+            guard let bytes = parseHex(hex), !bytes.isEmpty else { throw b.error("sync is hex bytes such as AA55", option: "sync") }
+            layout.sync = bytes
+        }
+        s.layout = layout
+        if let start = o.start {
+            guard let ms = parseInstant(start) else {
+                throw b.error("start is an ISO-8601 instant such as 2026-01-05T07:30:00Z", option: "start")
+            }
+            s.startMs = ms
+        }
+        return s
+    }
+
+    static func parseHex(_ text: String) -> [UInt8]? {
+        let digits = Array(text.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "0x", with: ""))
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        for i in stride(from: 0, to: digits.count, by: 2) {
+            guard let v = UInt8(String(digits[i...i + 1]), radix: 16) else { return nil }
+            out.append(v)
+        }
+        return out
+    }
+
+    /// `2026-01-05T07:30:00Z`, with optional fractional seconds and an offset; or epoch milliseconds.
+    static func parseInstant(_ text: String) -> Int64? {
+        if let ms = Int64(text) { return ms }
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = f.date(from: text) { return Int64((d.timeIntervalSince1970 * 1000).rounded()) }
+        f.formatOptions = [.withInternetDateTime]
+        return f.date(from: text).map { Int64($0.timeIntervalSince1970 * 1000) }
+    }
+}
+
+/// Everything SerialIMU registers.
+public enum SerialIMUPlugin {
+    public static var components: [ComponentDescriptor] { [serialIMUComponent, sessionBarComponent] }
+}
