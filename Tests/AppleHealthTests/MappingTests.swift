@@ -87,8 +87,8 @@ import Testing
         let run = try read(try write(healthXML(body)))
         #expect(run.rejects.isEmpty)
         #expect(run.metric("mindful_session").map(\.value) == [10])
-        #expect(run.metric("toothbrushing_event").map(\.value) == [2])
-        #expect(run.metric("handwashing_event").map(\.value) == [0.5])
+        #expect(run.metric("toothbrushing").map(\.value) == [2])
+        #expect(run.metric("handwashing").map(\.value) == [0.5])
         #expect(run.metric("sleep_analysis.asleep_deep").map(\.value) == [90])
         #expect(run.metric("sleep_analysis.asleep_rem").map(\.value) == [30])
     }

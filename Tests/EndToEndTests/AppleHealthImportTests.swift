@@ -101,3 +101,27 @@ import Testing
         #expect(r.code == 0, "\(r.stderr)")
     }
 }
+
+/// Apple Health toothbrushing records join the motion-session history (issue 5's contract).
+@Suite struct AppleToothbrushingHistoryTests {
+    @Test func toothbrushingRecordsAppearAsSessions() throws {
+        let dir = E2E.tempDir()
+        let xml = dir.appendingPathComponent("export.xml")
+        try E2E.write("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <HealthData locale="en_GB">
+         <ExportDate value="2026-01-10 09:00:00 +0000"/>
+         <Record type="HKCategoryTypeIdentifierToothbrushingEvent" sourceName="Oral-B" creationDate="2026-01-06 07:33:00 +0000" startDate="2026-01-06 07:30:00 +0000" endDate="2026-01-06 07:32:00 +0000" value="HKCategoryValueNotApplicable"/>
+         <Record type="HKCategoryTypeIdentifierToothbrushingEvent" sourceName="Oral-B" creationDate="2026-01-07 21:03:00 +0000" startDate="2026-01-07 21:00:00 +0000" endDate="2026-01-07 21:02:30 +0000"/>
+        </HealthData>
+        """, to: xml)
+        let db = dir.appendingPathComponent("h.sqlite")
+        let r = try E2E.run(["import", xml.path, "--db", db.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(E2E.count(db, "measurements", "metric = 'toothbrushing'") == 2)
+        #expect(E2E.count(db, "brushing_sessions") == 2)
+        let week = try E2E.run(["history", "--db", db.path, "--period", "week", "--today", "2026-01-08", "--json"])
+        #expect(week.code == 0, "\(week.stderr)")
+        #expect(week.stdout.contains("\"sessions\":2") || week.stdout.contains("\"sessions\": 2"), "\(week.stdout)")
+    }
+}

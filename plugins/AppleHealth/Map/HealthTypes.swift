@@ -41,7 +41,8 @@ enum HealthTypes {
     static let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
                            "HKDataTypeIdentifier", "HKDataType", "HKWorkoutActivityType", "HKCategoryValue", "HK"]
     /// Names the rest of HealthPipe knows under another spelling.
-    static let renamed = ["BloodGlucose": "glucose"]
+    // Names other parts of HealthPipe rely on: toothbrushing feeds the motion-session history (brushing_sessions).
+    static let renamed = ["BloodGlucose": "glucose", "ToothbrushingEvent": "toothbrushing", "HandwashingEvent": "handwashing"]
 
     /// The identifier without Apple's prefix: `HKQuantityTypeIdentifierStepCount` → `StepCount`.
     static func shortName(_ identifier: String) -> String {
