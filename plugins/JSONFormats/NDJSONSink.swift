@@ -32,6 +32,8 @@ public final class NDJSONSink: Sink {
         if include.contains(.events) { for e in batch.events { encode(e); try flushIfFull() } }
         if include.contains(.dailySummaries) { for d in batch.dailySummaries { encode(d); try flushIfFull() } }
         if include.contains(.metricSets) { for m in batch.metricSets { encode(m); try flushIfFull() } }
+        if include.contains(.forecasts) { for f in batch.forecasts { encode(f); try flushIfFull() } }
+        if include.contains(.alerts) { for a in batch.alerts { encode(a); try flushIfFull() } }
     }
 
     /// A metric set: its names as keys (docs/analytics.md), the AGP as an array of columns.
@@ -103,6 +105,36 @@ public final class NDJSONSink: Sink {
         writer.newline()
     }
 
+    private func encode(_ f: ForecastPoint) {
+        writer.beginObject()
+        writer.key("type"); writer.string("forecast")
+        writer.key("subject"); writer.string(f.subject.text)
+        writer.key("metric"); writer.string(f.metric.text)
+        writer.key("model"); writer.string(f.model.text)
+        writer.key("issued_at"); writer.int(f.issuedAt)
+        writer.key("at"); writer.int(f.at)
+        writer.key("utc_offset"); writer.int(Int64(f.utcOffset))
+        writer.key("value"); writer.double(f.value)
+        writer.endObject()
+        writer.newline()
+    }
+
+    private func encode(_ a: Alert) {
+        writer.beginObject()
+        writer.key("type"); writer.string("alert")
+        writer.key("kind"); writer.string(a.kind.rawValue)
+        writer.key("subject"); writer.string(a.subject.text)
+        writer.key("metric"); writer.string(a.metric.text)
+        writer.key("start"); writer.int(a.start)
+        writer.key("end"); writer.int(a.end)
+        writer.key("utc_offset"); writer.int(Int64(a.utcOffset))
+        writer.key("value"); writer.double(a.value)
+        writer.key("threshold"); writer.double(a.threshold)
+        if !a.model.isEmpty { writer.key("model"); writer.string(a.model.text) }
+        writer.endObject()
+        writer.newline()
+    }
+
     private func encode(_ e: Event) {
         writer.beginObject()
         writer.key("type"); writer.string("event")
@@ -160,11 +192,12 @@ struct NDJSONOptions: Decodable {
 
 public let ndjsonSinkComponent = ComponentDescriptor(
     name: "ndjson", role: .sink, family: "JSONFormats",
-    summary: "Newline-delimited JSON: one object per record with a \"type\" of measurement, event, daily or metrics. "
+    summary: "Newline-delimited JSON: one object per record with a \"type\" of measurement, event, daily, metrics, forecast or alert. "
         + "Times are UTC epoch seconds with utc_offset; values in canonical units. Written atomically (temp file + rename).",
     options: [
         OptionDoc("path", "path", "output file (`-` for standard output)"),
-        OptionDoc("include", "list of measurements | events | daily | metrics", default: "all", "which record kinds to write"),
+        OptionDoc("include", "list of measurements | events | daily | metrics | forecasts | alerts", default: "all",
+                  "which record kinds to write"),
     ],
     accepts: .all, produces: [],
     build: { b in
@@ -176,8 +209,10 @@ public let ndjsonSinkComponent = ComponentDescriptor(
             case "events": kinds.insert(.events)
             case "daily", "daily_summaries": kinds.insert(.dailySummaries)
             case "metrics", "metric_sets": kinds.insert(.metricSets)
+            case "forecasts": kinds.insert(.forecasts)
+            case "alerts": kinds.insert(.alerts)
             default:
-                throw b.error("unknown record kind '\(name)' (measurements, events, daily, metrics)", option: "include")
+                throw b.error("unknown record kind '\(name)' (measurements, events, daily, metrics, forecasts, alerts)", option: "include")
             }
         }
         return NDJSONSink(path: b.path(o.path), include: kinds)
