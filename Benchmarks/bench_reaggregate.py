@@ -71,11 +71,16 @@ def main():
     seeds = settings("seeds.yml", "classify: { preset: seeds }\n")
     consensus = settings("consensus.yml", "classify: { preset: consensus }\n")
     every = settings("every.yml", "predict: { model: ridge, issue: every }\n")
+    # The issue's job: resample + classify + daily metrics + ridge predictions at every reading (latest stored).
+    full_seeds = settings("full-seeds.yml", "resample: {}\nclassify: { preset: seeds }\npredict: { model: ridge }\n")
+    full_consensus = settings("full-consensus.yml", "resample: {}\nclassify: { preset: consensus }\npredict: { model: ridge }\n")
     reagg = [BIN, "reaggregate", "--db", db, "--config"]
     # (name, commands run in turn): alternating presets makes every run relabel all 1,051,200 readings.
     jobs = [
         ("same settings as the import (no band changes)", [reagg + [seeds]]),
         ("preset switched (every band rewritten)", [reagg + [consensus], reagg + [seeds]]),
+        ("resample + classify + daily + ridge (grid rewritten)", [reagg + [full_seeds]]),
+        ("resample + preset switched + daily + ridge", [reagg + [full_consensus], reagg + [full_seeds]]),
         ("every forecast stored (6.3M forecast rows)", [reagg + [every]]),
     ]
     subprocess.run(reagg + [seeds], check=True, stderr=subprocess.DEVNULL)

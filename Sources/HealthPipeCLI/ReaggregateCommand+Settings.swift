@@ -6,30 +6,33 @@ import Yams
 /// component's own options (decoded strictly by the component, so every mistake is reported as
 /// settings.yml:line:column), or `false` to skip the step.
 struct ReaggregateSettings {
-    static let steps: [(key: String, type: String)] = [("classify", "classify"), ("daily", "daily"),
+    static let steps: [(key: String, type: String)] = [("resample", "resample"), ("classify", "classify"), ("daily", "daily"),
                                                         ("predict", "predict"), ("alerts", "alerts")]
+    /// Steps that run only when the settings name them (resample adds a stored grid of derived rows).
+    static let optIn: Set<String> = ["resample"]
     let document: ConfigDocument?
     /// Step → its options node (an empty mapping for defaults); absent when the step is skipped.
     var sections: [String: Node] = [:]
 
     static func load(path: String?) throws -> ReaggregateSettings {
         var s = ReaggregateSettings(document: try path.map { try ConfigDocument.load(path: $0) })
-        for step in steps { s.sections[step.key] = Node.mapping(Node.Mapping([])) }
+        for step in steps where !optIn.contains(step.key) { s.sections[step.key] = Node.mapping(Node.Mapping([])) }
         guard let doc = s.document else { return s }
         guard case .mapping(let top) = doc.root else {
-            throw doc.error(at: doc.root, "a settings file is a mapping with classify, daily, predict and alerts")
+            throw doc.error(at: doc.root, "a settings file is a mapping with resample, classify, daily, predict and alerts")
         }
         for (keyNode, value) in top {
             let key = keyNode.string ?? ""
             guard steps.contains(where: { $0.key == key }) else {
                 let near = NameSuggester.nearest(to: key, in: steps.map(\.key))
                 throw doc.error(at: keyNode, "unknown setting '\(key)'" + (near.map { " (did you mean '\($0)'?)" } ?? "")
-                                + "; expected classify, daily, predict or alerts", suggestion: near)
+                                + "; expected resample, classify, daily, predict or alerts", suggestion: near)
             }
             switch value {
             case .mapping: s.sections[key] = value
             case .scalar(let sc) where sc.string == "false": s.sections[key] = nil
-            case .scalar(let sc) where sc.string == "true" || sc.string.isEmpty || sc.string == "~" || sc.string == "null": break
+            case .scalar(let sc) where sc.string == "true" || sc.string.isEmpty || sc.string == "~" || sc.string == "null":
+                s.sections[key] = Node.mapping(Node.Mapping([]))
             default: throw doc.error(at: value, "'\(key)' must be a mapping of its options, or false to skip it")
             }
         }
@@ -56,6 +59,10 @@ struct ReaggregateSettings {
         var transforms: [(Node, Node)] = []
         var outputs: [String] = []
         var measurementStream = "db"
+        if let o = sections["resample"] {
+            transforms.append((scalar("grid"), stage("resample", inputs: ["db"], options: o)))
+            outputs.append("grid")
+        }
         if let o = sections["classify"] {
             transforms.append((scalar("bands"), stage("classify", inputs: ["db"], options: o)))
             measurementStream = "bands"

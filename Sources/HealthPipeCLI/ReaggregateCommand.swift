@@ -8,10 +8,12 @@ struct ReaggregateCommand: ParsableCommand {
         abstract: "Recompute bands, daily summaries, forecasts and alerts from the readings stored in a database.",
         discussion: """
         Streams the stored measurements and events (the sqlite-source) through classify, daily, predict and alerts
-        and replaces only derived data — measurement bands, daily_summaries, daily_bands, forecasts, alerts — in ONE
+        (and resample when the settings name it) and replaces only derived data — measurement bands, the resampled
+        grid, daily_summaries, daily_bands, glucose_metrics, glucose_agp, forecasts, alerts — in ONE
         transaction. Imported rows and user tables (favourites) are never touched; an interrupted or killed run leaves
         the previous derived data as it was. --config settings.yml chooses each step's options (docs/prediction.md):
 
+          resample: { step_minutes: 5, max_gap_minutes: 45 }   # opt-in: stores the grid (source 'resampled')
           classify: { preset: consensus }
           daily: { hypo_below: 70, hyper_above: 180, unit: mg/dL }
           predict: { model: ridge, horizon: 30m, issue: latest }

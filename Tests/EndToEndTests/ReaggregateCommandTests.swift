@@ -239,3 +239,35 @@ import Testing
         #expect(E2E.scalar(db, "SELECT n FROM daily_summaries WHERE subject = 'adult#001' AND day = '2024-01-01' AND metric = 'glucose'") == "576")
     }
 }
+
+/// `resample:` in the settings stores the iglu grid as derived rows that every re-run replaces.
+@Suite struct ReaggregateResampleTests {
+    @Test func gridIsStoredReplacedAndNeverReadBack() throws {
+        let dir = E2E.tempDir()
+        let db = dir.appendingPathComponent("health.sqlite")
+        let csv = E2E.samples.appendingPathComponent("dexcom-clarity/cgmquantify_test_file.csv").path
+        #expect(try E2E.run(["import", csv, "--db", db.path, "--timezone", "UTC"]).code == 0)
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("resample: { step_minutes: 5, max_gap_minutes: 45 }\npredict: false\nalerts: false\n", to: settings)
+
+        let first = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        #expect(first.code == 0, "\(first.stderr)")
+        let grid = E2E.count(db, "measurements", "source = 'resampled' AND flags & 128 != 0 AND import_id IS NULL")
+        // 2148 readings over 2016-10-24 11:24 … 2016-11-01 09:19: grid points 11:25 … 09:15 every 5 minutes,
+        // none inside the gaps longer than 45 minutes (the grid itself is checked against iglu elsewhere).
+        #expect(grid == 2145, "\(grid) grid points")
+        #expect(E2E.scalar(db, "SELECT datetime(min(start), 'unixepoch') || ' ' || datetime(max(start), 'unixepoch') FROM measurements WHERE source = 'resampled'")
+                == "2016-10-24 11:25:00 2016-11-01 09:15:00")
+        #expect(E2E.count(db, "measurements", "source = 'iPhone G6'") == 2148)
+        // Daily rows come from the stored readings only, not from the grid.
+        #expect(E2E.scalar(db, "SELECT sum(n) FROM daily_summaries WHERE metric = 'glucose'") == "2148")
+
+        // Running again replaces the grid instead of adding to it or resampling it.
+        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path]).code == 0)
+        #expect(E2E.count(db, "measurements", "source = 'resampled'") == grid)
+        // Without resample in the settings the grid is removed as stale derived data.
+        #expect(try E2E.run(["reaggregate", "--db", db.path]).code == 0)
+        #expect(E2E.count(db, "measurements", "source = 'resampled'") == 0)
+        #expect(E2E.count(db, "measurements") == 2148)
+    }
+}

@@ -2,7 +2,8 @@ import HealthPipeCore
 
 /// The SQLite sink in `replace_derived` mode (`healthpipe reaggregate`): ONE transaction that
 /// empties the derived tables, rewrites them from the incoming records and updates only the band
-/// of stored readings; events are already stored and are not written. The transaction commits only
+/// of stored readings (and the grid rows of `resample`, which it replaces); events are already
+/// stored and are not written. The transaction commits only
 /// when the run completes: an interrupted or killed run leaves the previous derived data intact.
 final class DerivedRewriteSession {
     let db: SQLiteConnection
@@ -10,6 +11,8 @@ final class DerivedRewriteSession {
     private let daily: DailySummaryWriter
     private let forecasts: ForecastWriter
     private let alerts: AlertWriter
+    private let grid: GridWriter
+    private let metricSets: MetricSetWriter
 
     init(path: String) throws {
         db = try SQLiteSchema.open(path: path)
@@ -18,13 +21,22 @@ final class DerivedRewriteSession {
         daily = try DailySummaryWriter(db: db, symbols: symbols)
         forecasts = try ForecastWriter(db: db, symbols: symbols)
         alerts = try AlertWriter(db: db, symbols: symbols)
+        grid = try GridWriter(db: db, symbols: symbols)
+        metricSets = try MetricSetWriter(db: db, symbols: symbols)
         try db.execute("BEGIN IMMEDIATE")
         for table in DerivedTables.names { try db.execute("DELETE FROM \(table)") }
+        try db.execute("DELETE FROM measurements WHERE \(DerivedTables.interpolatedMeasurements)")
     }
 
     func write(_ batch: RecordBatch) throws {
-        try bands.write(batch.measurements[...])
+        if batch.measurements.contains(where: { $0.flags.contains(.interpolated) }) {
+            try grid.write(batch.measurements.filter { $0.flags.contains(.interpolated) })
+            try bands.write(batch.measurements.filter { !$0.flags.contains(.interpolated) }[...])
+        } else {
+            try bands.write(batch.measurements[...])
+        }
         try daily.write(batch.dailySummaries[...])
+        try metricSets.write(batch.metricSets[...])
         try forecasts.write(batch.forecasts[...])
         try alerts.write(batch.alerts[...])
     }

@@ -9,10 +9,12 @@ final class MeasurementCursor {
     private var units = ColumnSymbolCache()
     private var bands = ColumnSymbolCache()
 
+    /// Stored readings only: grid values written by `resample` (flag 128, interpolated) are derived
+    /// data, recomputed rather than read back.
     init(db: SQLiteConnection, subject: String, metric: String, source: String) throws {
         statement = try db.prepare("""
             SELECT start, end, utc_offset, value, unit, flags, band FROM measurements
-            WHERE subject = ?1 AND metric = ?2 AND source = ?3 ORDER BY start, end, value
+            WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND flags & 128 = 0 ORDER BY start, end, value
             """)
         try statement.bindText(1, subject)
         try statement.bindText(2, metric)

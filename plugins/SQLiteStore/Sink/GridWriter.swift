@@ -1,0 +1,55 @@
+import HealthPipeCore
+
+/// Re-aggregation's writer for `resample` output: grid values are derived rows of `measurements`
+/// (interpolated flag, no provenance), inserted after the old grid was deleted in the same
+/// transaction. A grid is large (one row per 5 minutes), so rows go 64 to a statement step.
+final class GridWriter {
+    static let columns = 10
+    static let groupSize = 64
+
+    static func sql(rows: Int) -> String {
+        let values = (0..<rows).map { r in
+            "(" + (1...columns).map { "?\(r * columns + $0)" }.joined(separator: ", ") + ")"
+        }.joined(separator: ", ")
+        return "INSERT INTO measurements (subject, metric, source, start, end, value, utc_offset, unit, flags, band) "
+            + "VALUES \(values) ON CONFLICT (subject, metric, source, start, end, value) "
+            + "DO UPDATE SET flags = excluded.flags, band = excluded.band"
+    }
+
+    private let single: Statement
+    private let group: Statement
+    private let symbols: SymbolBytes
+
+    init(db: SQLiteConnection, symbols: SymbolBytes) throws {
+        single = try db.prepare(Self.sql(rows: 1), persistent: true)
+        group = try db.prepare(Self.sql(rows: Self.groupSize), persistent: true)
+        self.symbols = symbols
+    }
+
+    func write(_ rows: [HealthPipeCore.Measurement]) throws {
+        var i = 0
+        while i + Self.groupSize <= rows.count {
+            for r in 0..<Self.groupSize { try bind(rows[i + r], to: group, base: r * Self.columns) }
+            try group.run()
+            i += Self.groupSize
+        }
+        while i < rows.count {
+            try bind(rows[i], to: single, base: 0)
+            try single.run()
+            i += 1
+        }
+    }
+
+    private func bind(_ m: HealthPipeCore.Measurement, to s: Statement, base: Int) throws {
+        try symbols.bind(m.subject, to: s, at: Int32(base + 1))
+        try symbols.bind(m.metric, to: s, at: Int32(base + 2))
+        try symbols.bind(m.source, to: s, at: Int32(base + 3))
+        try s.bindInt(Int32(base + 4), m.start)
+        try s.bindInt(Int32(base + 5), m.end)
+        try s.bindDouble(Int32(base + 6), m.value)
+        try s.bindInt(Int32(base + 7), Int64(m.utcOffset))
+        try symbols.bind(m.unit, to: s, at: Int32(base + 8))
+        try s.bindInt(Int32(base + 9), Int64(m.flags.rawValue))
+        try symbols.bindOrNull(m.band, to: s, at: Int32(base + 10))
+    }
+}
