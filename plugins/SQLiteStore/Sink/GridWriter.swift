@@ -4,16 +4,12 @@ import HealthPipeCore
 /// (interpolated flag, no provenance), inserted after the old grid was deleted in the same
 /// transaction. A grid is large (one row per 5 minutes), so rows go 64 to a statement step.
 final class GridWriter {
-    static let columns = 10
+    static let columns = ["subject", "metric", "source", "start", "end", "value", "utc_offset", "unit", "flags", "band"]
     static let groupSize = 64
 
     static func sql(rows: Int) -> String {
-        let values = (0..<rows).map { r in
-            "(" + (1...columns).map { "?\(r * columns + $0)" }.joined(separator: ", ") + ")"
-        }.joined(separator: ", ")
-        return "INSERT INTO measurements (subject, metric, source, start, end, value, utc_offset, unit, flags, band) "
-            + "VALUES \(values) ON CONFLICT (subject, metric, source, start, end, value) "
-            + "DO UPDATE SET flags = excluded.flags, band = excluded.band"
+        UpsertSQL.make(table: "measurements", columns: columns, key: ["subject", "metric", "source", "start", "end", "value"],
+                       update: ["flags", "band"], changedWhen: ["flags", "band"], rows: rows)
     }
 
     private let single: Statement
@@ -29,7 +25,7 @@ final class GridWriter {
     func write(_ rows: [HealthPipeCore.Measurement]) throws {
         var i = 0
         while i + Self.groupSize <= rows.count {
-            for r in 0..<Self.groupSize { try bind(rows[i + r], to: group, base: r * Self.columns) }
+            for r in 0..<Self.groupSize { try bind(rows[i + r], to: group, base: r * Self.columns.count) }
             try group.run()
             i += Self.groupSize
         }
