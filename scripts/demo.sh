@@ -8,6 +8,7 @@ bin=.build/release/healthpipe
 mkdir -p out
 set +e
 "$bin" import samples/dexcom-clarity/*.csv samples/libreview/*.csv samples/medtronic-carelink/*.csv \
+  samples/apple-health/healthkit-to-sqlite_export.zip \
   --db out/health.sqlite --timezone Europe/London --subject demo --report out/import-report.json
 status=$?
 set -e
