@@ -60,3 +60,10 @@ public enum Metrics {
     public static let heartRate = Symbol("heart_rate")
     public static let sensorSignal = Symbol("isig")
 }
+
+/// The insulin vocabulary every source maps to, so daily totals and queries see one set of names:
+/// Dexcom Fast-/Long-Acting, LibreView rapid/long, Apple's HKInsulinDeliveryReason 2/1, Nightscout.
+public enum InsulinKinds {
+    public static let bolus = Symbol("bolus")
+    public static let basal = Symbol("basal")
+}

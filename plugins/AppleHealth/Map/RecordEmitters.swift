@@ -25,7 +25,8 @@ extension ExportHandler {
 
         if type.kind == .insulin {
             guard let units = draft.number else { reject("insulin delivery without a numeric value"); return }
-            let subtype = draft.insulinReason == 1 ? InsulinVocabulary.basal : draft.insulinReason == 2 ? InsulinVocabulary.bolus : .empty
+            // HKInsulinDeliveryReason: 1 basal, 2 bolus.
+            let subtype = draft.insulinReason == 1 ? InsulinKinds.basal : draft.insulinReason == 2 ? InsulinKinds.bolus : .empty
             add(Event(subject: subject, kind: .insulin, subtype: subtype, source: draft.source, start: start.utc, end: end.utc,
                       utcOffset: offset, insulin: units, flags: flags, provenance: prov, metadata: metadataJSON()))
             return
@@ -111,11 +112,4 @@ extension ExportHandler {
 
 extension UnitConversion {
     static let unitless = UnitConversion(appleUnit: "", metric: "")
-}
-
-/// HKInsulinDeliveryReason 1 / 2 in the insulin vocabulary every source shares (CSVFormats'
-/// `InsulinKinds`: the same interned names).
-enum InsulinVocabulary {
-    static let basal = Symbol("basal")
-    static let bolus = Symbol("bolus")
 }

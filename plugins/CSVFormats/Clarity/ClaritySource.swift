@@ -122,9 +122,3 @@ final class ClaritySource: Source, InputDescribing {
         }
     }
 }
-
-/// The insulin vocabulary every source maps to (Apple's HKInsulinDeliveryReason, Nightscout).
-public enum InsulinKinds {
-    public static let bolus = Symbol("bolus")
-    public static let basal = Symbol("basal")
-}
