@@ -21,17 +21,9 @@ import sys
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import measure  # noqa: E402
-
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-SHARED = os.path.abspath(os.path.join(ROOT, "..", "shared"))
-WORK = os.path.join(ROOT, "bench-work")
+from measure import SHARED, WORK, build_floors, build_healthpipe, fresh, measure  # noqa: E402
 
 
-def fresh(path):
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        if os.path.exists(path + suffix):
-            os.remove(path + suffix)
 
 
 def main():
@@ -50,10 +42,8 @@ def main():
         with zipfile.ZipFile(zpath + ".tmp", "w", zipfile.ZIP_DEFLATED) as z:
             z.write(xml, "apple_health_export/export.xml")
         os.rename(zpath + ".tmp", zpath)
-    floors = os.path.join(WORK, "floors")
-    subprocess.check_call(["bash", os.path.join(SHARED, "tools", "floors", "build.sh"), floors], stdout=subprocess.DEVNULL)
-    subprocess.check_call(["swift", "build", "-c", "release", "--product", "healthpipe"], cwd=ROOT, stdout=subprocess.DEVNULL)
-    hp = os.path.join(ROOT, ".build", "release", "healthpipe")
+    floors = build_floors()
+    hp = build_healthpipe()
     db = os.path.join(WORK, "bench.sqlite")
 
     ref_name = "C xml_to_sqlite threads unique"

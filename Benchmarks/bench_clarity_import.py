@@ -18,11 +18,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import measure  # noqa: E402
+from measure import SHARED, WORK, build_floors, build_healthpipe, fresh, measure  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-SHARED = os.path.abspath(os.path.join(ROOT, "..", "shared"))
-WORK = os.path.join(ROOT, "bench-work")
 
 PY_IMPORT = r'''
 import csv, sqlite3, sys
@@ -41,11 +38,6 @@ with con:
 '''
 
 
-def fresh(path):
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(path + suffix):
-            os.remove(path + suffix)
-
 
 def main():
     ap = argparse.ArgumentParser()
@@ -57,10 +49,8 @@ def main():
     csv_path = os.path.join(WORK, f"clarity-{a.rows}.csv")
     if not os.path.exists(csv_path):
         subprocess.check_call([sys.executable, os.path.join(SHARED, "tools", "gen_cgm_csv.py"), "-n", str(a.rows), "-o", csv_path])
-    floors = os.path.join(WORK, "floors")
-    subprocess.check_call(["bash", os.path.join(SHARED, "tools", "floors", "build.sh"), floors], stdout=subprocess.DEVNULL)
-    subprocess.check_call(["swift", "build", "-c", "release", "--product", "healthpipe"], cwd=ROOT, stdout=subprocess.DEVNULL)
-    hp = os.path.join(ROOT, ".build", "release", "healthpipe")
+    floors = build_floors()
+    hp = build_healthpipe()
     db = os.path.join(WORK, "bench.sqlite")
 
     jobs = {

@@ -18,15 +18,11 @@ import argparse
 import datetime
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import measure  # noqa: E402
+from measure import SHARED, WORK, build_healthpipe, fresh, measure  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-SHARED = os.path.abspath(os.path.join(ROOT, "..", "shared"))
-WORK = os.path.join(ROOT, "bench-work")
 
 NUMPY_BASELINE = r'''
 import csv, sys, math
@@ -87,20 +83,13 @@ def make_input(copies):
     return path
 
 
-def fresh(path):
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(path + suffix):
-            os.remove(path + suffix)
-
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--copies", type=int, default=26)
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
-    subprocess.run(["swift", "build", "-c", "release", "--product", "healthpipe"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    hp = os.path.join(ROOT, ".build", "release", "healthpipe")
+    hp = build_healthpipe()
     src = make_input(a.copies)
     rows = sum(1 for _ in open(src)) - 1
     db = os.path.join(WORK, "metrics_bench.sqlite")
