@@ -26,3 +26,26 @@ import Testing
         #expect(lines.allSatisfy { $0.contains("\"type\":\"forecast\"") || $0.contains("\"type\":\"alert\"") })
     }
 }
+
+/// An Apple Health export to NDJSON keeps each record's device and metadata as nested objects.
+@Suite struct NDJSONAppleHealthTests {
+    @Test func deviceAndMetadataAreNestedObjects() throws {
+        let dir = E2E.tempDir()
+        let yml = dir.appendingPathComponent("p.yml")
+        try E2E.write("""
+        sources:
+          apple: { type: apple-health, path: '\(AppleHealthImportTests.zip)' }
+        sinks:
+          feed: { type: ndjson, inputs: [apple], path: out.ndjson }
+        """, to: yml)
+        let r = try E2E.run(["run", yml.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        let text = try String(contentsOf: dir.appendingPathComponent("out.ndjson"), encoding: .utf8)
+        let heart = try #require(text.split(separator: "\n").first { $0.contains("\"metric\":\"heart_rate\"") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(heart.utf8)) as? [String: Any])
+        let device = try #require(object["device"] as? [String: String])
+        #expect(device["hardware"] == "Watch2,4" && device["software"] == "4.3.1")
+        let metadata = try #require(object["metadata"] as? [String: Any])
+        #expect(metadata["motion_context"] as? String == "unset")
+    }
+}

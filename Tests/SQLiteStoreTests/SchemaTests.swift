@@ -14,13 +14,13 @@ import SQLiteStore
         #expect(Set(objects.map { "\($0[0]!) \($0[1]!)" }).isSuperset(of: [
             "table daily_bands", "table daily_summaries", "view day_log", "table events", "table favourites",
             "table imports", "table measurements", "table subject_profiles", "table forecasts", "table alerts",
-            "table motion_sessions", "view brushing_sessions",
+            "table motion_sessions", "view brushing_sessions", "table devices",
         ]))
         let measurementColumns = try RawSQLite.rows(path, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('measurements')")
         #expect(measurementColumns.map { $0.compactMap { $0 }.joined(separator: " ") } == [
             "subject TEXT 1 1", "metric TEXT 1 2", "source TEXT 1 3", "start INTEGER 1 4", "end INTEGER 1 5",
             "value REAL 1 6", "utc_offset INTEGER 1 0", "unit TEXT 1 0", "flags INTEGER 1 0", "band TEXT 0 0",
-            "import_id INTEGER 0 0", "line INTEGER 0 0", "metadata TEXT 0 0",
+            "import_id INTEGER 0 0", "line INTEGER 0 0", "metadata TEXT 0 0", "device_id INTEGER 0 0",
         ])
         #expect(try RawSQLite.value(path, "SELECT count(*) FROM pragma_table_info('events') WHERE pk > 0") == "6")
         #expect(try RawSQLite.value(path, "SELECT count(*) FROM pragma_table_info('imports')") == "15")

@@ -99,6 +99,8 @@ public final class NDJSONSink: Sink {
         writer.key("unit"); writer.string(m.unit.text)
         if !m.flags.isEmpty { writer.key("flags"); writer.int(Int64(m.flags.rawValue)) }
         if !m.band.isEmpty { writer.key("band"); writer.string(m.band.text) }
+        if !m.device.isEmpty { writer.key("device"); writer.json(m.device.text) }
+        if let meta = m.metadata { writer.key("metadata"); writer.json(meta) }
         writer.key("file"); writer.string(m.provenance.file.text)
         writer.key("line"); writer.int(m.provenance.line)
         writer.endObject()
@@ -152,6 +154,8 @@ public final class NDJSONSink: Sink {
         if !e.intensity.isEmpty { writer.key("intensity"); writer.string(e.intensity.text) }
         if let n = e.note { writer.key("note"); writer.string(n) }
         if !e.flags.isEmpty { writer.key("flags"); writer.int(Int64(e.flags.rawValue)) }
+        if !e.device.isEmpty { writer.key("device"); writer.json(e.device.text) }
+        if let meta = e.metadata { writer.key("metadata"); writer.json(meta) }
         writer.key("file"); writer.string(e.provenance.file.text)
         writer.key("line"); writer.int(e.provenance.line)
         writer.endObject()

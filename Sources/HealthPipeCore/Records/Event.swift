@@ -23,13 +23,16 @@ public struct Event: Hashable, Sendable {
     public var note: String?
     public var flags: RecordFlags
     public var provenance: Provenance
-    /// Extra facts the source keeps as a JSON object text (Apple MetadataEntry children, device).
+    /// The device that recorded it (see `DeviceText`); empty when the source does not say.
+    public var device: Symbol
+    /// Extra facts the source keeps as a JSON object text (Apple MetadataEntry children).
     public var metadata: String?
 
     public init(subject: Symbol, kind: Kind, subtype: Symbol = .empty, source: Symbol, start: Int64,
                 end: Int64? = nil, utcOffset: Int32, carbs: Double? = nil, protein: Double? = nil,
                 fat: Double? = nil, insulin: Double? = nil, intensity: Symbol = .empty, note: String? = nil,
-                flags: RecordFlags = [], provenance: Provenance = .none, metadata: String? = nil) {
+                flags: RecordFlags = [], provenance: Provenance = .none, device: Symbol = .empty,
+                metadata: String? = nil) {
         self.subject = subject
         self.kind = kind
         self.subtype = subtype
@@ -45,6 +48,7 @@ public struct Event: Hashable, Sendable {
         self.note = note
         self.flags = flags
         self.provenance = provenance
+        self.device = device
         self.metadata = metadata
     }
 

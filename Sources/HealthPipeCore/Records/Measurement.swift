@@ -15,12 +15,15 @@ public struct Measurement: Hashable, Sendable {
     /// Band label set by `classify` (empty until then).
     public var band: Symbol
     public var provenance: Provenance
-    /// Extra facts the source keeps as a JSON object text (Apple MetadataEntry children, device).
+    /// The device that recorded it (see `DeviceText`); empty when the source does not say.
+    public var device: Symbol
+    /// Extra facts the source keeps as a JSON object text (Apple MetadataEntry children).
     public var metadata: String?
 
     public init(subject: Symbol, metric: Symbol, source: Symbol, start: Int64, end: Int64? = nil,
                 utcOffset: Int32, value: Double, unit: Symbol, flags: RecordFlags = [],
-                band: Symbol = .empty, provenance: Provenance = .none, metadata: String? = nil) {
+                band: Symbol = .empty, provenance: Provenance = .none, device: Symbol = .empty,
+                metadata: String? = nil) {
         self.subject = subject
         self.metric = metric
         self.source = source
@@ -32,6 +35,7 @@ public struct Measurement: Hashable, Sendable {
         self.flags = flags
         self.band = band
         self.provenance = provenance
+        self.device = device
         self.metadata = metadata
     }
 

@@ -61,6 +61,9 @@ public struct JSONWriter {
     }
     public mutating func double(_ v: Double?) { if let v { double(v) } else { null() } }
 
+    /// Appends a value that is already JSON text (a record's metadata or device object).
+    public mutating func json(_ text: String) { separate(); bytes.append(contentsOf: text.utf8) }
+
     /// Appends a newline (NDJSON record separator).
     public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
 

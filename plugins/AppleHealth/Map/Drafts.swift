@@ -47,8 +47,8 @@ struct ElementDraft {
 
 /// A parsed `device` description, shared by every record of that device.
 final class DeviceInfo {
-    let fields: [(key: String, value: String)]
-    init(description: String) { fields = DeviceDescription.fields(description) }
+    let symbol: Symbol
+    init(description: String) { symbol = DeviceText.symbol(DeviceDescription.fields(description)) }
 }
 
 /// The parts of a Food or BloodPressure correlation's nested records that the correlation needs.
@@ -102,6 +102,7 @@ struct MealLedger {
         var offset: Int32
         var flags: RecordFlags
         var line: Int64
+        var device: Symbol
         var order: Int
     }
     private(set) var pending: [Key: Pending] = [:]
@@ -124,26 +125,23 @@ struct MealLedger {
     }
 }
 
-/// The last few metadata texts by (device, entries): most records repeat one of a handful.
+/// The last few metadata texts by their entries: most records repeat one of a handful.
 struct MetadataCache {
-    private var devices: [DeviceInfo?] = []
     private var pairs: [[MetadataPair]] = []
     private var texts: [String] = []
     private var next = 0
     static let capacity = 8
 
-    func lookup(device: DeviceInfo?, pairs wanted: [MetadataPair]) -> String? {
-        for i in 0..<texts.count where devices[i] === device && pairs[i] == wanted { return texts[i] }
+    func lookup(pairs wanted: [MetadataPair]) -> String? {
+        for i in 0..<texts.count where pairs[i] == wanted { return texts[i] }
         return nil
     }
 
-    mutating func store(device: DeviceInfo?, pairs p: [MetadataPair], json: String) {
+    mutating func store(pairs p: [MetadataPair], json: String) {
         if texts.count < Self.capacity {
-            devices.append(device)
             pairs.append(p)
             texts.append(json)
         } else {
-            devices[next] = device
             pairs[next] = p
             texts[next] = json
             next = (next + 1) % Self.capacity

@@ -28,7 +28,7 @@ extension ExportHandler {
             // HKInsulinDeliveryReason: 1 basal, 2 bolus.
             let subtype = draft.insulinReason == 1 ? InsulinKinds.basal : draft.insulinReason == 2 ? InsulinKinds.bolus : .empty
             add(Event(subject: subject, kind: .insulin, subtype: subtype, source: draft.source, start: start.utc, end: end.utc,
-                      utcOffset: offset, insulin: units, flags: flags, provenance: prov, metadata: metadataJSON()))
+                      utcOffset: offset, insulin: units, flags: flags, provenance: prov, device: deviceSymbol, metadata: metadataJSON()))
             return
         }
         guard type.kind != .category, let raw = draft.number else {
@@ -41,17 +41,17 @@ extension ExportHandler {
             add(HealthPipeCore.Measurement(subject: subject, metric: type.categoryMetric(draft.text), source: draft.source,
                                            start: start.utc, end: end.utc, utcOffset: offset,
                                            value: Double(end.utc - start.utc) / 60, unit: CanonicalUnits.minutes,
-                                           flags: flags, provenance: prov, metadata: metadataJSON()))
+                                           flags: flags, provenance: prov, device: deviceSymbol, metadata: metadataJSON()))
             return
         }
         let conversion = draft.unit ?? UnitConversion.unitless
         let (value, converted) = conversion.convert(raw)
         add(HealthPipeCore.Measurement(subject: subject, metric: type.metric, source: draft.source, start: start.utc,
                                        end: end.utc, utcOffset: offset, value: value, unit: conversion.unit,
-                                       flags: flags.union(converted), provenance: prov, metadata: metadataJSON()))
+                                       flags: flags.union(converted), provenance: prov, device: deviceSymbol, metadata: metadataJSON()))
         if type.kind == .dietaryCarbs {
             ledger.add(.init(source: draft.source, start: start.utc, carbsBits: value.bitPattern),
-                       .init(end: end.utc, offset: offset, flags: flags, line: draft.line, order: 0))
+                       .init(end: end.utc, offset: offset, flags: flags, line: draft.line, device: deviceSymbol, order: 0))
         }
     }
 
@@ -106,7 +106,7 @@ extension ExportHandler {
         add(Event(subject: options.subject, kind: .meal, source: draft.source, start: start.utc, end: end.utc,
                   utcOffset: offset, carbs: correlation.carbs, protein: correlation.protein, fat: correlation.fat,
                   note: food, flags: draft.userEntered ? .userEntered : [], provenance: Provenance(file: file, line: draft.line),
-                  metadata: metadata))
+                  device: deviceSymbol, metadata: metadata))
     }
 }
 

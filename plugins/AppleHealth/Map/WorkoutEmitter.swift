@@ -108,7 +108,7 @@ extension ExportHandler {
                   source: draft.source, start: start.utc, end: end.utc, utcOffset: offset,
                   intensity: Self.intensity(energyKcal: energy, minutes: minutes),
                   flags: draft.userEntered ? .userEntered : [], provenance: Provenance(file: file, line: draft.line),
-                  metadata: metadata))
+                  device: deviceSymbol, metadata: metadata))
     }
 
     /// Energy per minute (kcal/min, roughly METs × body mass): < 5 light, < 10 medium, else heavy.

@@ -226,12 +226,12 @@ final class ExportHandler: SAXElementHandler {
         return true
     }
 
-    /// The draft's MetadataEntry pairs and device as a JSON object text; nil when it has neither.
-    /// Records of one device usually carry the same entries (a heart rate's motion context), so
-    /// the text is looked up in a small cache first: one shared String, no JSON work per record.
+    /// The draft's MetadataEntry pairs as a JSON object text; nil when it has none. Records of one
+    /// device usually carry the same entries (a heart rate's motion context), so the text is looked
+    /// up in a small cache first: one shared String, no JSON work per record.
     func metadataJSON(extra: ((inout JSONWriter) -> Void)? = nil) -> String? {
-        guard !draft.metadata.isEmpty || draft.device != nil || extra != nil else { return nil }
-        if extra == nil, let hit = metadataCache.lookup(device: draft.device, pairs: draft.metadata) { return hit }
+        guard !draft.metadata.isEmpty || extra != nil else { return nil }
+        if extra == nil, let hit = metadataCache.lookup(pairs: draft.metadata) { return hit }
         json.reset()
         json.beginObject()
         extra?(&json)
@@ -239,20 +239,14 @@ final class ExportHandler: SAXElementHandler {
             json.key(p.key)
             json.string(p.value)
         }
-        if let d = draft.device {
-            json.key("device")
-            json.beginObject()
-            for f in d.fields {
-                json.key(f.key)
-                json.string(f.value)
-            }
-            json.endObject()
-        }
         json.endObject()
         let text = String(decoding: json.bytes, as: UTF8.self)
-        if extra == nil { metadataCache.store(device: draft.device, pairs: draft.metadata, json: text) }
+        if extra == nil { metadataCache.store(pairs: draft.metadata, json: text) }
         return text
     }
+
+    /// The draft's device symbol (`.empty` when the element has no `device`).
+    var deviceSymbol: Symbol { draft.device?.symbol ?? .empty }
 
     func reject(_ reason: String, line: Int64? = nil) {
         let raw = "<\(draft.type?.identifier ?? "?") sourceName=\"\(draft.sourceName)\">"
@@ -287,7 +281,7 @@ final class ExportHandler: SAXElementHandler {
         for (key, p) in ledger.drain() {
             add(Event(subject: options.subject, kind: .meal, source: key.source, start: key.start, end: p.end,
                       utcOffset: p.offset, carbs: Double(bitPattern: key.carbsBits), flags: p.flags,
-                      provenance: Provenance(file: file, line: p.line)))
+                      provenance: Provenance(file: file, line: p.line), device: p.device))
         }
         flushBatch()
     }

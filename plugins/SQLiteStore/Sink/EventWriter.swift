@@ -7,24 +7,27 @@ final class EventWriter {
     static let sql = UpsertSQL.make(
         table: "events",
         columns: ["subject", "kind", "subtype", "source", "start", "end", "utc_offset", "carbs_g", "protein_g", "fat_g",
-                  "insulin_u", "intensity", "note", "flags", "import_id", "line", "amount", "metadata"],
+                  "insulin_u", "intensity", "note", "flags", "import_id", "line", "amount", "metadata", "device_id"],
         key: ["subject", "kind", "subtype", "source", "start", "amount"],
         update: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags",
-                 "import_id", "line", "metadata"],
-        changedWhen: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags", "metadata"])
+                 "import_id", "line", "metadata", "device_id"],
+        changedWhen: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags", "metadata",
+                      "device_id"])
 
     private let db: SQLiteConnection
     private let upsert: Statement
     private let symbols: SymbolBytes
     private let imports: ImportLog
+    private let devices: DeviceTable
     /// Kind names interned once, so rows bind them from the symbol cache.
     private let kindSymbols: [Event.Kind: Symbol]
 
-    init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog) throws {
+    init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog, devices: DeviceTable) throws {
         self.db = db
         self.upsert = try db.prepare(Self.sql, persistent: true)
         self.symbols = symbols
         self.imports = imports
+        self.devices = devices
         self.kindSymbols = Dictionary(uniqueKeysWithValues: Event.Kind.allCases.map { ($0, Symbol($0.rawValue)) })
     }
 
@@ -55,6 +58,7 @@ final class EventWriter {
             }
             try s.bindDouble(17, e.insulin ?? e.carbs ?? 0)
             try s.bindText(18, e.metadata)
+            try devices.bind(e.device, to: s, at: 19)
             try s.run()
             imports.countNewRows(db.changes, slot: slot)
         }

@@ -8,13 +8,13 @@ import HealthPipeCore
 /// the rest one at a time.
 final class MeasurementWriter {
     static let columns = ["subject", "metric", "source", "start", "end", "utc_offset", "value", "unit", "flags", "band",
-                          "import_id", "line", "metadata"]
+                          "import_id", "line", "metadata", "device_id"]
     static let groupSize = 64
 
     static func sql(rows: Int) -> String {
         UpsertSQL.make(table: "measurements", columns: columns, key: ["subject", "metric", "source", "start", "end", "value"],
-                       update: ["unit", "flags", "band", "utc_offset", "import_id", "line", "metadata"],
-                       changedWhen: ["unit", "flags", "band", "utc_offset", "metadata"], rows: rows)
+                       update: ["unit", "flags", "band", "utc_offset", "import_id", "line", "metadata", "device_id"],
+                       changedWhen: ["unit", "flags", "band", "utc_offset", "metadata", "device_id"], rows: rows)
     }
 
     private let db: SQLiteConnection
@@ -22,13 +22,15 @@ final class MeasurementWriter {
     private let group: Statement
     private let symbols: SymbolBytes
     private let imports: ImportLog
+    private let devices: DeviceTable
 
-    init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog) throws {
+    init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog, devices: DeviceTable) throws {
         self.db = db
         self.single = try db.prepare(Self.sql(rows: 1), persistent: true)
         self.group = try db.prepare(Self.sql(rows: Self.groupSize), persistent: true)
         self.symbols = symbols
         self.imports = imports
+        self.devices = devices
     }
 
     func write(_ rows: ArraySlice<Measurement>) throws {
@@ -78,5 +80,6 @@ final class MeasurementWriter {
             try s.bindNull(base + 12)
         }
         try s.bindText(base + 13, m.metadata)
+        try devices.bind(m.device, to: s, at: base + 14)
     }
 }

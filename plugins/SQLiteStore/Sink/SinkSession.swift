@@ -6,6 +6,7 @@ final class SinkSession {
     let db: SQLiteConnection
     let transaction: BatchTransaction
     let imports: ImportLog
+    private let devices: DeviceTable
     private let measurements: MeasurementWriter
     private let events: EventWriter
     private let daily: DailySummaryWriter
@@ -20,8 +21,9 @@ final class SinkSession {
         transaction = BatchTransaction(db: db, batchRows: batchRows)
         imports = try ImportLog(db: db, startedAt: run.startedAt)
         let symbols = SymbolBytes()
-        measurements = try MeasurementWriter(db: db, symbols: symbols, imports: imports)
-        events = try EventWriter(db: db, symbols: symbols, imports: imports)
+        devices = try DeviceTable(db: db)
+        measurements = try MeasurementWriter(db: db, symbols: symbols, imports: imports, devices: devices)
+        events = try EventWriter(db: db, symbols: symbols, imports: imports, devices: devices)
         daily = try DailySummaryWriter(db: db, symbols: symbols)
         profiles = try ProfileWriter(db: db, symbols: symbols, imports: imports)
         metricSets = try MetricSetWriter(db: db, symbols: symbols)
@@ -51,7 +53,10 @@ final class SinkSession {
             if !batch.motionSessions.isEmpty { try transaction.commit() }
         } catch {
             // SQLite may already have rolled back (SQLITE_FULL…); keep counts in step with the file.
-            if !transaction.isOpen { imports.discardPending() }
+            if !transaction.isOpen {
+                imports.discardPending()
+                devices.forget()
+            }
             throw error
         }
     }
