@@ -65,6 +65,39 @@ import Testing
         #expect(loop.carbs == 30 && loop.protein == nil)
     }
 
+    /// A Food correlation claims its carbohydrate record wherever the two are in the file.
+    @Test func correlationBeforeItsRecordStillClaimsIt() throws {
+        let t = "2024-01-02 12:30:00 +0100"
+        let carbs = record("HKQuantityTypeIdentifierDietaryCarbohydrates", value: "45", unit: "g", source: "MyFitnessPal", start: t)
+        let food = " <Correlation type=\"HKCorrelationTypeIdentifierFood\" sourceName=\"MyFitnessPal\" startDate=\"\(t)\" endDate=\"\(t)\">\n"
+            + carbs + " </Correlation>\n"
+        // Two identical records and one correlation: one meal from the correlation, one on its own.
+        let run = try read(try write(healthXML(food + carbs + carbs)))
+        let meals = run.events.filter { $0.kind == Event.Kind.meal }
+        #expect(meals.count == 2)
+        #expect(meals.map { $0.carbs ?? 0 } == [45, 45])
+    }
+
+    /// Carbohydrate records no Food correlation claims become meals at the end of the document:
+    /// more than a batch of them all arrive, in file order.
+    @Test func unclaimedCarbsBecomeMealsInFileOrder() throws {
+        let n = 2500
+        var body = ""
+        var expected: [Double] = []
+        for i in 0..<n {
+            let grams = Double(i % 90 + 10)
+            expected.append(grams)
+            let start = String(format: "2024-01-%02d %02d:%02d:00 +0100", i / 1440 + 1, i / 60 % 24, i % 60)
+            body += record("HKQuantityTypeIdentifierDietaryCarbohydrates", value: "\(Int(grams))", unit: "g", source: "Loop", start: start)
+        }
+        let run = try read(try write(healthXML(body)))
+        let meals: [Event] = run.events.filter { $0.kind == Event.Kind.meal }
+        let starts: [Int64] = meals.map { $0.start }
+        #expect(meals.count == n)
+        #expect(starts == starts.sorted())
+        #expect(meals.map { $0.carbs ?? 0 } == expected)
+    }
+
     @Test func insulinDeliveryReasons() throws {
         func insulin(_ v: String, _ reason: String, _ start: String) -> String {
             record("HKQuantityTypeIdentifierInsulinDelivery", value: v, unit: "IU", source: "Loop", start: start,

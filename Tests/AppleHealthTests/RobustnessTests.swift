@@ -47,8 +47,8 @@ import Testing
         let parser = SAXPushParser(handler: handler)
         var bytes = Array(doc.utf8)
         bytes.withUnsafeMutableBytes { _ = parser.feed(UnsafeRawBufferPointer($0), final: true) }
-        handler.finish()
-        let stored = handler.ready.flatMap(\.measurements)
+        var stored: [HealthPipeCore.Measurement] = []
+        handler.finish { stored += handler.ready.flatMap(\.measurements); handler.ready.removeAll() }
         #expect(stored.map(\.value) == [10])
         #expect(parser.error?.message.contains("Entity 'b' not defined") == true)
     }

@@ -56,6 +56,37 @@ import Testing
         #expect(d.first { $0.day == 2 }?.metric.text == "activity")
     }
 
+    /// A transform that keeps only a few days in memory (spilling the rest to a scratch file)
+    /// summarises exactly like one that keeps them all.
+    @Test func spillingDaysChangesNothing() throws {
+        var batches: [RecordBatch] = []
+        for pass in 0..<3 {
+            var ms: [Measurement] = []
+            for day in Int64(0)..<20 {
+                let v = Double(60 + (day * 37 + Int64(pass) * 11) % 150)
+                ms.append(reading(day * 86_400 + Int64(pass) * 3600, v, band: v < 72 ? "low" : "normal"))
+            }
+            var meal = Event(subject: s, kind: .meal, source: Symbol("app"), start: (30 + Int64(pass)) * 86_400, utcOffset: 0)
+            meal.carbs = 20
+            batches.append(RecordBatch(measurements: ms, events: [meal]))
+        }
+        func summaries(_ t: DailyTransform) throws -> [DailySummary] {
+            for b in batches { try t.process(b, context: ctx) { _ in } }
+            var out: [DailySummary] = []
+            try t.finish(context: ctx) { out += $0.dailySummaries }
+            return out
+        }
+        let whole = try summaries(DailyTransform(hypoBelow: 72, hyperAbove: 180))
+        let spilled = try summaries(DailyTransform(hypoBelow: 72, hyperAbove: 180, daysInMemory: 4))
+        #expect(whole.count == 23)  // 20 glucose days + 3 days with a meal only
+        #expect(spilled.map(\.day) == whole.map(\.day))
+        #expect(spilled.map(\.count) == whole.map(\.count))
+        #expect(zip(spilled, whole).allSatisfy { a, b in
+            a.metric == b.metric && a.min.isNaN == b.min.isNaN && (a.min.isNaN || abs(a.mean - b.mean) < 1e-9)
+                && a.hypo == b.hypo && a.bandPercents == b.bandPercents && a.carbsGrams == b.carbsGrams
+        })
+    }
+
     @Test func singleReadingHasNoSD() throws {
         let d = try run(RecordBatch(measurements: [reading(0, 100)]))
         #expect(d[0].sd == nil && !d[0].hypo && !d[0].hyper)

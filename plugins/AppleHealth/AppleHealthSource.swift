@@ -59,8 +59,7 @@ final class AppleHealthSource: Source, InputDescribing {
             if parsing { filter.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) { parsing = parser.feed($0) && parsing } }
             if parsing { parser.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) }
         }
-        handler.finish()
-        try drain()
+        try handler.finish(drain: drain)
         if let error = parser.error {
             rejected += 1
             let where_ = input.entryName.map { " (\($0) in the zip)" } ?? ""

@@ -25,6 +25,23 @@ struct MetricDay {
         if !band.isEmpty { bandCounts[band, default: 0] += 1 }
     }
 
+    /// Adds another accumulator of the same day (Chan et al.'s pairwise update of mean and M2):
+    /// a day whose readings were spilled to disk in two parts.
+    mutating func merge(_ other: MetricDay) {
+        guard other.count > 0 else { return }
+        guard count > 0 else { self = other; return }
+        let n = Double(count), m = Double(other.count)
+        let delta = other.mean - mean
+        mean += delta * m / (n + m)
+        m2 += other.m2 + delta * delta * n * m / (n + m)
+        count += other.count
+        if other.min < min { min = other.min }
+        if other.max > max { max = other.max }
+        for (band, c) in other.bandCounts { bandCounts[band, default: 0] += c }
+        below = below || other.below
+        above = above || other.above
+    }
+
     /// Sample standard deviation (n − 1), nil below two readings.
     var sd: Double? { count > 1 ? (m2 / Double(count - 1)).squareRoot() : nil }
 }
@@ -47,4 +64,9 @@ struct MetricDayKey: Hashable {
     var subject: Symbol
     var metric: Symbol
     var day: Int64
+
+    /// The order days are summarised in: subject, metric (by symbol id), day.
+    static func precedes(_ a: MetricDayKey, _ b: MetricDayKey) -> Bool {
+        (a.subject.id, a.metric.id, a.day) < (b.subject.id, b.metric.id, b.day)
+    }
 }

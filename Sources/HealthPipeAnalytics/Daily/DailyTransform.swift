@@ -10,14 +10,17 @@ public final class DailyTransform: Transform {
     let hyperAbove: Double
     let glucoseMetrics: Set<Symbol>
     private var metricSets: MetricSetCollector?
-    private var metricDays: [MetricDayKey: MetricDay] = [:]
+    private let metricDays: MetricDayStore
+    /// Hypo/hyper flags of glucose days, kept from the summaries for period metric sets.
+    private var glucoseDayFlags: [MetricDayKey: (below: Bool, above: Bool)] = [:]
     private var eventDays: [SubjectDay: EventDay] = [:]
     private static let illness = Symbol("illness"), stress = Symbol("stress"), activity = Symbol("activity")
 
     /// Thresholds in mg/dL: a reading below `hypoBelow` marks a hypo day, above `hyperAbove` a hyper day.
     /// `per` chooses the metric sets (nil: none); `options` their grid settings.
     public init(hypoBelow: Double, hyperAbove: Double, glucoseMetrics: Set<Symbol> = [Metrics.glucose],
-                per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init()) {
+                per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init(), daysInMemory: Int = 8192) {
+        metricDays = MetricDayStore(limit: daysInMemory)
         self.hypoBelow = hypoBelow
         self.hyperAbove = hyperAbove
         self.glucoseMetrics = glucoseMetrics
@@ -32,8 +35,6 @@ public final class DailyTransform: Transform {
             let key = MetricDayKey(subject: m.subject, metric: m.metric, day: m.localDay)
             if key != lastKey {
                 if let k = lastKey, let c = current { metricDays[k] = c }
-        // Completed days go out at once, so memory does not grow with the number of days.
-        if let finished = metricSets?.takeFinished(), !finished.isEmpty { try emit(RecordBatch(metricSets: finished)) }
                 lastKey = key
                 current = metricDays[key] ?? MetricDay(unit: m.unit)
             }
@@ -45,6 +46,9 @@ public final class DailyTransform: Transform {
             }
         }
         if let k = lastKey, let c = current { metricDays[k] = c }
+        try metricDays.spillIfFull()
+        // Completed days go out at once, so memory does not grow with the number of days.
+        if let finished = metricSets?.takeFinished(), !finished.isEmpty { try emit(RecordBatch(metricSets: finished)) }
 
         for e in batch.events {
             let key = SubjectDay(subject: e.subject, day: e.localDay)
@@ -66,32 +70,36 @@ public final class DailyTransform: Transform {
     }
 
     public func finish(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
-        var out: [DailySummary] = []
+        // Summaries go out 4096 at a time, in (subject, metric, day) order, then days with events
+        // only: years of days are never held twice (accumulators and summaries) at once.
+        var chunk: [DailySummary] = []
+        chunk.reserveCapacity(Self.chunkSize)
+        func add(_ summary: DailySummary) throws {
+            chunk.append(summary)
+            if chunk.count == Self.chunkSize {
+                try emit(RecordBatch(dailySummaries: chunk))
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
         var daysWithReadings = Set<SubjectDay>()
-        for (key, m) in metricDays {
-            let sd = SubjectDay(subject: key.subject, day: key.day)
-            daysWithReadings.insert(sd)
-            let ev = eventDays[sd] ?? EventDay()
-            let shares = m.bandCounts.map { BandShare(band: $0.key, percent: 100 * Double($0.value) / Double(m.count)) }
-                .sorted { $0.band.text < $1.band.text }
-            out.append(DailySummary(subject: key.subject, metric: key.metric, day: key.day, unit: m.unit, count: m.count,
-                                    min: m.min, max: m.max, mean: m.mean, sd: m.sd, bandPercents: shares,
-                                    hypo: m.below, hyper: m.above, carbsGrams: ev.carbs, insulinUnits: ev.insulin,
-                                    exerciseMinutes: ev.exerciseMinutes, illness: ev.illness, stress: ev.stress))
+        let keepFlags = metricSets.map { $0.per != .day } ?? false
+        try metricDays.drainSorted { key, m in
+            let day = SubjectDay(subject: key.subject, day: key.day)
+            daysWithReadings.insert(day)
+            if keepFlags, glucoseMetrics.contains(key.metric) { glucoseDayFlags[key] = (m.below, m.above) }
+            try add(summary(key, m, events: eventDays[day] ?? EventDay()))
         }
-        // Days with events but no readings still get a row, so their totals are not lost.
-        for (key, ev) in eventDays where !daysWithReadings.contains(key) {
-            out.append(DailySummary(subject: key.subject, metric: Self.activity, day: key.day, unit: .empty, count: 0,
-                                    min: .nan, max: .nan, mean: .nan, sd: nil, bandPercents: [], hypo: false, hyper: false,
-                                    carbsGrams: ev.carbs, insulinUnits: ev.insulin, exerciseMinutes: ev.exerciseMinutes,
-                                    illness: ev.illness, stress: ev.stress))
+        let eventOnly = eventDays.filter { !daysWithReadings.contains($0.key) }
+            .sorted { ($0.key.subject.id, $0.key.day) < ($1.key.subject.id, $1.key.day) }
+        for (day, ev) in eventOnly {
+            // Days with events but no readings still get a row, so their totals are not lost.
+            try add(DailySummary(subject: day.subject, metric: Self.activity, day: day.day, unit: .empty, count: 0,
+                                 min: .nan, max: .nan, mean: .nan, sd: nil, bandPercents: [], hypo: false, hyper: false,
+                                 carbsGrams: ev.carbs, insulinUnits: ev.insulin, exerciseMinutes: ev.exerciseMinutes,
+                                 illness: ev.illness, stress: ev.stress))
         }
-        out.sort { ($0.subject.id, $0.day, $0.metric.text) < ($1.subject.id, $1.day, $1.metric.text) }
-        var i = 0
-        while i < out.count {
-            try emit(RecordBatch(dailySummaries: Array(out[i..<min(i + 4096, out.count)])))
-            i += 4096
-        }
+        if !chunk.isEmpty { try emit(RecordBatch(dailySummaries: chunk)) }
+        chunk = []
         if var collector = metricSets {
             metricSets = nil
             var sets = collector.finish()
@@ -106,8 +114,20 @@ public final class DailyTransform: Transform {
                 sets.removeFirst(n)
             }
         }
-        metricDays.removeAll()
+        glucoseDayFlags.removeAll()
         eventDays.removeAll()
+    }
+
+    static let chunkSize = 4096
+
+    /// The summary row of one metric's day.
+    private func summary(_ key: MetricDayKey, _ m: MetricDay, events ev: EventDay) -> DailySummary {
+        let shares = m.bandCounts.map { BandShare(band: $0.key, percent: 100 * Double($0.value) / Double(m.count)) }
+            .sorted { $0.band.text < $1.band.text }
+        return DailySummary(subject: key.subject, metric: key.metric, day: key.day, unit: m.unit, count: m.count,
+                            min: m.min, max: m.max, mean: m.mean, sd: m.sd, bandPercents: shares,
+                            hypo: m.below, hyper: m.above, carbsGrams: ev.carbs, insulinUnits: ev.insulin,
+                            exerciseMinutes: ev.exerciseMinutes, illness: ev.illness, stress: ev.stress)
     }
 
     /// Adds a period's event totals and hypo/hyper day counts to its metric set (a day's are in its
@@ -123,7 +143,7 @@ public final class DailyTransform: Transform {
                 if e.illness { illness += 1 }
                 if e.stress { stress += 1 }
             }
-            if let m = metricDays[MetricDayKey(subject: set.subject, metric: set.metric, day: d)] {
+            if let m = glucoseDayFlags[MetricDayKey(subject: set.subject, metric: set.metric, day: d)] {
                 if m.below { hypo += 1 }
                 if m.above { hyper += 1 }
             }

@@ -88,43 +88,6 @@ struct WorkoutDraft {
     mutating func reset() { self = WorkoutDraft() }
 }
 
-/// Top-level carbohydrate records waiting to become meal events: a Food correlation later in the file
-/// may describe the same meal (with protein and fat), and a meal must be counted once. Held until
-/// the end of the document; one small entry per carbohydrate record (a few per day).
-struct MealLedger {
-    struct Key: Hashable {
-        var source: Symbol
-        var start: Int64
-        var carbsBits: UInt64
-    }
-    struct Pending {
-        var end: Int64
-        var offset: Int32
-        var flags: RecordFlags
-        var line: Int64
-        var device: Symbol
-        var order: Int
-    }
-    private(set) var pending: [Key: Pending] = [:]
-    private var order = 0
-
-    mutating func add(_ key: Key, _ p: Pending) {
-        var p = p
-        p.order = order
-        order += 1
-        pending[key] = p
-    }
-
-    mutating func take(_ key: Key) -> Pending? { pending.removeValue(forKey: key) }
-
-    /// Everything left, in file order.
-    mutating func drain() -> [(Key, Pending)] {
-        let all = pending.sorted { $0.value.order < $1.value.order }.map { ($0.key, $0.value) }
-        pending = [:]
-        return all
-    }
-}
-
 /// The last few metadata texts by their entries: most records repeat one of a handful.
 struct MetadataCache {
     private var pairs: [[MetadataPair]] = []

@@ -50,8 +50,8 @@ extension ExportHandler {
                                        end: end.utc, utcOffset: offset, value: value, unit: conversion.unit,
                                        flags: flags.union(converted), provenance: prov, device: deviceSymbol, metadata: metadataJSON()))
         if type.kind == .dietaryCarbs {
-            ledger.add(.init(source: draft.source, start: start.utc, carbsBits: value.bitPattern),
-                       .init(end: end.utc, offset: offset, flags: flags, line: draft.line, device: deviceSymbol, order: 0))
+            ledger.add(.init(start: start.utc, end: end.utc, carbs: value, line: draft.line, source: draft.source,
+                             offset: offset, device: deviceSymbol, flags: flags))
         }
     }
 
@@ -98,7 +98,7 @@ extension ExportHandler {
         else { filtered += 1; return }
         guard let (start, end, offset) = placed() else { return }
         if let c = correlation.carbs {
-            _ = ledger.take(.init(source: draft.source, start: start.utc, carbsBits: c.bitPattern))
+            ledger.claim(.init(source: draft.source, start: start.utc, carbsBits: c.bitPattern))
         }
         let food = draft.metadata.first { $0.key == "HKFoodType" }?.value
         let energy = correlation.energy

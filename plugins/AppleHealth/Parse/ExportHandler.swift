@@ -18,7 +18,7 @@ final class ExportHandler: SAXElementHandler {
     var ready: [RecordBatch] = []
     var rejects: [RowError] = []
     private var batch = RecordBatch()
-    static let batchSize = 1024
+    static let batchSize = 256
 
     var measurements: Int64 = 0
     var events: Int64 = 0
@@ -45,6 +45,8 @@ final class ExportHandler: SAXElementHandler {
     private var metadataKeys = ByteCache<String>(capacity: 32)
     private var devices = ByteCache<DeviceInfo>(capacity: 16)
     private var zones: [String: TimeZone?] = [:]
+    private var topNames = InternedNames(TopElement.of)
+    private var sampleNames = InternedNames(SampleAttribute.of)
     var json = JSONWriter(capacity: 512)
     private var metadataCache = MetadataCache()
     let workoutsIncluded: Bool
@@ -67,25 +69,26 @@ final class ExportHandler: SAXElementHandler {
         switch depth {
         case 2:
             elementsRead += 1
-            if named(name, "Record") {
+            switch topNames.code(name) {
+            case .record:
                 top = .record
                 beginRecord(a)
-            } else if named(name, "Correlation") {
+            case .correlation:
                 top = .correlation
                 beginRecord(a)
                 correlation.reset()
-            } else if named(name, "Workout") {
+            case .workout:
                 top = .workout
                 beginWorkout(a)
-            } else if named(name, "ActivitySummary") {
+            case .activitySummary:
                 top = .none
                 activitySummary(a)
-            } else if named(name, "Me") {
+            case .me:
                 top = .none
                 me(a)
-            } else if named(name, "ExportDate") {
+            case .exportDate:
                 top = .none
-            } else {
+            case .other:
                 top = .skip
                 skipped[String(cString: name), default: 0] += 1
             }
@@ -125,23 +128,25 @@ final class ExportHandler: SAXElementHandler {
         draft.reset(line: Int64(currentLine()))
         var unitIndex = -1, valueIndex = -1
         for i in 0..<a.count {
-            let n = a.name(i)
-            if named(n, "type") {
+            switch sampleNames.code(a.name(i)) {
+            case .type:
                 draft.type = types.value(a.value(i), a.length(i)) { HealthType(identifier: $0, filter: options.types) }
-            } else if named(n, "sourceName") {
+            case .sourceName:
                 source(a, i)
-            } else if named(n, "startDate") {
+            case .startDate:
                 draft.start = a.date(i)
                 if draft.start == nil { draft.badDate = true }
-            } else if named(n, "endDate") {
+            case .endDate:
                 draft.end = a.date(i)
                 if draft.end == nil { draft.badDate = true }
-            } else if named(n, "unit") {
+            case .unit:
                 unitIndex = i
-            } else if named(n, "value") {
+            case .value:
                 valueIndex = i
-            } else if named(n, "device") {
+            case .device:
                 device(a, i)
+            case .other:
+                break
             }
         }
         if unitIndex >= 0, let t = draft.type {
@@ -191,8 +196,8 @@ final class ExportHandler: SAXElementHandler {
         case "HKBloodGlucoseMealTime":
             draft.metadata.append(MetadataPair(key: "meal_time", value: value == "1" ? "preprandial" : value == "2" ? "postprandial" : value))
         case "HKMetadataKeyHeartRateMotionContext":
-            let names = ["0": "unset", "1": "sedentary", "2": "active"]
-            draft.metadata.append(MetadataPair(key: "motion_context", value: names[value] ?? value))
+            let context = value == "0" ? "unset" : value == "1" ? "sedentary" : value == "2" ? "active" : value
+            draft.metadata.append(MetadataPair(key: "motion_context", value: context))
         default: break
         }
     }
@@ -276,14 +281,17 @@ final class ExportHandler: SAXElementHandler {
         batch.reserve(Self.batchSize)
     }
 
-    /// End of input: meals that no Food correlation claimed, then the last batch.
-    func finish() {
-        for (key, p) in ledger.drain() {
-            add(Event(subject: options.subject, kind: .meal, source: key.source, start: key.start, end: p.end,
-                      utcOffset: p.offset, carbs: Double(bitPattern: key.carbsBits), flags: p.flags,
+    /// End of input: meals that no Food correlation claimed, then the last batch. `drain` takes each
+    /// batch as it fills, so years of meals are not all held as events at once.
+    func finish(drain: () throws -> Void) rethrows {
+        try ledger.drain { p in
+            add(Event(subject: options.subject, kind: .meal, source: p.source, start: p.start, end: p.end,
+                      utcOffset: p.offset, carbs: p.carbs, flags: p.flags,
                       provenance: Provenance(file: file, line: p.line), device: p.device))
+            if !ready.isEmpty { try drain() }
         }
         flushBatch()
+        try drain()
     }
 }
 

@@ -25,7 +25,7 @@ public enum SQLiteSchema {
             PRAGMA synchronous = NORMAL;
             PRAGMA foreign_keys = OFF;
             PRAGMA temp_store = MEMORY;
-            PRAGMA cache_size = -8192;
+            PRAGMA cache_size = -2048;
             """)
     }
 }
