@@ -12,7 +12,8 @@ final class HealthType {
     /// False when the stage's type allow/deny lists exclude it.
     let included: Bool
     let short: String
-    var units = ByteCache<UnitConversion>(capacity: 4)
+    /// Used by the parser thread only (see ExportHandler on exclusivity checks).
+    @exclusivity(unchecked) var units = ByteCache<UnitConversion>(capacity: 4)
     private var categoryMetrics: [String: Symbol] = [:]
 
     init(identifier: String, filter: TypeFilter) {

@@ -15,40 +15,43 @@ final class ExportHandler: SAXElementHandler {
     /// The parser's current line (set once the parser exists).
     var currentLine: () -> Int = { 0 }
 
-    var ready: [RecordBatch] = []
-    var rejects: [RowError] = []
-    private var batch = RecordBatch()
+    // The SAX state below is touched only by the parser thread, one callback at a time and never
+    // through overlapping accesses; the runtime's per-access exclusivity checks cost ~8 % of that
+    // thread, so they are turned off for these properties.
+    @exclusivity(unchecked) var ready: [RecordBatch] = []
+    @exclusivity(unchecked) var rejects: [RowError] = []
+    @exclusivity(unchecked) private var batch = RecordBatch()
     static let batchSize = 256
 
-    var measurements: Int64 = 0
-    var events: Int64 = 0
+    @exclusivity(unchecked) var measurements: Int64 = 0
+    @exclusivity(unchecked) var events: Int64 = 0
     /// Top-level elements read (records, correlations, workouts, summaries…).
-    var elementsRead: Int64 = 0
+    @exclusivity(unchecked) var elementsRead: Int64 = 0
     /// Elements left out by the type, source or date options.
-    var filtered: Int64 = 0
+    @exclusivity(unchecked) var filtered: Int64 = 0
     /// Records nested in correlations (never stored on their own: they repeat top-level records).
-    var correlationMembers: Int64 = 0
+    @exclusivity(unchecked) var correlationMembers: Int64 = 0
     /// Top-level elements HealthPipe does not import (ClinicalRecord, Audiogram…), by name.
-    var skipped: [String: Int] = [:]
+    @exclusivity(unchecked) var skipped: [String: Int] = [:]
 
     private enum Top { case none, record, correlation, workout, skip }
-    private var depth = 0
-    private var top = Top.none
-    var draft = ElementDraft()
-    var correlation = CorrelationDraft()
-    var workout = WorkoutDraft()
-    var ledger = MealLedger()
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var top = Top.none
+    @exclusivity(unchecked) var draft = ElementDraft()
+    @exclusivity(unchecked) var correlation = CorrelationDraft()
+    @exclusivity(unchecked) var workout = WorkoutDraft()
+    @exclusivity(unchecked) var ledger = MealLedger()
 
-    var types = ByteCache<HealthType>(capacity: 32)
-    private var sources = ByteCache<SourceInfo>(capacity: 16)
-    private var texts = ByteCache<String>(capacity: 32)
-    private var metadataKeys = ByteCache<String>(capacity: 32)
-    private var devices = ByteCache<DeviceInfo>(capacity: 16)
-    private var zones: [String: TimeZone?] = [:]
-    private var topNames = InternedNames(TopElement.of)
-    private var sampleNames = InternedNames(SampleAttribute.of)
-    var json = JSONWriter(capacity: 512)
-    private var metadataCache = MetadataCache()
+    @exclusivity(unchecked) var types = ByteCache<HealthType>(capacity: 32)
+    @exclusivity(unchecked) private var sources = ByteCache<SourceInfo>(capacity: 16)
+    @exclusivity(unchecked) private var texts = ByteCache<String>(capacity: 32)
+    @exclusivity(unchecked) private var metadataKeys = ByteCache<String>(capacity: 32)
+    @exclusivity(unchecked) private var devices = ByteCache<DeviceInfo>(capacity: 16)
+    @exclusivity(unchecked) private var zones: [String: TimeZone?] = [:]
+    @exclusivity(unchecked) private var topNames = InternedNames(TopElement.of)
+    @exclusivity(unchecked) private var sampleNames = InternedNames(SampleAttribute.of)
+    @exclusivity(unchecked) var json = JSONWriter(capacity: 512)
+    @exclusivity(unchecked) private var metadataCache = MetadataCache()
     let workoutsIncluded: Bool
     let summariesIncluded: Bool
 
