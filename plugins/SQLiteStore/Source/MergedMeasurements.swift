@@ -25,6 +25,11 @@ final class MergedMeasurements {
 
     /// The next reading in time order; nil after the last one.
     func next() throws -> Measurement? {
+        if cursors.count == 1 {
+            guard let m = cursors[0].current else { return nil }
+            try cursors[0].advance()
+            return m
+        }
         while true {
             var pick = -1
             for (i, c) in cursors.enumerated() {

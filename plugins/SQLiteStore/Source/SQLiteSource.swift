@@ -36,11 +36,13 @@ public final class SQLiteSource: Source {
         subjects = Array(Set(subjects)).sorted()
 
         var batch = RecordBatch()
+        batch.reserve(batchSize)
         func flush() throws {
             guard !batch.isEmpty else { return }
             context.progress.addRecords(Int64(batch.count))
             try emit(batch)
             batch = RecordBatch()
+            batch.reserve(batchSize)
         }
         for subject in subjects {
             if context.shouldStop { break }
@@ -49,15 +51,16 @@ public final class SQLiteSource: Source {
             let carrier = metrics.first { $0.metric == eventsWith } ?? metrics.last
             for group in metrics {
                 let readings = try MergedMeasurements(db: db, subject: subject, metric: group.metric, sources: group.sources)
+                let carriesEvents = group.metric == carrier?.metric
                 while let m = try readings.next() {
-                    if group.metric == carrier?.metric {
+                    if carriesEvents {
                         while let e = events.current, e.start <= m.start {
                             batch.events.append(e)
                             try events.advance()
                         }
                     }
                     batch.measurements.append(m)
-                    if batch.count >= batchSize {
+                    if batch.measurements.count + batch.events.count >= batchSize {
                         try flush()
                         if context.shouldStop { return }
                     }
