@@ -21,10 +21,11 @@ struct GridSeries: Hashable {
 /// A series' points arrive in batches, in time order except where the clock goes back (a DST change
 /// with a bridged gap). The points of a batch after the series' reconciled time are merged in key
 /// order with the stored rows of their time span, which then counts as reconciled; a point at or
-/// before it is upserted as a fresh insert would be. `finish` deletes what lies after each series'
-/// reconciled time and the grid rows of every series not written at all (which series hold grid rows
-/// is surveyed in the background from the start: for a series of readings it takes a scan of all
-/// of them).
+/// before it is upserted as a fresh insert would be (its stored row, if any, was deleted as stale
+/// when its span was reconciled: those few rows are written again on every run). `finish` deletes
+/// what lies after each series' reconciled time and the grid rows of every series not written at
+/// all (which series hold grid rows is surveyed in the background from the start: for a series of
+/// readings it takes a scan of all of them).
 final class GridWriter {
     static let deleteRangeSQL = """
         DELETE FROM measurements WHERE subject = ?1 AND metric = ?2 AND source = ?3
