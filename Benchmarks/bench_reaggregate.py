@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Ten years of 5-minute CGM for one subject (1,051,200 readings) in SQLite: times
-`healthpipe reaggregate` (sqlite-source → classify, daily, ridge predict and ridge alerts at every
-reading → one replace-derived transaction) and reports wall seconds and peak RSS.
+`healthpipe reaggregate` (sqlite-source → (resample) classify, daily, ridge predict and ridge alerts
+at every reading → one replace-derived transaction) and reports wall seconds and peak RSS.
 
-Usage: python3 Benchmarks/bench_reaggregate.py [--repeat 3] [--keep DIR]
-Needs a release build (swift build -c release)."""
-import argparse, math, os, random, subprocess, sys, tempfile
+Usage: python3 Benchmarks/bench_reaggregate.py [--repeat 3] [--keep DIR] [--baseline BIN]
+Needs a release build (swift build -c release). --baseline times a second binary (e.g. a copy of
+main's) side by side: each run of the branch is followed by the same run of the baseline on its own
+copy of the database, so both see the same machine load."""
+import argparse, math, os, random, shutil, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure import measure
+from measure import fresh, measure
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, ".build", "release", "healthpipe")
@@ -54,6 +56,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep")
+    ap.add_argument("--baseline", help="another healthpipe binary to time side by side (interleaved)")
     a = ap.parse_args()
     work = a.keep or tempfile.mkdtemp(prefix="hp-reagg-")
     os.makedirs(work, exist_ok=True)
@@ -74,23 +77,53 @@ def main():
     # The issue's job: resample + classify + daily metrics + ridge predictions at every reading (latest stored).
     full_seeds = settings("full-seeds.yml", "resample: {}\nclassify: { preset: seeds }\npredict: { model: ridge }\n")
     full_consensus = settings("full-consensus.yml", "resample: {}\nclassify: { preset: consensus }\npredict: { model: ridge }\n")
-    reagg = [BIN, "reaggregate", "--db", db, "--config"]
-    # (name, commands run in turn): alternating presets makes every run relabel all 1,051,200 readings.
+    binaries = [("branch", BIN, db)]
+    if a.baseline:
+        # The baseline works on a copy, so each binary finds the database as its own runs left it.
+        base_db = os.path.join(work, "tenyears-baseline.sqlite")
+        fresh(base_db)
+        shutil.copyfile(db, base_db)
+        binaries.append(("baseline", a.baseline, base_db))
+
+    def reagg(binary, path, config):
+        return [binary, "reaggregate", "--db", path, "--config", config]
+
+    # (name, settings run once before the job, settings run before each timed run, settings timed
+    # in turn), all but the timed ones untimed. Alternating presets makes every run relabel all
+    # 1,051,200 readings. resample's grid is stored by the first run that names it and reconciled by
+    # the next ones; a run without resample deletes it.
     jobs = [
-        ("same settings as the import (no band changes)", [reagg + [seeds]]),
-        ("preset switched (every band rewritten)", [reagg + [consensus], reagg + [seeds]]),
-        ("resample + classify + daily + ridge (grid rewritten)", [reagg + [full_seeds]]),
-        ("resample + preset switched + daily + ridge", [reagg + [full_consensus], reagg + [full_seeds]]),
-        ("every forecast stored (6.3M forecast rows)", [reagg + [every]]),
+        ("same settings as the import (no band changes)", [], [], [seeds]),
+        ("preset switched (every band rewritten)", [], [], [consensus, seeds]),
+        ("resample + classify + daily + ridge, grid stored (re-run)", [full_seeds], [], [full_seeds]),
+        ("resample + preset switched + daily + ridge, grid stored", [full_seeds], [], [full_consensus, full_seeds]),
+        ("resample + classify + daily + ridge, no grid yet (1,051,199 rows inserted)", [], [seeds], [full_seeds]),
+        ("resample dropped from the settings (1,051,199 grid rows deleted)", [], [full_seeds], [seeds]),
+        ("every forecast stored (6.3M forecast rows)", [], [], [every]),
     ]
-    subprocess.run(reagg + [seeds], check=True, stderr=subprocess.DEVNULL)
-    print("| job | wall s (median) | peak RSS MiB |\n|---|---|---|")
-    for name, cmds in jobs:
-        runs = sorted(measure(cmds[i % len(cmds)])[:2] for i in range(a.repeat))
-        wall, _ = runs[len(runs) // 2]
-        print(f"| {name} | {wall:.2f} | {max(r[1] for r in runs):.0f} |")
-        # Leave the database as the next job expects it (seeds bands, no stored forecast rows).
-        subprocess.run(reagg + [seeds], check=True, stderr=subprocess.DEVNULL)
+    for _, binary, path in binaries:
+        subprocess.run(reagg(binary, path, seeds), check=True, stderr=subprocess.DEVNULL)
+    names = [n for n, _, _ in binaries]
+    print("| job | " + " | ".join(f"{n} wall s, median (min–max) | {n} peak RSS MiB" for n in names) + " |")
+    print("|---|" + "---|---|" * len(names))
+    for name, prepare, before_each, timed in jobs:
+        for _, binary, path in binaries:
+            for config in prepare:
+                subprocess.run(reagg(binary, path, config), check=True, stderr=subprocess.DEVNULL)
+        runs = {n: [] for n in names}
+        for i in range(a.repeat):
+            for n, binary, path in binaries:
+                for config in before_each:
+                    subprocess.run(reagg(binary, path, config), check=True, stderr=subprocess.DEVNULL)
+                runs[n].append(measure(reagg(binary, path, timed[i % len(timed)]))[:2])
+        cells = []
+        for n in names:
+            walls = sorted(r[0] for r in runs[n])
+            cells.append(f"{walls[len(walls) // 2]:.2f} ({walls[0]:.2f}–{walls[-1]:.2f}) | {max(r[1] for r in runs[n]):.0f}")
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+        # Leave the databases as the next job expects them (seeds bands, no grid, no stored forecasts).
+        for _, binary, path in binaries:
+            subprocess.run(reagg(binary, path, seeds), check=True, stderr=subprocess.DEVNULL)
 
 
 if __name__ == "__main__":

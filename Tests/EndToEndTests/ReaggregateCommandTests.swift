@@ -270,4 +270,81 @@ import Testing
         #expect(E2E.count(db, "measurements", "source = 'resampled'") == 0)
         #expect(E2E.count(db, "measurements") == 2148)
     }
+
+    static func grid(_ db: URL) -> [[String]] {
+        E2E.query(db, "SELECT * FROM measurements WHERE flags & 128 != 0 ORDER BY subject, metric, source, start, end, value")
+    }
+
+    /// A re-run reconciles the stored grid instead of rewriting it: whatever changed in between
+    /// (settings, readings), the grid ends up exactly as a run on a database without one stores it,
+    /// with stale points gone; an unchanged re-run leaves the same rows.
+    @Test func changedGridEndsUpAsAFreshRunStoresIt() throws {
+        let dir = E2E.tempDir()
+        let pristine = dir.appendingPathComponent("pristine.sqlite")
+        let csv = E2E.samples.appendingPathComponent("dexcom-clarity/cgmquantify_test_file.csv").path
+        #expect(try E2E.run(["import", csv, "--db", pristine.path, "--timezone", "UTC"]).code == 0)
+        let db = dir.appendingPathComponent("health.sqlite")
+        try FileManager.default.copyItem(at: pristine, to: db)
+        /// The grid `settings` give on a copy of the pristine database (no grid stored yet).
+        func fresh(_ settings: URL) throws -> [[String]] {
+            let copy = dir.appendingPathComponent("fresh-\(UUID().uuidString).sqlite")
+            try FileManager.default.copyItem(at: pristine, to: copy)
+            #expect(try E2E.run(["reaggregate", "--db", copy.path, "--config", settings.path]).code == 0)
+            return Self.grid(copy)
+        }
+        func settings(_ name: String, _ text: String) throws -> URL {
+            let url = dir.appendingPathComponent(name)
+            try E2E.write(text + "predict: false\nalerts: false\n", to: url)
+            return url
+        }
+        let five = try settings("five.yml", "resample: { step_minutes: 5 }\n")
+        let fifteen = try settings("fifteen.yml", "resample: { step_minutes: 15, max_gap_minutes: 90 }\n")
+        let renamed = try settings("renamed.yml", "resample: { step_minutes: 15, max_gap_minutes: 90, source: grid }\n")
+
+        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", five.path]).code == 0)
+        let grid5 = Self.grid(db)
+        #expect(grid5.count == 2145)
+        #expect(try grid5 == fresh(five))
+        // Unchanged settings: the same rows.
+        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", five.path]).code == 0)
+        #expect(Self.grid(db) == grid5)
+        // Another step and gap: the 5-minute points in between are gone, gaps are bridged anew.
+        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", fifteen.path]).code == 0)
+        let grid15 = Self.grid(db)
+        #expect(grid15.count < 1000 && grid15.count > 700)
+        #expect(try grid15 == fresh(fifteen))
+        // Readings deleted (a new gap) and changed: the grid follows them.
+        for d in [db, pristine] {
+            try ReaggregateCommandTests.sql(d, """
+                DELETE FROM measurements WHERE flags & 128 = 0 AND start BETWEEN 1477526400 AND 1477540800;
+                UPDATE measurements SET value = value + 3 WHERE flags & 128 = 0 AND start BETWEEN 1477800000 AND 1477810000;
+                """)
+        }
+        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", fifteen.path]).code == 0)
+        #expect(try Self.grid(db) == fresh(fifteen))
+        #expect(Self.grid(db) != grid15)
+        // Another source name: the old series goes, the new one is stored.
+        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", renamed.path]).code == 0)
+        #expect(E2E.count(db, "measurements", "source = 'resampled'") == 0)
+        #expect(try Self.grid(db) == fresh(renamed))
+    }
+
+    /// Grid rows are derived wherever they are: one among the readings of a device (written by some
+    /// other pipeline) is deleted like the rest, and the readings stay.
+    @Test func gridRowsAmongReadingsAreDeletedToo() throws {
+        let dir = E2E.tempDir()
+        let db = dir.appendingPathComponent("health.sqlite")
+        let csv = E2E.samples.appendingPathComponent("dexcom-clarity/cgmquantify_test_file.csv").path
+        #expect(try E2E.run(["import", csv, "--db", db.path, "--timezone", "UTC"]).code == 0)
+        try ReaggregateCommandTests.sql(db, """
+            INSERT INTO measurements (subject, metric, source, start, end, value, utc_offset, unit, flags)
+            SELECT subject, metric, source, start + 1, end + 1, value, utc_offset, unit, 128 FROM measurements LIMIT 3
+            """)
+        let settings = dir.appendingPathComponent("settings.yml")
+        try E2E.write("resample: {}\npredict: false\nalerts: false\n", to: settings)
+        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path]).code == 0)
+        #expect(E2E.count(db, "measurements", "source = 'iPhone G6'") == 2148)
+        #expect(E2E.count(db, "measurements", "source = 'iPhone G6' AND flags & 128 != 0") == 0)
+        #expect(E2E.count(db, "measurements", "source = 'resampled'") == 2145)
+    }
 }

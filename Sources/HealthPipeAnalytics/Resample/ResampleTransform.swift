@@ -12,17 +12,23 @@ public final class ResampleTransform: Transform {
     struct SeriesState {
         var resampler: GridResampler
         var unit: Symbol
-        /// Not yet released readings, sorted by local time: (local seconds, value, utc offset).
+        /// Not yet released readings from `head` on, sorted by local time: (local seconds, value, utc offset).
         var pending: [(local: Int64, value: Double, offset: Int32)] = []
-        /// Newest local time seen from each input file.
-        var streams: [Symbol: Int64] = [:]
+        var head = 0
+        /// Newest local time seen from each input file (a handful of files: a list, not a table).
+        var streams: [(file: Symbol, newest: Int64)] = []
     }
 
     let metrics: Set<Symbol>
     let step: Int64, maxGap: Int64, reorderWindow: Int64
     let source: Symbol
-    private var series: [SeriesKey: SeriesState] = [:]
+    /// Series states in order of first appearance, found through `index`.
+    private var states: [SeriesState] = []
+    private var keys: [SeriesKey] = []
+    private var index: [SeriesKey: Int] = [:]
     private var late = 0
+    /// Grid points decided by one reading (reused).
+    private var points: [(Int64, Double)] = []
 
     public init(metrics: Set<Symbol> = [Metrics.glucose], stepSeconds: Int64 = 300, maxGapSeconds: Int64 = 45 * 60,
                 reorderWindowSeconds: Int64 = 3600, source: Symbol = Symbol("resampled")) {
@@ -35,27 +41,49 @@ public final class ResampleTransform: Transform {
 
     public func process(_ batch: RecordBatch, context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         var out: [Measurement] = []
-        for m in batch.measurements where metrics.contains(m.metric) && m.value.isFinite {
-            let key = SeriesKey(subject: m.subject, metric: m.metric)
-            if series[key] == nil {
-                series[key] = SeriesState(resampler: GridResampler(stepSeconds: step, maxGapSeconds: maxGap), unit: m.unit)
+        // Readings come in long runs of one series: the last metric's verdict and the last series
+        // are remembered instead of hashed again for every reading.
+        var lastMetric: Symbol?, wanted = false
+        var current: (key: SeriesKey, slot: Int)?
+        for m in batch.measurements {
+            if m.metric != lastMetric {
+                lastMetric = m.metric
+                wanted = metrics.contains(m.metric)
             }
-            // Mutated in place: no copy of the pending buffer per reading.
-            if !accept(m, into: &series[key]!, key: key, out: &out) { late += 1 }
+            guard wanted, m.value.isFinite else { continue }
+            let key = SeriesKey(subject: m.subject, metric: m.metric)
+            let slot: Int
+            if let c = current, c.key == key {
+                slot = c.slot
+            } else {
+                slot = self.slot(for: key, unit: m.unit)
+                current = (key, slot)
+            }
+            if !accept(m, into: &states[slot], key: key, out: &out) { late += 1 }
         }
         if !out.isEmpty { try emit(RecordBatch(measurements: out)) }
     }
 
     public func finish(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         var out: [Measurement] = []
-        for key in series.keys.sorted(by: { ($0.subject.id, $0.metric.id) < ($1.subject.id, $1.metric.id) }) {
-            var s = series[key]!
-            release(&s, key: key, upTo: .max, into: &out)
+        let order = keys.indices.sorted { (keys[$0].subject.id, keys[$0].metric.id) < (keys[$1].subject.id, keys[$1].metric.id) }
+        for slot in order {
+            release(&states[slot], key: keys[slot], upTo: .max, into: &out)
             if out.count >= 4096 { try emit(RecordBatch(measurements: out)); out.removeAll(keepingCapacity: true) }
         }
         if !out.isEmpty { try emit(RecordBatch(measurements: out)) }
         if late > 0 { context.warn("\(late) readings arrived more than the reorder window after newer ones and were not resampled") }
-        series.removeAll()
+        states.removeAll()
+        keys.removeAll()
+        index.removeAll()
+    }
+
+    private func slot(for key: SeriesKey, unit: Symbol) -> Int {
+        if let i = index[key] { return i }
+        states.append(SeriesState(resampler: GridResampler(stepSeconds: step, maxGapSeconds: maxGap), unit: unit))
+        keys.append(key)
+        index[key] = states.count - 1
+        return states.count - 1
     }
 
     /// Queues one reading; false when it is older than what was already released.
@@ -63,22 +91,24 @@ public final class ResampleTransform: Transform {
         let local = m.start + Int64(m.utcOffset)
         if let last = s.resampler.lastTime, local <= last { return local == last }  // a repeated time is no straggler
         var i = s.pending.count
-        while i > 0 && s.pending[i - 1].local > local { i -= 1 }
+        while i > s.head && s.pending[i - 1].local > local { i -= 1 }
         // Same time as a queued reading: the first one wins.
-        if i > 0 && s.pending[i - 1].local == local { return true }
+        if i > s.head && s.pending[i - 1].local == local { return true }
         s.pending.insert((local, m.value, m.utcOffset), at: i)
-        if local > s.streams[m.provenance.file] ?? .min {
-            s.streams[m.provenance.file] = local
-            release(&s, key: key, upTo: s.streams.values.min()! - reorderWindow, into: &out)
+        let file = m.provenance.file
+        let f = s.streams.firstIndex { $0.file == file }
+        if local > (f.map { s.streams[$0].newest } ?? .min) {
+            if let f { s.streams[f].newest = local } else { s.streams.append((file, local)) }
+            release(&s, key: key, upTo: s.streams.lazy.map(\.newest).min()! - reorderWindow, into: &out)
         }
         return true
     }
 
     private func release(_ s: inout SeriesState, key: SeriesKey, upTo limit: Int64, into out: inout [HealthPipeCore.Measurement]) {
-        var n = 0
+        var n = s.head
         while n < s.pending.count && s.pending[n].local <= limit {
             let r = s.pending[n]
-            var points: [(Int64, Double)] = []
+            points.removeAll(keepingCapacity: true)
             s.resampler.add(time: r.local, value: r.value) { points.append(($0, $1)) }
             for (k, v) in points {
                 out.append(Measurement(subject: key.subject, metric: key.metric, source: source,
@@ -87,7 +117,12 @@ public final class ResampleTransform: Transform {
             }
             n += 1
         }
-        if n > 0 { s.pending.removeFirst(n) }
+        s.head = n
+        // Released readings are dropped in bulk, not shifted out one by one.
+        if s.head > 64 && s.head * 2 > s.pending.count {
+            s.pending.removeFirst(s.head)
+            s.head = 0
+        }
     }
 }
 

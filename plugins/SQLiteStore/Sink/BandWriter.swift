@@ -24,12 +24,19 @@ final class BandWriter {
         WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start = ?5 AND end = ?6 AND value = ?7 AND band IS NOT ?4
         """
 
+    /// Per key: the open run, and the start time whose readings hold different bands (written exactly).
+    struct KeyState {
+        var run: Run?
+        var mixedAt: Int64?
+    }
+
     private let range: Statement
     private let exact: Statement
     private let symbols: SymbolBytes
-    private var runs: [Key: Run] = [:]
-    /// Keys whose current start time holds readings of different bands (written exactly).
-    private var mixed: [Key: Int64] = [:]
+    private var states: [Key: KeyState] = [:]
+    /// The key of the previous reading and its state, held outside `states` while its readings
+    /// keep coming (no hashing per reading, and the run's buffer stays uniquely referenced).
+    private var current: (key: Key, state: KeyState)?
 
     init(db: SQLiteConnection, symbols: SymbolBytes) throws {
         range = try db.prepare(Self.rangeSQL, persistent: true)
@@ -40,36 +47,58 @@ final class BandWriter {
     func write(_ rows: ArraySlice<Measurement>) throws {
         for m in rows {
             let key = Key(subject: m.subject, metric: m.metric, source: m.source)
-            if let t = mixed[key] {
-                if m.start == t { try writeExact(m); continue }
-                mixed[key] = nil
+            if current?.key != key {
+                park()
+                current = (key, states.removeValue(forKey: key) ?? KeyState())
             }
-            guard var run = runs[key] else {
-                runs[key] = Run(band: m.band, first: m.start, last: m.start, atLast: [m])
-                continue
-            }
-            if m.band == run.band && m.start >= run.last {
-                if m.start == run.last { run.atLast.append(m) } else { run.last = m.start; run.atLast = [m] }
-                runs[key] = run
-            } else if m.start == run.last {
-                // One start, two bands: the run ends before it; that instant's readings go one by one.
-                if run.first < run.last { try writeRange(key, run.band, run.first, run.last - 1) }
-                for r in run.atLast { try writeExact(r) }
-                try writeExact(m)
-                runs[key] = nil
-                mixed[key] = m.start
-            } else {
-                try writeRange(key, run.band, run.first, run.last)
-                runs[key] = Run(band: m.band, first: m.start, last: m.start, atLast: [m])
-            }
+            try add(m, key: key, to: &current!.state)
         }
     }
 
     /// Writes every open run; call before committing.
     func flush() throws {
-        for (key, run) in runs { try writeRange(key, run.band, run.first, run.last) }
-        runs.removeAll()
-        mixed.removeAll()
+        park()
+        for (key, state) in states {
+            if let run = state.run { try writeRange(key, run.band, run.first, run.last) }
+        }
+        states.removeAll()
+    }
+
+    private func park() {
+        if let c = current { states[c.key] = c.state }
+        current = nil
+    }
+
+    private func add(_ m: Measurement, key: Key, to state: inout KeyState) throws {
+        if let t = state.mixedAt {
+            if m.start == t { try writeExact(m); return }
+            state.mixedAt = nil
+        }
+        guard state.run != nil else {
+            state.run = Run(band: m.band, first: m.start, last: m.start, atLast: [m])
+            return
+        }
+        if m.band == state.run!.band && m.start >= state.run!.last {
+            if m.start == state.run!.last {
+                state.run!.atLast.append(m)
+            } else {
+                state.run!.last = m.start
+                state.run!.atLast.removeAll(keepingCapacity: true)
+                state.run!.atLast.append(m)
+            }
+        } else if m.start == state.run!.last {
+            // One start, two bands: the run ends before it; that instant's readings go one by one.
+            let run = state.run!
+            if run.first < run.last { try writeRange(key, run.band, run.first, run.last - 1) }
+            for r in run.atLast { try writeExact(r) }
+            try writeExact(m)
+            state.run = nil
+            state.mixedAt = m.start
+        } else {
+            let run = state.run!
+            try writeRange(key, run.band, run.first, run.last)
+            state.run = Run(band: m.band, first: m.start, last: m.start, atLast: [m])
+        }
     }
 
     private func writeRange(_ key: Key, _ band: Symbol, _ first: Int64, _ last: Int64) throws {

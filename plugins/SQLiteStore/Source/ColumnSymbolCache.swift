@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import HealthPipeCore
 
 /// Turns a TEXT column into a Symbol without building a String per row: the column's bytes are
@@ -11,8 +12,11 @@ struct ColumnSymbolCache {
     mutating func symbol(_ statement: Statement, _ column: Int32) -> Symbol {
         guard let p = sqlite3_column_text(statement.handle, column) else { return .empty }
         let n = Int(sqlite3_column_bytes(statement.handle, column))
+        if let s = lastSymbol, lastBytes.count == n,
+           n == 0 || lastBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, n) == 0 }) {
+            return s
+        }
         let bytes = UnsafeBufferPointer(start: p, count: n)
-        if let s = lastSymbol, lastBytes.elementsEqual(bytes) { return s }
         let s = Symbol(String(decoding: bytes, as: UTF8.self))
         lastBytes = Array(bytes)
         lastSymbol = s

@@ -23,24 +23,12 @@ public final class SQLiteSource: Source {
         defer { try? db.execute("COMMIT") }
 
         var groups: [(subject: String, metric: String, sources: [String])] = []
-        // Each distinct (subject, metric, source) by a skip-scan of the primary key, not a full scan.
-        let first = try db.prepare("SELECT subject, metric, source FROM measurements ORDER BY subject, metric, source LIMIT 1")
-        let next = try db.prepare("""
-            SELECT subject, metric, source FROM measurements WHERE (subject, metric, source) > (?1, ?2, ?3)
-            ORDER BY subject, metric, source LIMIT 1
-            """)
-        var found = try first.step() ? (first.text(0) ?? "", first.text(1) ?? "", first.text(2) ?? "") : nil
-        while let (subject, metric, source) = found {
-            if let last = groups.last, last.subject == subject, last.metric == metric {
-                groups[groups.count - 1].sources.append(source)
+        for g in try MeasurementGroups.all(db) {
+            if let last = groups.last, last.subject == g.subject, last.metric == g.metric {
+                groups[groups.count - 1].sources.append(g.source)
             } else {
-                groups.append((subject, metric, [source]))
+                groups.append((g.subject, g.metric, [g.source]))
             }
-            next.reset()
-            try next.bindText(1, subject)
-            try next.bindText(2, metric)
-            try next.bindText(3, source)
-            found = try next.step() ? (next.text(0) ?? "", next.text(1) ?? "", next.text(2) ?? "") : nil
         }
         var subjects = groups.map(\.subject)
         let eventSubjects = try db.prepare("SELECT DISTINCT subject FROM events ORDER BY subject")
@@ -48,11 +36,13 @@ public final class SQLiteSource: Source {
         subjects = Array(Set(subjects)).sorted()
 
         var batch = RecordBatch()
+        batch.reserve(batchSize)
         func flush() throws {
             guard !batch.isEmpty else { return }
             context.progress.addRecords(Int64(batch.count))
             try emit(batch)
             batch = RecordBatch()
+            batch.reserve(batchSize)
         }
         for subject in subjects {
             if context.shouldStop { break }
@@ -60,25 +50,17 @@ public final class SQLiteSource: Source {
             let metrics = groups.filter { $0.subject == subject }
             let carrier = metrics.first { $0.metric == eventsWith } ?? metrics.last
             for group in metrics {
-                let cursors = try group.sources.map { try MeasurementCursor(db: db, subject: subject, metric: group.metric, source: $0) }
-                while true {
-                    // k-way merge by time of the metric's sources.
-                    var pick = -1
-                    for (i, c) in cursors.enumerated() {
-                        guard let m = c.current else { continue }
-                        if pick < 0 || m.start < cursors[pick].current!.start { pick = i }
-                    }
-                    guard pick >= 0 else { break }
-                    let m = cursors[pick].current!
-                    if group.metric == carrier?.metric {
+                let readings = try MergedMeasurements(db: db, subject: subject, metric: group.metric, sources: group.sources)
+                let carriesEvents = group.metric == carrier?.metric
+                while let m = try readings.next() {
+                    if carriesEvents {
                         while let e = events.current, e.start <= m.start {
                             batch.events.append(e)
                             try events.advance()
                         }
                     }
                     batch.measurements.append(m)
-                    try cursors[pick].advance()
-                    if batch.count >= batchSize {
+                    if batch.measurements.count + batch.events.count >= batchSize {
                         try flush()
                         if context.shouldStop { return }
                     }

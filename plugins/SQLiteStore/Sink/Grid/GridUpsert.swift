@@ -1,9 +1,10 @@
 import HealthPipeCore
 
-/// Re-aggregation's writer for `resample` output: grid values are derived rows of `measurements`
-/// (interpolated flag, no provenance), inserted after the old grid was deleted in the same
-/// transaction. A grid is large (one row per 5 minutes), so rows go 64 to a statement step.
-final class GridWriter {
+/// Inserts grid values as derived rows of `measurements` (interpolated flag, no provenance). On a
+/// key that is already stored only flags and band are updated, so of two grid values with one key
+/// the first one's offset and unit stay, as when the whole grid was inserted afresh. A grid is large
+/// (one row per 5 minutes), so rows go 64 to a statement step.
+final class GridUpsert {
     static let columns = ["subject", "metric", "source", "start", "end", "value", "utc_offset", "unit", "flags", "band"]
     static let groupSize = 64
 
@@ -22,14 +23,15 @@ final class GridWriter {
         self.symbols = symbols
     }
 
-    func write(_ rows: [HealthPipeCore.Measurement]) throws {
-        var i = 0
-        while i + Self.groupSize <= rows.count {
+    /// Writes `rows` in order.
+    func write<C: RandomAccessCollection>(_ rows: C) throws where C.Element == HealthPipeCore.Measurement, C.Index == Int {
+        var i = rows.startIndex
+        while rows.endIndex - i >= Self.groupSize {
             for r in 0..<Self.groupSize { try bind(rows[i + r], to: group, base: r * Self.columns.count) }
             try group.run()
             i += Self.groupSize
         }
-        while i < rows.count {
+        while i < rows.endIndex {
             try bind(rows[i], to: single, base: 0)
             try single.run()
             i += 1
