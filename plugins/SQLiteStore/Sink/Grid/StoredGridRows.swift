@@ -9,7 +9,7 @@ struct StoredGridRow {
     var flags: Int64
     /// nil for NULL (what a fresh insert stores for the empty band).
     var band: Symbol?
-    /// No import id, line or metadata, as GridUpsert leaves them.
+    /// No import id, line, metadata or device, as GridUpsert leaves them.
     var withoutProvenance: Bool
 
     /// True when inserting `m` afresh would store exactly this row.
@@ -23,7 +23,7 @@ struct StoredGridRow {
 /// in a range, in key order — through the primary key, so a range costs its own rows only.
 final class StoredGridRows {
     static let sql = """
-        SELECT start, end, value, utc_offset, unit, flags, band, import_id IS NULL AND line IS NULL AND metadata IS NULL
+        SELECT start, end, value, utc_offset, unit, flags, band, import_id IS NULL AND line IS NULL AND metadata IS NULL AND device_id IS NULL
         FROM measurements WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start BETWEEN ?4 AND ?5
           AND flags & \(RecordFlags.interpolated.rawValue) != 0
         ORDER BY start, end, value
