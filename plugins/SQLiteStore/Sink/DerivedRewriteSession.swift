@@ -14,9 +14,14 @@ final class DerivedRewriteSession {
     private let alerts: AlertWriter
     private let grid: GridWriter
     private let metricSets: MetricSetWriter
+    static let cacheKiB = 16 * 1024
 
     init(path: String) throws {
         db = try SQLiteSchema.open(path: path)
+        // One transaction rewrites bands in place across the whole table: a page cache that holds
+        // the pages it dirties saves spilling and re-writing them (reaggregate's budget is 100 MiB;
+        // streaming imports keep the 2 MiB default).
+        try db.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
         let symbols = SymbolBytes()
         bands = try BandWriter(db: db, symbols: symbols)
         daily = try DailySummaryWriter(db: db, symbols: symbols)
