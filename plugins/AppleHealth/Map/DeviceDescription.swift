@@ -29,16 +29,4 @@ enum DeviceDescription {
         }
         return out
     }
-
-    /// The JSON object text for a description, cached by the caller (devices repeat).
-    static func json(_ text: String) -> String {
-        var w = JSONWriter(capacity: 128)
-        w.beginObject()
-        for (k, v) in fields(text) {
-            w.key(k)
-            w.string(v)
-        }
-        w.endObject()
-        return String(decoding: w.bytes, as: UTF8.self)
-    }
 }

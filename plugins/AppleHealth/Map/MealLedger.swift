@@ -30,8 +30,6 @@ struct MealLedger {
     /// How many pending records each Food correlation claimed (usually one per key).
     private var claims: [Key: Int] = [:]
 
-    var count: Int { chunks.reduce(0) { $0 + $1.count } }
-
     mutating func add(_ p: Pending) {
         if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
             chunks.append([])
