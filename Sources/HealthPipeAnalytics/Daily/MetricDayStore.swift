@@ -29,19 +29,21 @@ final class MetricDayStore {
     private func spillMemory() throws {
         let file = try spill ?? SpillFile()
         spill = file
+        try file.writeRun(takeMemorySorted())
+    }
+
+    /// The in-memory days in key order; the table is released before the sort.
+    private func takeMemorySorted() -> [(key: MetricDayKey, value: MetricDay)] {
         var entries = Array(memory)
         memory = [:]
         entries.sort { MetricDayKey.precedes($0.key, $1.key) }
-        try file.writeRun(entries)
+        return entries
     }
 
     /// Every day once, in (subject, metric, day) order, with split days combined; empties the store.
     func drainSorted(_ body: (MetricDayKey, MetricDay) throws -> Void) throws {
         guard spill != nil else {
-            var entries = Array(memory)
-            memory = [:]
-            entries.sort { MetricDayKey.precedes($0.key, $1.key) }
-            for e in entries { try body(e.key, e.value) }
+            for e in takeMemorySorted() { try body(e.key, e.value) }
             return
         }
         if !memory.isEmpty { try spillMemory() }

@@ -4,7 +4,8 @@ import HealthPipeCore
 /// per run, then every record binds a cached integer. The attributes go through `json()` so a
 /// device compares equal however its JSON text was spaced.
 final class DeviceTable {
-    private var ids: [UInt32: Int64] = [:]
+    /// Row id by symbol id (symbol ids are small and dense, as in `SymbolBytes`): no hashing per row.
+    private var ids: [Int64?] = []
     /// Inserts the device, or returns the id of the one already stored.
     private let upsert: Statement
 
@@ -19,7 +20,8 @@ final class DeviceTable {
     @inline(__always)
     func bind(_ device: Symbol, to statement: Statement, at index: Int32) throws {
         if device.isEmpty { try statement.bindNull(index); return }
-        if let id = ids[device.id] { try statement.bindInt(index, id); return }
+        let i = Int(device.id)
+        if i < ids.count, let id = ids[i] { try statement.bindInt(index, id); return }
         try statement.bindInt(index, try id(of: device))
     }
 
@@ -32,7 +34,9 @@ final class DeviceTable {
         _ = try upsert.step()  // RETURNING yields the row's id
         let id = upsert.int(0)
         while try upsert.step() {}
-        ids[device.id] = id
+        let i = Int(device.id)
+        if i >= ids.count { ids.append(contentsOf: repeatElement(nil, count: i + 1 - ids.count)) }
+        ids[i] = id
         return id
     }
 }
