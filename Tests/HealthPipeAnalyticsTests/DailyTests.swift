@@ -1,4 +1,4 @@
-import HealthPipeAnalytics
+@testable import HealthPipeAnalytics
 import HealthPipeCore
 import Testing
 
@@ -70,14 +70,15 @@ import Testing
             meal.carbs = 20
             batches.append(RecordBatch(measurements: ms, events: [meal]))
         }
-        func summaries(_ t: DailyTransform) throws -> [DailySummary] {
+        func summaries(_ t: DailyTransform, spills: Bool) throws -> [DailySummary] {
             for b in batches { try t.process(b, context: ctx) { _ in } }
+            #expect((t.spilledDayRuns > 0) == spills)
             var out: [DailySummary] = []
             try t.finish(context: ctx) { out += $0.dailySummaries }
             return out
         }
-        let whole = try summaries(DailyTransform(hypoBelow: 72, hyperAbove: 180))
-        let spilled = try summaries(DailyTransform(hypoBelow: 72, hyperAbove: 180, daysInMemory: 4))
+        let whole = try summaries(DailyTransform(hypoBelow: 72, hyperAbove: 180), spills: false)
+        let spilled = try summaries(DailyTransform(hypoBelow: 72, hyperAbove: 180, daysInMemory: 4), spills: true)
         #expect(whole.count == 23)  // 20 glucose days + 3 days with a meal only
         #expect(spilled.map(\.day) == whole.map(\.day))
         #expect(spilled.map(\.count) == whole.map(\.count))

@@ -119,6 +119,8 @@ public final class DailyTransform: Transform {
     }
 
     static let chunkSize = 4096
+    /// Sorted runs of days written to the scratch file so far (until `finish` merges them).
+    var spilledDayRuns: Int { metricDays.spilledRuns }
 
     /// The summary row of one metric's day.
     private func summary(_ key: MetricDayKey, _ m: MetricDay, events ev: EventDay) -> DailySummary {
