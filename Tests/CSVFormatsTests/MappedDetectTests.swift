@@ -20,7 +20,7 @@ import Testing
 
     static func score(_ adapter: String, _ relative: String) throws -> Int {
         let c = try MappedSupport.bundled(adapter)
-        guard let sniff = FileSniff.read(path: MappedSupport.sharedFile(relative)) else { throw MappedTestFailure("cannot read \(relative)") }
+        guard let sniff = FileSniff.read(path: try MappedSupport.sharedFile(relative)) else { throw MappedTestFailure("cannot read \(relative)") }
         return c.detect!(sniff)
     }
 

@@ -8,8 +8,9 @@ enum MappedSupport {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     static let adaptersDirectory = packageRoot.appendingPathComponent("plugins/adapters").path
-    /// The team's shared folder, beside the repository (as on every developer machine and in CI).
-    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    /// Reference data copied into the repository (Tests/Fixtures, see its PROVENANCE.md) and the bundled samples.
+    static let fixturesRoot = packageRoot.appendingPathComponent("Tests/Fixtures")
+    static let samplesRoot = packageRoot.appendingPathComponent("samples")
     /// Fixtures written once per test process to a private folder.
     static let fixtures: URL = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-fixtures-\(UUID().uuidString)")
@@ -21,7 +22,15 @@ enum MappedSupport {
     }()
 
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
-    static func sharedFile(_ relative: String) -> String { shared.appendingPathComponent(relative).path }
+    /// `reference/…` from Tests/Fixtures, `samples/…` from the repository's samples folder.
+    static func sharedFile(_ relative: String) throws -> String {
+        let url = relative.hasPrefix("samples/") ? packageRoot.appendingPathComponent(relative)
+            : fixturesRoot.appendingPathComponent(relative)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw MappedTestFailure("missing test fixture \(url.path) (see Tests/Fixtures/PROVENANCE.md)")
+        }
+        return url.path
+    }
 
     /// The bundled adapter with this name.
     static func bundled(_ name: String) throws -> ComponentDescriptor {

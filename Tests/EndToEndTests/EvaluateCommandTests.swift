@@ -3,7 +3,7 @@ import Testing
 
 /// `healthpipe evaluate` on the shared simglucose reference data (reference/analytics.md §7–8).
 @Suite struct EvaluateCommandTests {
-    static let simglucose = E2E.shared.appendingPathComponent("reference/simglucose/all.csv").path
+    static let simglucose = E2E.fixtures.appendingPathComponent("reference/simglucose/all.csv").path
 
     func json(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

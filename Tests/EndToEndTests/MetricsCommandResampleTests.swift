@@ -6,7 +6,7 @@ import Testing
     @Test func resampledRowsInTheDatabaseMatchTheReferenceGrid() throws {
         let dir = E2E.tempDir()
         let yml = dir.appendingPathComponent("grid.yml")
-        let csv = E2E.shared.appendingPathComponent("reference/simglucose/irregular.csv").path
+        let csv = E2E.fixtures.appendingPathComponent("reference/simglucose/irregular.csv").path
         try E2E.write("""
             sources:
               cgm: { type: simglucose, path: '\(csv)' }
@@ -23,7 +23,7 @@ import Testing
             SELECT subject, strftime('%Y-%m-%dT%H:%M:%S', start + utc_offset, 'unixepoch'), value FROM measurements
             WHERE source = 'resampled' AND flags = 128 AND subject IN ('adult#001', 'child#001')
             """) { stored[row[0] + "," + row[1]] = Double(row[2])! }
-        let reference = try String(contentsOf: E2E.shared.appendingPathComponent("reference/reference_resample_iglu.csv"), encoding: .utf8)
+        let reference = try String(contentsOf: E2E.fixtures.appendingPathComponent("reference/reference_resample_iglu.csv"), encoding: .utf8)
             .split(separator: "\n").dropFirst()
         var expectedPoints = 0, mismatches: [String] = []
         for line in reference {

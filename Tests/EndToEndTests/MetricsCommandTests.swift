@@ -6,7 +6,7 @@ import Testing
     struct Row { var source: String, patient: String, period: String, metric: String, value: Double }
 
     static func referenceRows(source: String) throws -> [Row] {
-        let text = try String(contentsOf: E2E.shared.appendingPathComponent("reference/reference_metrics.csv"), encoding: .utf8)
+        let text = try String(contentsOf: E2E.fixtures.appendingPathComponent("reference/reference_metrics.csv"), encoding: .utf8)
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard f[0] == source, !f[5].hasPrefix("cgmquantify"), f[3] != "iglu_auto_dt0_min" else { return nil }
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func periodJSONReproducesTheReferencePeriodRows() throws {
-        let r = try E2E.run(["metrics", "--input", E2E.shared.appendingPathComponent("reference/simglucose/all.csv").path,
+        let r = try E2E.run(["metrics", "--input", E2E.fixtures.appendingPathComponent("reference/simglucose/all.csv").path,
                              "--per", "period", "--json"])
         #expect(r.code == 0, "\(r.stderr)")
         let objects = try Self.objects(r.stdout)
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func dailyJSONOnTheIrregularCopyReproducesTheReferenceDayRows() throws {
-        let r = try E2E.run(["metrics", "--input", E2E.shared.appendingPathComponent("reference/simglucose/irregular.csv").path,
+        let r = try E2E.run(["metrics", "--input", E2E.fixtures.appendingPathComponent("reference/simglucose/irregular.csv").path,
                              "--json"])
         #expect(r.code == 0, "\(r.stderr)")
         let objects = try Self.objects(r.stdout)
@@ -66,7 +66,7 @@ import Testing
     @Test func databaseMetricsEqualFileMetricsAndImportStoresThem() throws {
         let dir = E2E.tempDir()
         let db = dir.appendingPathComponent("h.sqlite")
-        let csv = E2E.shared.appendingPathComponent("reference/simglucose/all.csv").path
+        let csv = E2E.fixtures.appendingPathComponent("reference/simglucose/all.csv").path
         let imported = try E2E.run(["import", csv, "--db", db.path])
         #expect(imported.code == 0, "\(imported.stderr)")
         // The import pipeline's daily stage stores a metric set per subject and day.
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func boundedPeriodAndTable() throws {
-        let csv = E2E.shared.appendingPathComponent("reference/simglucose/all.csv").path
+        let csv = E2E.fixtures.appendingPathComponent("reference/simglucose/all.csv").path
         let r = try E2E.run(["metrics", "--input", csv, "--per", "period", "--from", "2024-01-03", "--to", "2024-01-03",
                              "--subject", "adult#001", "--json"])
         let o = try #require(try Self.objects(r.stdout)["adult#001/2024-01-03"])
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func daySetsCarryTheDayTotals() throws {
-        let csv = E2E.shared.appendingPathComponent("reference/simglucose/all.csv")
+        let csv = E2E.fixtures.appendingPathComponent("reference/simglucose/all.csv")
         let r = try E2E.run(["metrics", "--input", csv.path, "--subject", "child#001", "--json"])
         let objects = try Self.objects(r.stdout)
         #expect(objects.count == 14)

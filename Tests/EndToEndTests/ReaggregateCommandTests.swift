@@ -4,7 +4,7 @@ import Testing
 
 /// `healthpipe reaggregate`: derived data recomputed from the stored readings in one transaction.
 @Suite struct ReaggregateCommandTests {
-    static let simglucose = E2E.shared.appendingPathComponent("reference/simglucose/all.csv").path
+    static let simglucose = E2E.fixtures.appendingPathComponent("reference/simglucose/all.csv").path
 
     func importedDatabase() throws -> (dir: URL, db: URL) {
         let dir = E2E.tempDir()

@@ -6,7 +6,8 @@ enum E2E {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let samples = packageRoot.appendingPathComponent("samples")
-    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    /// Reference data copied into the repository (see Tests/Fixtures/PROVENANCE.md).
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
 
     static var binary: URL {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("healthpipe")

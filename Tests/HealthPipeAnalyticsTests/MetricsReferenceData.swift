@@ -1,13 +1,15 @@
 import Foundation
 import HealthPipeCore
 
-/// The shared reference files (../shared/reference beside the repository), read for the tests.
+/// The reference files (Tests/Fixtures/reference, see its PROVENANCE.md), read for the tests.
 enum MetricsReferenceData {
     static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/reference")
+        .appendingPathComponent("Fixtures/reference")
 
     static func lines(_ relative: String) throws -> [Substring] {
-        let text = try String(contentsOf: shared.appendingPathComponent(relative), encoding: .utf8)
+        let url = shared.appendingPathComponent(relative)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw MissingFixture(path: url.path) }
+        let text = try String(contentsOf: url, encoding: .utf8)
         return text.split(separator: "\n").dropFirst().map { $0 }
     }
 

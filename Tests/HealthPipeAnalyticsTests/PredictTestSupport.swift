@@ -2,11 +2,10 @@ import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
 
-/// The shared simglucose reference data (../shared beside the repository), read plainly.
+/// The simglucose reference data (Tests/Fixtures/reference, see its PROVENANCE.md), read plainly.
 enum SimGlucose {
     static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/reference/simglucose/all.csv").path
+        .appendingPathComponent("Fixtures/reference/simglucose/all.csv").path
 
     struct Row {
         var time: Int64
@@ -17,6 +16,7 @@ enum SimGlucose {
 
     /// Patient → rows in time order. Timestamps are naive UTC on a regular 5-minute grid.
     static func load() throws -> [String: [Row]] {
+        guard FileManager.default.fileExists(atPath: path) else { throw MissingFixture(path: path) }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var out: [String: [Row]] = [:]
         for line in text.split(separator: "\n").dropFirst() {
