@@ -2,139 +2,133 @@ import HealthPipeCore
 
 /// Per subject, metric and local day: count, min, max, mean, SD, band shares, hypo/hyper flags,
 /// and the day's carbs, insulin, exercise minutes and illness/stress flags — the seeds' day log.
-/// Days are local calendar days (each reading's own UTC offset), so travel and DST keep their days.
-/// For glucose metrics it also emits `MetricSet`s (the full CGM metric set of docs/analytics.md) per
-/// day or for a period, with the period's event totals and hypo/hyper day counts.
+/// For glucose it also emits `MetricSet`s (the CGM metric set of docs/analytics.md) per day or for
+/// a period, with the period's event totals and hypo/hyper day counts.
+///
+/// Exact whatever the order of arrival: every reading and event is kept in a ledger (spilled to a
+/// scratch file beyond a bound, so memory stays flat) and nothing is emitted before the input ends.
+/// Each natural key counts once (the last arrival wins), as in the database; days are local days of
+/// each reading's own offset. Resampled grid values are derived, not readings, and are not counted.
 public final class DailyTransform: Transform {
+    struct SeriesKey: Hashable { var subject: Symbol, metric: Symbol }
+
     let hypoBelow: Double
     let hyperAbove: Double
     let glucoseMetrics: Set<Symbol>
-    private var metricSets: MetricSetCollector?
-    private let metricDays: MetricDayStore
-    /// Hypo/hyper flags of glucose days, kept from the summaries for period metric sets.
-    private var glucoseDayFlags: [MetricDayKey: (below: Bool, above: Bool)] = [:]
-    private var eventDays: [SubjectDay: EventDay] = [:]
-    private static let illness = Symbol("illness"), stress = Symbol("stress"), activity = Symbol("activity")
+    let per: MetricPeriod?
+    let options: GlucoseMetrics.Options
+    private let readings: ExternalSorter<LedgerReading>
+    private let events: ExternalSorter<LedgerEvent>
+    private var series: [SeriesKey] = []
+    private var seriesIndex: [SeriesKey: UInt32] = [:]
+    static let activity = Symbol("activity")
 
-    /// Thresholds in mg/dL: a reading below `hypoBelow` marks a hypo day, above `hyperAbove` a hyper day.
-    /// `per` chooses the metric sets (nil: none); `options` their grid settings.
+    /// Thresholds in mg/dL: a glucose reading below `hypoBelow` marks a hypo day, above `hyperAbove` a
+    /// hyper day. `per` chooses the metric sets (nil: none); `options` their grid settings.
     public init(hypoBelow: Double, hyperAbove: Double, glucoseMetrics: Set<Symbol> = [Metrics.glucose],
-                per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init(), daysInMemory: Int = 8192) {
-        metricDays = MetricDayStore(limit: daysInMemory)
+                per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init(), readingsInMemory: Int = 1 << 17) {
         self.hypoBelow = hypoBelow
         self.hyperAbove = hyperAbove
         self.glucoseMetrics = glucoseMetrics
-        metricSets = per.map { MetricSetCollector(per: $0, options: options) }
+        self.per = per
+        self.options = options
+        readings = ExternalSorter(purpose: "daily readings", runCapacity: readingsInMemory)
+        events = ExternalSorter(purpose: "daily events", runCapacity: max(2, readingsInMemory / 4))
     }
 
-    public func process(_ batch: RecordBatch, context: StageContext, emit: (RecordBatch) throws -> Void) throws {
-        var lastKey: MetricDayKey? = nil
-        var current: MetricDay? = nil
-        // Readings arrive mostly in order: accumulate runs of the same key before touching the dictionary.
-        for m in batch.measurements {
-            let key = MetricDayKey(subject: m.subject, metric: m.metric, day: m.localDay)
-            if key != lastKey {
-                if let k = lastKey, let c = current { metricDays[k] = c }
-                lastKey = key
-                current = metricDays[key] ?? MetricDay(unit: m.unit)
-            }
-            current!.add(m.value, band: m.band)
-            if glucoseMetrics.contains(m.metric) {
-                metricSets?.add(m)
-                if m.value < hypoBelow || m.flags.contains(.belowSensorRange) { current!.below = true }
-                if m.value > hyperAbove || m.flags.contains(.aboveSensorRange) { current!.above = true }
-            }
-        }
-        if let k = lastKey, let c = current { metricDays[k] = c }
-        try metricDays.spillIfFull()
-        // Completed days go out at once, so memory does not grow with the number of days.
-        if let finished = metricSets?.takeFinished(), !finished.isEmpty { try emit(RecordBatch(metricSets: finished)) }
+    /// Runs of readings written to the scratch file so far.
+    var spilledRuns: Int { readings.spilledRuns }
 
-        for e in batch.events {
-            let key = SubjectDay(subject: e.subject, day: e.localDay)
-            switch e.kind {
-            case .meal: eventDays[key, default: EventDay()].carbs += e.carbs ?? 0
-            case .insulin: eventDays[key, default: EventDay()].insulin += e.insulin ?? 0
-            case .exercise: eventDays[key, default: EventDay()].exerciseMinutes += Double(e.durationSeconds) / 60
-            case .episode where e.subtype == Self.illness || e.subtype == Self.stress:
-                // An episode marks every local day it spans.
-                let lastDay = CivilDate.floorDiv(e.end + Int64(e.utcOffset), 86_400)
-                for d in key.day...max(key.day, lastDay) {
-                    let k = SubjectDay(subject: e.subject, day: d)
-                    if e.subtype == Self.illness { eventDays[k, default: EventDay()].illness = true }
-                    else { eventDays[k, default: EventDay()].stress = true }
-                }
-            default: break
+    public func process(_ batch: RecordBatch, context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        var last: (key: SeriesKey, index: UInt32)?
+        for m in batch.measurements where m.value.isFinite && !m.flags.contains(.interpolated) {
+            let key = SeriesKey(subject: m.subject, metric: m.metric)
+            let index: UInt32
+            if let l = last, l.key == key { index = l.index } else {
+                index = seriesIndex[key] ?? register(key)
+                last = (key, index)
             }
+            try readings.append(LedgerReading(m, series: index))
         }
+        for e in batch.events { try events.append(LedgerEvent(e)) }
+    }
+
+    private func register(_ key: SeriesKey) -> UInt32 {
+        let i = UInt32(series.count)
+        series.append(key)
+        seriesIndex[key] = i
+        return i
+    }
+
+    /// Glucose series get bands, hypo/hyper flags and metric sets: a glucose metric in mg/dL.
+    private func isGlucose(_ series: UInt32, unit: Symbol) -> Bool {
+        glucoseMetrics.contains(self.series[Int(series)].metric) && unit == CanonicalUnits.glucose
     }
 
     public func finish(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
-        // Summaries go out 4096 at a time, in (subject, metric, day) order, then days with events
-        // only: years of days are never held twice (accumulators and summaries) at once.
-        var chunk: [DailySummary] = []
-        chunk.reserveCapacity(Self.chunkSize)
-        func add(_ summary: DailySummary) throws {
-            chunk.append(summary)
-            if chunk.count == Self.chunkSize {
-                try emit(RecordBatch(dailySummaries: chunk))
-                chunk.removeAll(keepingCapacity: true)
-            }
-        }
-        var daysWithReadings = Set<SubjectDay>()
-        let keepFlags = metricSets.map { $0.per != .day } ?? false
-        try metricDays.drainSorted { key, m in
-            let day = SubjectDay(subject: key.subject, day: key.day)
-            daysWithReadings.insert(day)
-            if keepFlags, glucoseMetrics.contains(key.metric) { glucoseDayFlags[key] = (m.below, m.above) }
-            try add(summary(key, m, events: eventDays[day] ?? EventDay()))
-        }
-        let eventOnly = eventDays.filter { !daysWithReadings.contains($0.key) }
-            .sorted { ($0.key.subject.id, $0.key.day) < ($1.key.subject.id, $1.key.day) }
-        for (day, ev) in eventOnly {
-            // Days with events but no readings still get a row, so their totals are not lost.
-            try add(DailySummary(subject: day.subject, metric: Self.activity, day: day.day, unit: .empty, count: 0,
-                                 min: .nan, max: .nan, mean: .nan, sd: nil, bandPercents: [], hypo: false, hyper: false,
-                                 carbsGrams: ev.carbs, insulinUnits: ev.insulin, exerciseMinutes: ev.exerciseMinutes,
-                                 illness: ev.illness, stress: ev.stress))
-        }
-        if !chunk.isEmpty { try emit(RecordBatch(dailySummaries: chunk)) }
-        chunk = []
-        if var collector = metricSets {
-            metricSets = nil
-            var sets = collector.finish()
-            if collector.lateReadings > 0 {
-                context.warn("\(collector.lateReadings) glucose readings arrived after their day's metrics were computed and are not in them")
-            }
-            // Chunk by chunk, releasing what was emitted, so the sets are not held twice.
-            while !sets.isEmpty {
-                let n = min(1024, sets.count)
-                let chunk = collector.per == .day ? Array(sets[..<n]) : sets[..<n].map(withDayTotals)
-                try emit(RecordBatch(metricSets: chunk))
-                sets.removeFirst(n)
-            }
-        }
-        glucoseDayFlags.removeAll()
-        eventDays.removeAll()
+        try withoutActuallyEscaping(emit) { try finish(emit: $0) }
     }
 
-    static let chunkSize = 4096
-    /// Sorted runs of days written to the scratch file so far (until `finish` merges them).
-    var spilledDayRuns: Int { metricDays.spilledRuns }
+    private func finish(emit: @escaping (RecordBatch) throws -> Void) throws {
+        let eventDays = try EventDays.collect(events)
+        var out = DailyOutput(emit: emit)
+        var daysWithReadings = Set<SubjectDay>()
+        var period = PeriodCollector(per: per, options: options)
+        var unitKnown = Array(repeating: false, count: series.count)
+        var assembler = DayAssembler(series: series.count, collectValues: per != nil, hypoBelow: hypoBelow, hyperAbove: hyperAbove)
+        func finished(_ d: DayAssembler.Day) throws {
+            let key = series[Int(d.series)]
+            let subjectDay = SubjectDay(subject: key.subject, day: d.day)
+            daysWithReadings.insert(subjectDay)
+            try out.add(summary(key, d, events: eventDays[subjectDay] ?? EventDay()))
+            guard d.glucose, let per else { return }
+            if per == .day {
+                let r = GlucoseMetrics.compute(times: d.times, values: d.values, options: options, withAGP: false)
+                try out.add(MetricSet(subject: key.subject, metric: key.metric, unit: d.stats.unit, firstDay: d.day,
+                                      lastDay: d.day, values: r.values))
+            } else if let done = period.add(d, key: key) {
+                try out.add(withTotals(done.set, eventDays: eventDays, glucoseDays: done.dayFlags))
+            }
+        }
+        try readings.drain { r in
+            // A series is glucose by its metric and the unit its readings carry.
+            let s = Int(r.series)
+            if !unitKnown[s] {
+                unitKnown[s] = true
+                assembler.glucose[s] = isGlucose(r.series, unit: Symbol(id: r.unit))
+            }
+            try assembler.add(r, finished: finished)
+        }
+        try assembler.finish(finished)
+        if let done = period.finish() { try out.add(withTotals(done.set, eventDays: eventDays, glucoseDays: done.dayFlags)) }
+
+        // Days with events but no readings still get a row, so their totals are not lost.
+        let eventOnly = eventDays.filter { !daysWithReadings.contains($0.key) }
+            .sorted { ($0.key.subject.text, $0.key.day) < ($1.key.subject.text, $1.key.day) }
+        for (day, ev) in eventOnly {
+            try out.add(DailySummary(subject: day.subject, metric: Self.activity, day: day.day, unit: .empty, count: 0,
+                                     min: .nan, max: .nan, mean: .nan, sd: nil, bandPercents: [], hypo: false, hyper: false,
+                                     carbsGrams: ev.carbs, insulinUnits: ev.insulin, exerciseMinutes: ev.exerciseMinutes,
+                                     illness: ev.illness, stress: ev.stress))
+        }
+        try out.flush()
+        series.removeAll()
+        seriesIndex.removeAll()
+    }
 
     /// The summary row of one metric's day.
-    private func summary(_ key: MetricDayKey, _ m: MetricDay, events ev: EventDay) -> DailySummary {
-        let shares = m.bandCounts.map { BandShare(band: $0.key, percent: 100 * Double($0.value) / Double(m.count)) }
+    private func summary(_ key: SeriesKey, _ d: DayAssembler.Day, events ev: EventDay) -> DailySummary {
+        let m = d.stats
+        let shares = m.bandCounts.map { BandShare(band: Symbol(id: $0.band), percent: 100 * Double($0.count) / Double(m.count)) }
             .sorted { $0.band.text < $1.band.text }
-        return DailySummary(subject: key.subject, metric: key.metric, day: key.day, unit: m.unit, count: m.count,
+        return DailySummary(subject: key.subject, metric: key.metric, day: d.day, unit: m.unit, count: m.count,
                             min: m.min, max: m.max, mean: m.mean, sd: m.sd, bandPercents: shares,
                             hypo: m.below, hyper: m.above, carbsGrams: ev.carbs, insulinUnits: ev.insulin,
                             exerciseMinutes: ev.exerciseMinutes, illness: ev.illness, stress: ev.stress)
     }
 
-    /// Adds a period's event totals and hypo/hyper day counts to its metric set (a day's are in its
-    /// daily summary, which is complete only at the end, while day sets go out as soon as computed).
-    private func withDayTotals(_ set: MetricSet) -> MetricSet {
+    /// Adds a period's event totals and hypo/hyper day counts to its metric set.
+    private func withTotals(_ set: MetricSet, eventDays: [SubjectDay: EventDay], glucoseDays: [Int64: (Bool, Bool)]) -> MetricSet {
         var s = set
         var carbs = 0.0, insulin = 0.0, exercise = 0.0, illness = 0.0, stress = 0.0, hypo = 0.0, hyper = 0.0
         for d in set.firstDay...max(set.firstDay, set.lastDay) {
@@ -145,9 +139,9 @@ public final class DailyTransform: Transform {
                 if e.illness { illness += 1 }
                 if e.stress { stress += 1 }
             }
-            if let m = glucoseDayFlags[MetricDayKey(subject: set.subject, metric: set.metric, day: d)] {
-                if m.below { hypo += 1 }
-                if m.above { hyper += 1 }
+            if let (below, above) = glucoseDays[d] {
+                if below { hypo += 1 }
+                if above { hyper += 1 }
             }
         }
         s.values += [NamedValue("hypo_days", hypo), NamedValue("hyper_days", hyper), NamedValue("carbs_g", carbs),
@@ -157,62 +151,78 @@ public final class DailyTransform: Transform {
     }
 }
 
-struct DailyOptions: Decodable {
-    var hypo_below: Double?
-    var hyper_above: Double?
-    var unit: GlucoseUnit?
-    var metrics: [String]?
-    var per: String?
-    var from: String?
-    var to: String?
-    var grid_step_minutes: Int?
-    var max_gap_minutes: Int?
-    var conga_hours: [Int]?
+/// Summaries and metric sets go out in chunks as they are made, never all held at once.
+struct DailyOutput {
+    let emit: (RecordBatch) throws -> Void
+    private var summaries: [DailySummary] = []
+    private var sets: [MetricSet] = []
+    static let chunk = 4096
+
+    init(emit: @escaping (RecordBatch) throws -> Void) { self.emit = emit }
+
+    mutating func add(_ s: DailySummary) throws {
+        summaries.append(s)
+        if summaries.count >= Self.chunk { try flush() }
+    }
+
+    mutating func add(_ s: MetricSet) throws {
+        sets.append(s)
+        if sets.count >= Self.chunk / 4 { try flush() }
+    }
+
+    mutating func flush() throws {
+        guard !summaries.isEmpty || !sets.isEmpty else { return }
+        try emit(RecordBatch(dailySummaries: summaries, metricSets: sets))
+        summaries.removeAll(keepingCapacity: true)
+        sets.removeAll(keepingCapacity: true)
+    }
 }
 
-public let dailyComponent = ComponentDescriptor(
-    name: "daily", role: .transform, family: "HealthPipeAnalytics",
-    summary: "Per subject, metric and local day: count, min, max, mean, SD (n−1), percentage of readings in each band "
-        + "(from classify), hypo/hyper flags, carbs and insulin totals, exercise minutes, illness/stress flags. Days "
-        + "with events but no readings get a row with metric 'activity'. For glucose it also emits metric sets per day "
-        + "or period: mean, SD, CV, quartiles, GMI, eA1c, % <54/54–69/70–180/181–250/>250, LBGI, HBGI, J-index, GRI, "
-        + "ADRR, MAGE (moving average), CONGA, MODD, active %, AGP percentiles by time of day (periods only) — "
-        + "iglu-compatible definitions, see docs/analytics.md.",
-    options: [
-        OptionDoc("hypo_below", "number", default: "4.0 mmol/L (72 mg/dL)", "a glucose reading below this marks a hypo day"),
-        OptionDoc("hyper_above", "number", default: "10.0 mmol/L (180 mg/dL)", "a glucose reading above this marks a hyper day"),
-        OptionDoc("unit", "mg/dL | mmol/L", default: "mmol/L", "unit of hypo_below and hyper_above"),
-        OptionDoc("metrics", "list of metric names", default: "[glucose]", "metrics that get hypo/hyper flags and metric sets"),
-        OptionDoc("per", "day | period | none", default: "day", "metric sets per local day, for one period, or none"),
-        OptionDoc("from", "YYYY-MM-DD", default: "the first reading's day", "first local day of the period (per: period)"),
-        OptionDoc("to", "YYYY-MM-DD", default: "the last reading's day", "last local day of the period (per: period)"),
-        OptionDoc("grid_step_minutes", "integer dividing 1440", default: "5", "grid step for CONGA, MODD and AGP (MAGE always uses 5)"),
-        OptionDoc("max_gap_minutes", "integer", default: "45", "longest gap the grid bridges by interpolation"),
-        OptionDoc("conga_hours", "list of integers", default: "[]", "extra CONGA(n) lags besides conga1 and conga24_iglu_default"),
-    ],
-    accepts: [.measurements, .events], produces: [.dailySummaries, .metricSets],
-    build: { b in
-        let o = try b.options(DailyOptions.self)
-        let unit = o.unit ?? .mmol
-        let low = unit.toMgdl(o.hypo_below ?? (unit == .mmol ? 4.0 : 72))
-        let high = unit.toMgdl(o.hyper_above ?? (unit == .mmol ? 10.0 : 180))
-        guard low < high else { throw b.error("hypo_below must be lower than hyper_above", option: "hypo_below") }
-        var grid = GlucoseMetrics.Options()
-        let step = o.grid_step_minutes ?? 5
-        guard step > 0, 1440 % step == 0 else { throw b.error("grid_step_minutes must divide a day (1440 minutes)", option: "grid_step_minutes") }
-        grid.gridStepSeconds = Int64(step) * 60
-        let gap = o.max_gap_minutes ?? 45
-        guard gap >= 0 else { throw b.error("max_gap_minutes cannot be negative", option: "max_gap_minutes") }
-        grid.maxGapSeconds = Int64(gap) * 60
-        grid.congaHours = o.conga_hours ?? []
-        guard grid.congaHours.allSatisfy({ $0 > 0 }) else { throw b.error("conga_hours must be positive", option: "conga_hours") }
-        return DailyTransform(hypoBelow: low, hyperAbove: high, glucoseMetrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }),
-                              per: try o.period(b), options: grid)
-    })
+/// One period's metric set per glucose series: the days inside the period, collected as the
+/// ledger hands them over (series by series), computed when the series ends.
+struct PeriodCollector {
+    typealias Done = (set: MetricSet, dayFlags: [Int64: (Bool, Bool)])
+    let from: Int64?, to: Int64?
+    let active: Bool
+    let options: GlucoseMetrics.Options
+    private var current: (series: UInt32, key: DailyTransform.SeriesKey, unit: Symbol)?
+    private var times: [Int64] = []
+    private var values: [Double] = []
+    /// Hypo/hyper flags of the current series' days in the period (for its day counts).
+    private var dayFlags: [Int64: (Bool, Bool)] = [:]
 
-/// Everything HealthPipeAnalytics registers.
-public enum AnalyticsPlugin {
-    public static var components: [ComponentDescriptor] {
-        [classifyComponent, dailyComponent, resampleComponent, predictComponent, alertsComponent] + SessionsPlugin.components
+    init(per: MetricPeriod?, options: GlucoseMetrics.Options) {
+        if case .period(let f, let t)? = per { (from, to, active) = (f, t, true) } else { (from, to, active) = (nil, nil, false) }
+        self.options = options
+    }
+
+    /// Adds a glucose day; returns the previous series' set when this day starts another series.
+    mutating func add(_ d: DayAssembler.Day, key: DailyTransform.SeriesKey) -> Done? {
+        guard active else { return nil }
+        var done: Done?
+        if let c = current, c.series != d.series { done = finish() }
+        if current == nil { current = (d.series, key, d.stats.unit) }
+        if let from, d.day < from { return done }
+        if let to, d.day > to { return done }
+        dayFlags[d.day] = (d.stats.below, d.stats.above)
+        times.append(contentsOf: d.times)
+        values.append(contentsOf: d.values)
+        return done
+    }
+
+    /// The current series' set (nil when it had no day inside the period).
+    mutating func finish() -> Done? {
+        defer {
+            current = nil
+            times.removeAll()
+            values.removeAll()
+            dayFlags.removeAll()
+        }
+        guard let c = current, !times.isEmpty else { return nil }
+        let r = GlucoseMetrics.compute(times: times, values: values, options: options, withAGP: true)
+        let firstDay = from ?? CivilDate.floorDiv(times[0], 86_400)
+        let lastDay = to ?? CivilDate.floorDiv(times[times.count - 1], 86_400)
+        return (MetricSet(subject: c.key.subject, metric: c.key.metric, unit: c.unit, firstDay: firstDay, lastDay: lastDay,
+                          values: r.values, agp: r.agp), dayFlags)
     }
 }

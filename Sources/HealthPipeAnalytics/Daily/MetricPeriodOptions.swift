@@ -1,5 +1,12 @@
 import HealthPipeCore
 
+/// Which stretches of local days get a metric set: each day, or one period (optionally bounded).
+public enum MetricPeriod: Sendable, Equatable {
+    case day
+    /// Inclusive local-day bounds (days since 1970-01-01); nil = from the first / to the last reading.
+    case period(from: Int64?, to: Int64?)
+}
+
 extension DailyOptions {
     /// Parses `per`, `from` and `to` into the metric-set bucketing (nil: no metric sets).
     func period(_ b: ComponentBuilder) throws -> MetricPeriod? {

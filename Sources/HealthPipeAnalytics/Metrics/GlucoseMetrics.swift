@@ -15,29 +15,49 @@ public enum GlucoseMetrics {
 
     static let maxGridSpanDays: Int64 = 36_600
 
-    /// `times` are local seconds, sorted, without duplicates; `values` mg/dL.
-    public static func compute(times: [Int64], values: [Double], options: Options = Options(), withAGP: Bool)
+    /// `times` are local seconds, sorted; `values` mg/dL. Several readings at one instant (other
+    /// sources) all count in the reading metrics; the grid and active % take their mean at that
+    /// instant, as iglu's interpolation (R `approx`, ties = mean) does.
+    public static func compute(times readingTimes: [Int64], values: [Double], options: Options = Options(), withAGP: Bool)
         -> (values: [NamedValue], agp: [AGPPoint]) {
         var out: [NamedValue] = []
         guard !values.isEmpty else { return ([], []) }
         ReadingMetrics.append(values: values, to: &out)
-        let days = times.map { CivilDate.floorDiv($0, 86_400) }
+        let days = readingTimes.map { CivilDate.floorDiv($0, 86_400) }
         out.append(NamedValue("adrr", ReadingMetrics.adrr(days: days, values: values)))
+        let (times, instantValues) = meanPerInstant(times: readingTimes, values: values)
         out.append(NamedValue("active_percent", ReadingMetrics.activePercent(sortedTimes: times)))
 
         // The grid is a dense matrix over the whole span: a stray timestamp centuries away must not
         // allocate gigabytes, so beyond a century the grid metrics are left out.
         guard times[times.count - 1] - times[0] <= maxGridSpanDays * 86_400 else { return (out.filter { $0.value.isFinite }, []) }
-        let fiveMinute = DayByDayGrid(times: times, values: values, stepSeconds: 300, maxGapSeconds: options.maxGapSeconds)
+        let fiveMinute = DayByDayGrid(times: times, values: instantValues, stepSeconds: 300, maxGapSeconds: options.maxGapSeconds)
         out.append(NamedValue("mage_ma", MovingAverageMAGE.compute(grid: fiveMinute.values)))
         let grid = options.gridStepSeconds == 300 ? fiveMinute
-            : DayByDayGrid(times: times, values: values, stepSeconds: options.gridStepSeconds, maxGapSeconds: options.maxGapSeconds)
+            : DayByDayGrid(times: times, values: instantValues, stepSeconds: options.gridStepSeconds, maxGapSeconds: options.maxGapSeconds)
         out.append(NamedValue("conga1", GridMetrics.conga(grid, hours: 1)))
         for h in options.congaHours where h != 1 && h != 24 { out.append(NamedValue("conga\(h)", GridMetrics.conga(grid, hours: h))) }
         out.append(NamedValue("conga24_iglu_default", GridMetrics.conga(grid, hours: 24)))
         out.append(NamedValue("modd", GridMetrics.modd(grid)))
         let agp = withAGP ? GridMetrics.agp(grid) : []
         return (out.filter { $0.value.isFinite }, agp)
+    }
+
+    /// Sorted times with repeats → distinct times and the mean of the values at each.
+    static func meanPerInstant(times: [Int64], values: [Double]) -> (times: [Int64], values: [Double]) {
+        guard zip(times, times.dropFirst()).contains(where: { $0 == $1 }) else { return (times, values) }
+        var t: [Int64] = [], v: [Double] = []
+        t.reserveCapacity(times.count)
+        v.reserveCapacity(times.count)
+        var i = 0
+        while i < times.count {
+            var j = i, sum = 0.0
+            while j < times.count && times[j] == times[i] { sum += values[j]; j += 1 }
+            t.append(times[i])
+            v.append(sum / Double(j - i))
+            i = j
+        }
+        return (t, v)
     }
 
     /// The AGP columns reported as named values (every 3 hours, like the reference): `agp_p50_12:00`.

@@ -1,0 +1,61 @@
+import HealthPipeCore
+
+struct DailyOptions: Decodable {
+    var hypo_below: Double?
+    var hyper_above: Double?
+    var unit: GlucoseUnit?
+    var metrics: [String]?
+    var per: String?
+    var from: String?
+    var to: String?
+    var grid_step_minutes: Int?
+    var max_gap_minutes: Int?
+    var conga_hours: [Int]?
+}
+
+public let dailyComponent = ComponentDescriptor(
+    name: "daily", role: .transform, family: "HealthPipeAnalytics",
+    summary: "Per subject, metric and local day: count, min, max, mean, SD (n−1), percentage of readings in each band "
+        + "(from classify), hypo/hyper flags, carbs and insulin totals, exercise minutes, illness/stress flags. Days "
+        + "with events but no readings get a row with metric 'activity'. For glucose it also emits metric sets per day "
+        + "or period: mean, SD, CV, quartiles, GMI, eA1c, % <54/54–69/70–180/181–250/>250, LBGI, HBGI, J-index, GRI, "
+        + "ADRR, MAGE (moving average), CONGA, MODD, active %, AGP percentiles by time of day (periods only) — "
+        + "iglu-compatible definitions, see docs/analytics.md.",
+    options: [
+        OptionDoc("hypo_below", "number", default: "4.0 mmol/L (72 mg/dL)", "a glucose reading below this marks a hypo day"),
+        OptionDoc("hyper_above", "number", default: "10.0 mmol/L (180 mg/dL)", "a glucose reading above this marks a hyper day"),
+        OptionDoc("unit", "mg/dL | mmol/L", default: "mmol/L", "unit of hypo_below and hyper_above"),
+        OptionDoc("metrics", "list of metric names", default: "[glucose]", "metrics that get hypo/hyper flags and metric sets"),
+        OptionDoc("per", "day | period | none", default: "day", "metric sets per local day, for one period, or none"),
+        OptionDoc("from", "YYYY-MM-DD", default: "the first reading's day", "first local day of the period (per: period)"),
+        OptionDoc("to", "YYYY-MM-DD", default: "the last reading's day", "last local day of the period (per: period)"),
+        OptionDoc("grid_step_minutes", "integer dividing 1440", default: "5", "grid step for CONGA, MODD and AGP (MAGE always uses 5)"),
+        OptionDoc("max_gap_minutes", "integer", default: "45", "longest gap the grid bridges by interpolation"),
+        OptionDoc("conga_hours", "list of integers", default: "[]", "extra CONGA(n) lags besides conga1 and conga24_iglu_default"),
+    ],
+    accepts: [.measurements, .events], produces: [.dailySummaries, .metricSets],
+    build: { b in
+        let o = try b.options(DailyOptions.self)
+        let unit = o.unit ?? .mmol
+        let low = unit.toMgdl(o.hypo_below ?? (unit == .mmol ? 4.0 : 72))
+        let high = unit.toMgdl(o.hyper_above ?? (unit == .mmol ? 10.0 : 180))
+        guard low < high else { throw b.error("hypo_below must be lower than hyper_above", option: "hypo_below") }
+        var grid = GlucoseMetrics.Options()
+        let step = o.grid_step_minutes ?? 5
+        guard step > 0, 1440 % step == 0 else { throw b.error("grid_step_minutes must divide a day (1440 minutes)", option: "grid_step_minutes") }
+        grid.gridStepSeconds = Int64(step) * 60
+        let gap = o.max_gap_minutes ?? 45
+        guard gap >= 0 else { throw b.error("max_gap_minutes cannot be negative", option: "max_gap_minutes") }
+        grid.maxGapSeconds = Int64(gap) * 60
+        grid.congaHours = o.conga_hours ?? []
+        guard grid.congaHours.allSatisfy({ $0 > 0 }) else { throw b.error("conga_hours must be positive", option: "conga_hours") }
+        return DailyTransform(hypoBelow: low, hyperAbove: high, glucoseMetrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }),
+                              per: try o.period(b), options: grid)
+    })
+
+/// Everything HealthPipeAnalytics registers.
+public enum AnalyticsPlugin {
+    public static var components: [ComponentDescriptor] {
+        [classifyComponent, dailyComponent, resampleComponent, predictComponent, alertsComponent] + SessionsPlugin.components
+    }
+}

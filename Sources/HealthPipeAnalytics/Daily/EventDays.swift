@@ -1,0 +1,56 @@
+import HealthPipeCore
+
+/// The day totals of a run's events: each event once by its natural key (the last arrival wins),
+/// summed per subject and local day in time order, so any order of arrival gives the same totals.
+/// Illness and stress episodes mark every local day they span; exercise counts on its start day.
+enum EventDays {
+    static let illness = Symbol("illness"), stress = Symbol("stress")
+
+    static func collect(_ ledger: ExternalSorter<LedgerEvent>) throws -> [SubjectDay: EventDay] {
+        struct Part { var day: Int64; var start: Int64; var amount: Double; var carbs = 0.0, insulin = 0.0, minutes = 0.0 }
+        var parts: [Symbol: [Part]] = [:]
+        var flags: [SubjectDay: (illness: Bool, stress: Bool)] = [:]
+        var previous: LedgerEvent?
+        func take(_ e: LedgerEvent) {
+            let subject = Symbol(id: e.subject)
+            let day = CivilDate.floorDiv(e.start + Int64(e.utcOffset), 86_400)
+            switch e.eventKind {
+            case .meal: parts[subject, default: []].append(Part(day: day, start: e.start, amount: e.amount, carbs: e.carbs))
+            case .insulin: parts[subject, default: []].append(Part(day: day, start: e.start, amount: e.amount, insulin: e.insulin))
+            case .exercise:
+                parts[subject, default: []].append(Part(day: day, start: e.start, amount: e.amount,
+                                                        minutes: Double(e.end - e.start) / 60))
+            case .episode:
+                let subtype = Symbol(id: e.subtype)
+                guard subtype == illness || subtype == stress else { return }
+                let last = CivilDate.floorDiv(e.end + Int64(e.utcOffset), 86_400)
+                for d in day...max(day, last) {
+                    var f = flags[SubjectDay(subject: subject, day: d)] ?? (false, false)
+                    if subtype == illness { f.illness = true } else { f.stress = true }
+                    flags[SubjectDay(subject: subject, day: d)] = f
+                }
+            default: break
+            }
+        }
+        try ledger.drain { e in
+            if let p = previous, !p.sameKey(e) { take(p) }
+            previous = e
+        }
+        if let p = previous { take(p) }
+
+        var days: [SubjectDay: EventDay] = [:]
+        for (subject, list) in parts {
+            for p in list.sorted(by: { ($0.day, $0.start, $0.amount, $0.minutes) < ($1.day, $1.start, $1.amount, $1.minutes) }) {
+                let key = SubjectDay(subject: subject, day: p.day)
+                days[key, default: EventDay()].carbs += p.carbs
+                days[key, default: EventDay()].insulin += p.insulin
+                days[key, default: EventDay()].exerciseMinutes += p.minutes
+            }
+        }
+        for (key, f) in flags {
+            days[key, default: EventDay()].illness = days[key, default: EventDay()].illness || f.illness
+            days[key, default: EventDay()].stress = days[key, default: EventDay()].stress || f.stress
+        }
+        return days
+    }
+}

@@ -1,0 +1,183 @@
+/// A record the external sorter can spill: plain bits (no references), with its sort order.
+public protocol SortableRecord: BitwiseCopyable {
+    static func precedes(_ a: Self, _ b: Self) -> Bool
+}
+
+/// Sorts any number of fixed-size records in bounded memory: records collect in a buffer of
+/// `runCapacity`; a full buffer is sorted (unless it arrived in order) and written to a scratch file
+/// as a run; `drain` merges the runs. Memory is one buffer plus a small read window per run,
+/// however many records come. Equal records keep their arrival order (the sort is stable).
+public final class ExternalSorter<Record: SortableRecord> {
+    public let runCapacity: Int
+    let windowRecords: Int
+    private var buffer: [Record] = []
+    private var bufferInOrder = true
+    private var file: ScratchFile?
+    /// Runs written so far, as record ranges of the scratch file.
+    private var runs: [Range<Int64>] = []
+    private let purpose: String
+    public private(set) var count: Int64 = 0
+
+    public init(purpose: String, runCapacity: Int = 1 << 17, windowRecords: Int = 1024) {
+        self.purpose = purpose
+        self.runCapacity = max(2, runCapacity)
+        self.windowRecords = max(1, windowRecords)
+        buffer.reserveCapacity(min(self.runCapacity, 4096))
+    }
+
+    /// Runs spilled to the scratch file so far.
+    public var spilledRuns: Int { runs.count }
+
+    @inline(__always)
+    public func append(_ r: Record) throws {
+        if bufferInOrder, let last = buffer.last, Record.precedes(r, last) { bufferInOrder = false }
+        buffer.append(r)
+        count += 1
+        if buffer.count >= runCapacity { try spill() }
+    }
+
+    private func sortBuffer() {
+        guard !bufferInOrder else { return }
+        // Stable: sort indices by (record, arrival).
+        var order = Array(buffer.indices)
+        buffer.withUnsafeBufferPointer { b in
+            order.sort { Record.precedes(b[$0], b[$1]) || (!Record.precedes(b[$1], b[$0]) && $0 < $1) }
+        }
+        buffer = order.map { buffer[$0] }
+        bufferInOrder = true
+    }
+
+    private func spill() throws {
+        guard !buffer.isEmpty else { return }
+        sortBuffer()
+        let f = try file ?? ScratchFile(purpose: purpose)
+        file = f
+        let stride = Int64(MemoryLayout<Record>.stride)
+        let at = try buffer.withUnsafeBytes { try f.append($0) }
+        runs.append((at / stride)..<((at / stride) + Int64(buffer.count)))
+        buffer.removeAll(keepingCapacity: true)
+        bufferInOrder = true
+    }
+
+    /// Every record once, in order (stable across runs: earlier runs first among equals); empties the sorter.
+    public func drain(_ body: (Record) throws -> Void) throws {
+        defer { reset() }
+        guard let file else {
+            sortBuffer()
+            for r in buffer { try body(r) }
+            return
+        }
+        try spill()
+        var readers = try runs.map { try RunReader<Record>(file: file, range: $0, window: windowRecords) }
+        for i in readers.indices { try readers[i].fill() }
+        // Runs usually hold successive stretches (time-ordered input): read them one after another.
+        if zip(readers, readers.dropFirst()).allSatisfy({ pair in pair.0.lastRecord.map { !pair.1.firstRecordPrecedes($0) } ?? true }) {
+            for i in readers.indices { while let r = try readers[i].advance() { try body(r) } }
+            return
+        }
+        var heap = RunHeap<Record>()
+        for i in readers.indices { if let r = readers[i].peek { heap.push(r, run: i) } }
+        while let (r, i) = heap.pop() {
+            try body(r)
+            _ = try readers[i].advance()
+            if let n = readers[i].peek { heap.push(n, run: i) }
+        }
+    }
+
+    private func reset() {
+        buffer = []
+        bufferInOrder = true
+        runs = []
+        file = nil
+        count = 0
+    }
+}
+
+/// A window onto one spilled run.
+struct RunReader<Record: SortableRecord> {
+    let file: ScratchFile
+    var nextIndex: Int64
+    let end: Int64
+    let window: Int
+    let lastRecord: Record?
+    private var items: [Record] = []
+    private var position = 0
+
+    init(file: ScratchFile, range: Range<Int64>, window: Int) throws {
+        self.file = file
+        nextIndex = range.lowerBound
+        end = range.upperBound
+        self.window = window
+        lastRecord = range.isEmpty ? nil : try Self.load(file, at: range.upperBound - 1, count: 1).first
+    }
+
+    var peek: Record? { position < items.count ? items[position] : nil }
+
+    func firstRecordPrecedes(_ other: Record) -> Bool { peek.map { Record.precedes($0, other) } ?? false }
+
+    /// Returns the current record and moves on, refilling the window from the file.
+    mutating func advance() throws -> Record? {
+        guard let r = peek else { return nil }
+        position += 1
+        if position == items.count { try fill() }
+        return r
+    }
+
+    mutating func fill() throws {
+        let n = Int(min(Int64(window), end - nextIndex))
+        guard n > 0 else { items = []; position = 0; return }
+        items = try Self.load(file, at: nextIndex, count: n)
+        nextIndex += Int64(n)
+        position = 0
+    }
+
+    static func load(_ file: ScratchFile, at index: Int64, count n: Int) throws -> [Record] {
+        let stride = MemoryLayout<Record>.stride
+        var out = [Record]()
+        out.reserveCapacity(n)
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: n * stride, alignment: MemoryLayout<Record>.alignment)
+        defer { bytes.deallocate() }
+        try file.read(at: index * Int64(stride), into: bytes)
+        for i in 0..<n { out.append(bytes.load(fromByteOffset: i * stride, as: Record.self)) }
+        return out
+    }
+}
+
+/// A binary min-heap of run heads; ties go to the earlier run, keeping the merge stable.
+struct RunHeap<Record: SortableRecord> {
+    private var items: [(record: Record, run: Int)] = []
+
+    private static func before(_ a: (record: Record, run: Int), _ b: (record: Record, run: Int)) -> Bool {
+        Record.precedes(a.record, b.record) || (!Record.precedes(b.record, a.record) && a.run < b.run)
+    }
+
+    mutating func push(_ r: Record, run: Int) {
+        items.append((r, run))
+        var i = items.count - 1
+        while i > 0 {
+            let p = (i - 1) / 2
+            guard Self.before(items[i], items[p]) else { break }
+            items.swapAt(i, p)
+            i = p
+        }
+    }
+
+    mutating func pop() -> (Record, Int)? {
+        guard let top = items.first else { return nil }
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < items.count && Self.before(items[l], items[m]) { m = l }
+                if r < items.count && Self.before(items[r], items[m]) { m = r }
+                if m == i { break }
+                items.swapAt(i, m)
+                i = m
+            }
+        }
+        return (top.record, top.run)
+    }
+}
