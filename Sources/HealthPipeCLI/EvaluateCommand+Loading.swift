@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
+import Yams
 
 /// Reads the readings and treatments to evaluate through an ordinary pipeline (a file source or
 /// the `sqlite-source`) into an in-process collecting sink.
@@ -19,35 +20,26 @@ enum SeriesLoader {
             summary: "collects readings for healthpipe evaluate", options: [], accepts: [.measurements, .events],
             build: { _ in box.collector }))
         let cwd = FileManager.default.currentDirectoryPath
-        func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
-        let source: String
+        var pipeline = PipelineDraft(command: "healthpipe evaluate")
         if let db {
-            source = "{ type: sqlite-source, path: \(q(ComponentBuilder.resolve(db, base: cwd))) }"
+            pipeline.add(.source, "in", type: "sqlite-source", options: [("path", Node(ComponentBuilder.resolve(db, base: cwd)))])
+            pipeline.flags["in"] = "--db \(db)"
         } else {
             let path = ComponentBuilder.resolve(input!, base: cwd)
-            var type = format
-            if type == nil {
-                guard let sniff = FileSniff.read(path: path) else {
-                    printError("\(input!): cannot read the file")
-                    throw ExitCode(1)
-                }
-                guard let c = registry.detectFormat(of: sniff) else {
-                    printError("\(input!):1: unknown format (see `healthpipe plugins`)")
-                    throw ExitCode(1)
-                }
-                type = c.name
+            switch InputDetection.type(of: path, shown: input!, forced: format, registry: registry) {
+            case .found(let type): pipeline.add(.source, "in", type: type, options: [("path", Node(path))])
+            case .unreadable(let message): printError(message); throw ExitCode(1)
+            case .unknownType(let message): throw configFailure(ConfigError(file: "healthpipe evaluate", line: 0, column: 0, message: message))
             }
-            source = "{ type: \(q(type!)), path: \(q(path)) }"
+            pipeline.flags["in"] = "--input \(input!)"
         }
-        let yaml = "sources:\n  in: \(source)\nsinks:\n  collect: { type: evaluation-collector, inputs: [in] }\n"
-        let document: ConfigDocument
-        do { document = try ConfigDocument(file: "<evaluate pipeline>", text: yaml) } catch { throw configFailure(error) }
+        pipeline.add(.sink, "collect", type: "evaluation-collector", inputs: ["in"])
         let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
                                    pluginPaths: shared.pluginPaths)
         let quarantine = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-evaluate-\(getpid()).ndjson").path
         defer { try? FileManager.default.removeItem(atPath: quarantine) }
         do {
-            try RunExecution.execute(document: document, registry: registry, settings: settings,
+            try RunExecution.execute(spec: pipeline.spec(), registry: registry, settings: settings,
                                      defaultQuarantine: quarantine, reportPath: nil, quiet: true)
         } catch let e as ExitCode where e.rawValue == 3 {
             // Rows were quarantined; the valid ones are still evaluated.

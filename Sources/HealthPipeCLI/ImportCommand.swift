@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import HealthPipeCore
+import SQLiteStore
+import Yams
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,68 +11,59 @@ struct ImportCommand: ParsableCommand {
         discussion: """
         Each file's format is detected from its content, not its name. Re-importing the same files adds nothing.
         Bad rows are quarantined to <db>.quarantine.ndjson (file, line, reason, raw text); every valid row lands.
+        Derived rows (bands, daily summaries, metric sets) follow the database's settings and equal what
+        `healthpipe reaggregate` computes from the stored readings, whatever was imported before and in what order.
         Use --print-pipeline to see the pipeline this runs, as a starting point for `healthpipe run`.
         """)
 
     @Argument(help: "Export files to import.") var files: [String]
     @Option(help: "The SQLite database to create or update.") var db: String
     @OptionGroup var shared: SharedOptions
-    @Option(help: "Band preset for classification: seeds, consensus or range.") var preset: String = "seeds"
+    @Option(help: "Band preset for a new database: seeds, consensus or range (an existing one keeps its own).")
+    var preset: String?
     @Option(help: "Force a source type instead of detecting it (see `healthpipe plugins`).") var format: String?
     @Option(name: .customLong("on-error"), help: "What to do with bad rows: fail, skip or quarantine.") var onError: String = "quarantine"
     @Option(help: "Dead-letter file for bad rows (default: <db>.quarantine.ndjson).") var quarantine: String?
     @Option(help: "Also write every record as NDJSON to this file.") var ndjson: String?
     @Option(help: "Write the run report as JSON to this file.") var report: String?
-    @Flag(name: .customLong("print-pipeline"), help: "Print the generated pipeline YAML and exit.") var printPipeline = false
+    @Flag(name: .customLong("print-pipeline"), help: "Print the pipeline this runs (as YAML for `healthpipe run`) and exit.")
+    var printPipeline = false
 
     func run() throws {
         let registry: ComponentRegistry
         do { registry = try shared.registry() } catch { throw configFailure(error) }
-        let cwd = FileManager.default.currentDirectoryPath
-        var sources: [(name: String, type: String, path: String)] = []
-        var unreadable = 0
-        for (i, file) in files.enumerated() {
-            let path = ComponentBuilder.resolve(file, base: cwd)
-            let type: String
-            if let forced = format {
-                guard let c = registry.component(named: forced), c.role == .source else {
-                    let names = registry.all(role: .source).map(\.name)
-                    throw configFailure(RegistryError(message: "unknown source type '\(forced)'"
-                        + (NameSuggester.nearest(to: forced, in: names).map { " (did you mean '\($0)'?)" } ?? "")))
-                }
-                type = forced
-            } else {
-                guard let sniff = FileSniff.read(path: path) else {
-                    printError("\(file): cannot read the file")
-                    unreadable += 1
-                    continue
-                }
-                guard let c = registry.detectFormat(of: sniff) else {
-                    let first = sniff.lines(1).first.map { String($0.prefix(80)) } ?? ""
-                    printError("\(file):1: unknown format: not any of \(registry.all(role: .source).filter { $0.detect != nil }.map(\.name).joined(separator: ", "))"
-                               + (sniff.prefix.isEmpty ? " (the file is empty)" : "; it starts with '\(first)'"))
-                    unreadable += 1
-                    continue
-                }
-                type = c.name
-            }
-            sources.append(("file\(i + 1)", type, path))
+        guard let policy = ErrorPolicy(rawValue: onError) else {
+            throw configFailure(ConfigError(file: "healthpipe import", line: 0, column: 0,
+                                            message: "--on-error \(onError): expected fail, skip or quarantine"))
         }
-        guard !sources.isEmpty else { throw ExitCode(1) }
+        let cwd = FileManager.default.currentDirectoryPath
+        var inputs: [ImportInput] = []
+        var unreadable = 0
+        for file in files {
+            let path = ComponentBuilder.resolve(file, base: cwd)
+            switch InputDetection.type(of: path, shown: file, forced: format, registry: registry) {
+            case .found(let type): inputs.append(ImportInput(path: path, shown: file, type: type))
+            case .unreadable(let message): printError(message); unreadable += 1
+            case .unknownType(let message): throw configFailure(ConfigError(file: "healthpipe import", line: 0, column: 0, message: message))
+            }
+        }
+        guard !inputs.isEmpty else { throw ExitCode(1) }
 
         let dbPath = ComponentBuilder.resolve(db, base: cwd)
-        let yaml = DefaultPipeline.yaml(sources: sources, db: dbPath, preset: preset, onError: onError,
-                                        ndjson: ndjson.map { ComponentBuilder.resolve($0, base: cwd) })
-        if printPipeline { print(yaml, terminator: ""); return }
-        let document: ConfigDocument
-        do { document = try ConfigDocument(file: "<import pipeline>", text: yaml) } catch { throw configFailure(error) }
+        let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
+                                      pluginPaths: shared.pluginPaths)
+        let derivation: DerivationSettings
+        do { derivation = try ImportPipeline.settings(db: dbPath, preset: preset, registry: registry, run: runSettings) } catch {
+            throw configFailure(error)
+        }
+        let draft = ImportPipeline.draft(inputs: inputs, db: dbPath, derivation: derivation, onError: policy,
+                                         ndjson: ndjson.map { ComponentBuilder.resolve($0, base: cwd) }, preset: preset)
+        if printPipeline { print(try draft.yaml(), terminator: ""); return }
         let defaultQuarantine = quarantine.map { ComponentBuilder.resolve($0, base: cwd) }
             ?? (dbPath.hasSuffix(".sqlite") ? String(dbPath.dropLast(7)) : dbPath) + ".quarantine.ndjson"
-        let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
-                                   pluginPaths: shared.pluginPaths)
         do {
-            try RunExecution.execute(document: document, registry: registry, settings: settings,
-                                     defaultQuarantine: defaultQuarantine, reportPath: report)
+            try RunExecution.execute(spec: draft.spec(), registry: registry, settings: runSettings,
+                                     defaultQuarantine: defaultQuarantine, reportPath: report, trustStream: true)
         } catch let e as ExitCode where unreadable > 0 && e.rawValue != 2 {
             throw ExitCode(1)
         }
@@ -78,20 +71,68 @@ struct ImportCommand: ParsableCommand {
     }
 }
 
-/// The built-in import pipeline, written as the YAML `healthpipe run` takes, so the two paths are one.
-enum DefaultPipeline {
-    static func yaml(sources: [(name: String, type: String, path: String)], db: String, preset: String, onError: String,
-                     ndjson: String?) -> String {
-        func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
-        var y = "sources:\n"
-        for s in sources { y += "  \(s.name): { type: \(q(s.type)), path: \(q(s.path)), on_error: \(q(onError)) }\n" }
-        let names = sources.map(\.name).joined(separator: ", ")
-        y += "transforms:\n"
-        y += "  bands: { type: classify, inputs: [\(names)], preset: \(q(preset)) }\n"
-        y += "  daily: { type: daily, inputs: [bands] }\n"
-        y += "sinks:\n"
-        y += "  db: { type: sqlite, inputs: [bands, daily], path: \(q(db)) }\n"
-        if let ndjson { y += "  feed: { type: ndjson, inputs: [bands, daily], path: \(q(ndjson)) }\n" }
-        return y
+struct ImportInput {
+    var path: String
+    /// As the user wrote it, for messages.
+    var shown: String
+    var type: String
+}
+
+/// The built-in import pipeline: each file's source → classify → daily → sqlite (and NDJSON),
+/// with the steps' options taken from the database's derivation settings, built as a value.
+enum ImportPipeline {
+    static let command = "healthpipe import"
+
+    /// The database's settings; for a new database the import defaults with `--preset`. A preset
+    /// other than the one an existing database classifies with is refused: its stored bands and
+    /// summaries would follow two settings.
+    static func settings(db: String, preset: String?, registry: ComponentRegistry, run: RunSettings) throws -> DerivationSettings {
+        guard let stored = try StoreDerivation.stored(db) else {
+            let defaults = DerivationSettings.importDefaults(preset: preset)
+            _ = try StoreDerivation.rows(defaults, registry: registry, run: run)  // checks the preset
+            return defaults
+        }
+        if let preset {
+            let wanted = try StoreDerivation.rows(.importDefaults(preset: preset), registry: registry, run: run)
+                .first { $0.step == "classify" }?.fingerprint
+            let have = try StoreDerivation.rows(stored, registry: registry, run: run).first { $0.step == "classify" }?.fingerprint
+            if wanted != have {
+                throw ConfigError(file: command, line: 0, column: 0, message: "--preset \(preset): \(db) keeps its bands with other "
+                    + "settings (\(have ?? "no classify step")); importing with another preset would mix two. Change the "
+                    + "database's settings with `healthpipe reaggregate --db \(db) --config settings.yml` "
+                    + "(classify: { preset: \(preset) }), or leave --preset out")
+            }
+        }
+        return stored
+    }
+
+    static func draft(inputs: [ImportInput], db: String, derivation: DerivationSettings, onError: ErrorPolicy,
+                      ndjson: String?, preset: String?) -> PipelineDraft {
+        var p = PipelineDraft(command: command)
+        var names: [String] = []
+        for (i, input) in inputs.enumerated() {
+            let name = "file\(i + 1)"
+            p.add(.source, name, type: input.type, onError: onError, options: [("path", Node(input.path))])
+            p.flags[name] = input.shown
+            names.append(name)
+        }
+        var readings = names
+        if let classify = derivation["classify"] {
+            p.add(.transform, "bands", type: "classify", inputs: readings, options: classify.optionPairs, from: classify.document)
+            if let preset { p.flags["bands.preset"] = "--preset \(preset)" }
+            readings = ["bands"]
+        }
+        var outputs = readings
+        if let daily = derivation["daily"] {
+            p.add(.transform, "daily", type: "daily", inputs: readings, options: daily.optionPairs, from: daily.document)
+            outputs.append("daily")
+        }
+        p.add(.sink, "db", type: "sqlite", inputs: outputs, options: [("path", Node(db))])
+        p.flags["db"] = "--db \(db)"
+        if let ndjson {
+            p.add(.sink, "feed", type: "ndjson", inputs: outputs, options: [("path", Node(ndjson))])
+            p.flags["feed"] = "--ndjson \(ndjson)"
+        }
+        return p
     }
 }

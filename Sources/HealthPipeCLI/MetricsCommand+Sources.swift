@@ -5,10 +5,12 @@ import HealthPipeAnalytics
 import HealthPipeCore
 import SQLiteStore
 import Synchronization
+import Yams
 
-/// `metrics --input`: the file's source → daily pipeline, run in memory; a collecting sink keeps
-/// the metric sets (a few per day), nothing else is stored.
-enum MetricsFromFile {
+/// Where `metrics` reads from — an export file (its source) or a database (the sqlite-source) —
+/// and the one pipeline both feed: → daily → a collecting sink that keeps the metric sets and daily
+/// summaries, nothing else stored.
+enum MetricsPipeline {
     final class Collected: Sendable {
         let sets = Mutex<[MetricSet]>([])
         let days = Mutex<[DailySummary]>([])
@@ -25,8 +27,14 @@ enum MetricsFromFile {
         func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {}
     }
 
-    static func compute(path input: String, period: MetricPeriod, metric: String, format: String?,
-                        shared: SharedOptions) throws -> [MetricSet] {
+    enum Input {
+        case file(path: String, shown: String, format: String?)
+        case database(path: String, shown: String, subject: String?)
+    }
+
+    static let command = "healthpipe metrics"
+
+    static func compute(_ input: Input, period: MetricPeriod, metric: String, shared: SharedOptions) throws -> [MetricSet] {
         var registry: ComponentRegistry
         do { registry = try shared.registry() } catch { throw configFailure(error) }
         let box = Collected()
@@ -34,94 +42,59 @@ enum MetricsFromFile {
             try registry.register(ComponentDescriptor(name: "metrics-collector", role: .sink, family: "healthpipe metrics",
                                                       summary: "", options: [], accepts: [.metricSets, .dailySummaries]) { _ in CollectingSink(box: box) })
         } catch { throw configFailure(error) }
-        let cwd = FileManager.default.currentDirectoryPath
-        let path = ComponentBuilder.resolve(input, base: cwd)
-        let type: String
-        if let format {
-            guard registry.component(named: format)?.role == .source else { throw configFailure(RegistryError(message: "unknown source type '\(format)'")) }
-            type = format
-        } else {
-            guard let sniff = FileSniff.read(path: path) else { printError("\(input): cannot read the file"); throw ExitCode(1) }
-            guard let c = registry.detectFormat(of: sniff) else {
-                let known = registry.all(role: .source).filter { $0.detect != nil }.map(\.name).joined(separator: ", ")
-                printError("\(input):1: unknown format: not any of \(known) (use --format to force one)")
-                throw ExitCode(1)
+        var p = PipelineDraft(command: command)
+        switch input {
+        case let .file(path, shown, format):
+            switch InputDetection.type(of: path, shown: shown, forced: format, registry: registry) {
+            case .found(let type): p.add(.source, "in", type: type, onError: .skip, options: [("path", Node(path))])
+            case .unreadable(let message): printError(message); throw ExitCode(1)
+            case .unknownType(let message): throw configFailure(ConfigError(file: command, line: 0, column: 0, message: message))
             }
-            type = c.name
+            p.flags["in"] = "--input \(shown)"
+        case let .database(path, shown, subject):
+            guard FileManager.default.fileExists(atPath: path) else { printError("\(shown): no such database"); throw ExitCode(1) }
+            var options: [(key: String, value: Node)] = [("path", Node(path)), ("metrics", PipelineDraft.list([Node(metric)]))]
+            if let subject { options.append(("subjects", PipelineDraft.list([Node(subject)]))) }
+            p.add(.source, "in", type: "sqlite-source", options: options)
+            p.flags["in"] = "--db \(shown)"
         }
-        func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
-        var daily = "  daily: { type: daily, inputs: [file], metrics: [\(q(metric))]"
+        var daily: [(key: String, value: Node)] = [("metrics", PipelineDraft.list([Node(metric)]))]
         switch period {
-        case .day: daily += ", per: day"
+        case .day: daily.append(("per", Node("day")))
         case .period(let from, let to):
-            daily += ", per: period"
-            if let from { daily += ", from: \(CivilDate.isoDate(fromDays: from))" }
-            if let to { daily += ", to: \(CivilDate.isoDate(fromDays: to))" }
+            daily.append(("per", Node("period")))
+            if let from { daily.append(("from", Node(CivilDate.isoDate(fromDays: from)))) }
+            if let to { daily.append(("to", Node(CivilDate.isoDate(fromDays: to)))) }
         }
-        let yaml = """
-            sources:
-              file: { type: \(q(type)), path: \(q(path)), on_error: skip }
-            transforms:
-            \(daily) }
-            sinks:
-              collect: { type: metrics-collector, inputs: [daily] }
-
-            """
-        let document: ConfigDocument
+        p.add(.transform, "daily", type: "daily", inputs: ["in"], options: daily)
+        p.add(.sink, "collect", type: "metrics-collector", inputs: ["daily"])
         let graph: PipelineGraph
         do {
-            document = try ConfigDocument(file: "<metrics pipeline>", text: yaml)
-            graph = try PipelineGraph.build(spec: try PipelineSpec(document: document), registry: registry,
+            graph = try PipelineGraph.build(spec: p.spec(), registry: registry,
                                             settings: RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default",
-                                                                  baseDirectory: cwd, pluginPaths: shared.pluginPaths),
+                                                                  baseDirectory: FileManager.default.currentDirectoryPath,
+                                                                  pluginPaths: shared.pluginPaths),
                                             defaultQuarantine: "/dev/null")
         } catch { throw configFailure(error) }
         let report = GraphRunner(showProgress: false).run(graph)
-        let skipped = report.stages.reduce(Int64(0)) { $0 + $1.skipped }
-        if report.exitCode != 0 || skipped > 0 { printError(report.summary()) }
+        if report.exitCode != 0 || report.skipped > 0 { printError(report.summary()) }
         if report.exitCode != 0 && report.exitCode != 3 { throw ExitCode(report.exitCode) }
-        return DayTotals.add(to: box.sets.withLock { $0 }, from: box.days.withLock { $0 })
+        let days = box.days.withLock { $0 }.filter { $0.metric.text == metric }
+        return MetricsFromDays.complete(box.sets.withLock { $0 }, days: days, period: period)
     }
 }
 
-/// `metrics --db`: the stored readings (and events, for the day totals) of each subject, read back
-/// in time order and fed through the same daily transform.
-enum MetricsFromDatabase {
-    static func compute(path: String, period: MetricPeriod, metric: String, subject: String?) throws -> [MetricSet] {
-        let reader: MeasurementReader
-        do { reader = try MeasurementReader(path: ComponentBuilder.resolve(path, base: FileManager.default.currentDirectoryPath)) } catch {
-            printError("\(path): \(error)")
-            throw ExitCode(1)
-        }
-        let context = StageContext(name: "daily", type: "daily", policy: .skip, quarantine: QuarantineWriter(path: "/dev/null"),
-                                   progress: ProgressMeter())
-        var sets: [MetricSet] = [], days: [DailySummary] = []
-        let subjects = try reader.subjects(metric: metric).filter { subject == nil || $0 == subject }
-        for s in subjects {
-            // One subject at a time: the transform holds only that subject's open days or period.
-            let daily = DailyTransform(hypoBelow: GlucoseUnit.mmol.toMgdl(4.0), hyperAbove: GlucoseUnit.mmol.toMgdl(10.0),
-                                       glucoseMetrics: [Symbol(metric)], per: period)
-            try reader.events(subject: s) { try daily.process(RecordBatch(events: $0), context: context) { _ in } }
-            try reader.read(subject: s, metric: metric) { try daily.process(RecordBatch(measurements: $0), context: context) { _ in } }
-            try daily.finish(context: context) { sets += $0.metricSets; days += $0.dailySummaries }
-        }
-        for w in context.warnings { printError("warning: \(w)") }
-        return DayTotals.add(to: sets, from: days)
-    }
-}
-
-/// Day sets carry only glucose metrics (the transform emits them before the day's events are
-/// complete); the command adds that day's flags and totals from its daily summary, under the same
-/// names as a period's.
-enum DayTotals {
+/// Completes the sets with what the daily summaries hold: a day's hypo/hyper flags and event totals
+/// (a day's metric set carries only the CGM metrics), and for a metric that is not glucose — which
+/// has no CGM metric set — count, mean, SD, min and max per day or period.
+enum MetricsFromDays {
     struct Key: Hashable { var subject: Symbol, metric: Symbol, day: Int64 }
 
-    static func add(to sets: [MetricSet], from days: [DailySummary]) -> [MetricSet] {
+    static func complete(_ sets: [MetricSet], days: [DailySummary], period: MetricPeriod) -> [MetricSet] {
         var byDay: [Key: DailySummary] = [:]
         for d in days { byDay[Key(subject: d.subject, metric: d.metric, day: d.day)] = d }
-        return sets.map { set in
-            guard set.firstDay == set.lastDay, set["carbs_g"] == nil,
-                  let d = byDay[Key(subject: set.subject, metric: set.metric, day: set.firstDay)] else { return set }
+        var out = sets.map { set -> MetricSet in
+            guard set.firstDay == set.lastDay, let d = byDay[Key(subject: set.subject, metric: set.metric, day: set.firstDay)] else { return set }
             var s = set
             s.values += [NamedValue("hypo_days", d.hypo ? 1 : 0), NamedValue("hyper_days", d.hyper ? 1 : 0),
                          NamedValue("carbs_g", d.carbsGrams), NamedValue("insulin_u", d.insulinUnits),
@@ -129,5 +102,37 @@ enum DayTotals {
                          NamedValue("stress_days", d.stress ? 1 : 0)]
             return s
         }
+        let covered = Set(sets.map { "\($0.subject.id)/\($0.metric.id)" })
+        let plain = days.filter { !covered.contains("\($0.subject.id)/\($0.metric.id)") && $0.count > 0 }
+        switch period {
+        case .day:
+            out += plain.map { basic(subject: $0.subject, metric: $0.metric, unit: $0.unit, first: $0.day, last: $0.day, [$0]) }
+        case .period(let from, let to):
+            let inside = plain.filter { d in (from.map { d.day >= $0 } ?? true) && (to.map { d.day <= $0 } ?? true) }
+            for (_, group) in Dictionary(grouping: inside, by: { "\($0.subject.id)/\($0.metric.id)" }) {
+                let sorted = group.sorted { $0.day < $1.day }
+                out.append(basic(subject: sorted[0].subject, metric: sorted[0].metric, unit: sorted[0].unit,
+                                 first: from ?? sorted[0].day, last: to ?? sorted[sorted.count - 1].day, sorted))
+            }
+        }
+        return out
+    }
+
+    /// Count, mean, SD (n − 1), min and max over whole days (Chan's pairwise update of mean and M2).
+    static func basic(subject: Symbol, metric: Symbol, unit: Symbol, first: Int64, last: Int64, _ days: [DailySummary]) -> MetricSet {
+        var n = 0.0, mean = 0.0, m2 = 0.0, lo = Double.infinity, hi = -Double.infinity
+        for d in days {
+            let k = Double(d.count), dm2 = (d.sd ?? 0) * (d.sd ?? 0) * (k - 1)
+            let delta = d.mean - mean
+            mean += delta * k / (n + k)
+            m2 += dm2 + delta * delta * n * k / (n + k)
+            n += k
+            lo = min(lo, d.min)
+            hi = max(hi, d.max)
+        }
+        var values = [NamedValue("n_readings", n), NamedValue("mean", mean)]
+        if n > 1 { values.append(NamedValue("sd", (m2 / (n - 1)).squareRoot())) }
+        values += [NamedValue("min", lo), NamedValue("max", hi)]
+        return MetricSet(subject: subject, metric: metric, unit: unit, firstDay: first, lastDay: last, values: values)
     }
 }

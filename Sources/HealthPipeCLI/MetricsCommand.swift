@@ -28,20 +28,18 @@ struct MetricsCommand: ParsableCommand {
         guard (input == nil) != (db == nil) else { throw ValidationError("give exactly one of --input or --db") }
         guard ["day", "period"].contains(per) else { throw ValidationError("--per must be day or period") }
         if per == "day", from != nil || to != nil { throw ValidationError("--from/--to bound a period: add --per period") }
-        for d in [from, to].compactMap({ $0 }) where MetricDates.day(fromISO: d) == nil {
+        for d in [from, to].compactMap({ $0 }) where CivilDate.days(fromISO: d) == nil {
             throw ValidationError("'\(d)' is not a date (YYYY-MM-DD)")
         }
     }
 
     func run() throws {
         let period: MetricPeriod = per == "day" ? .day
-            : .period(from: from.flatMap(MetricDates.day(fromISO:)), to: to.flatMap(MetricDates.day(fromISO:)))
-        var sets: [MetricSet]
-        if let input {
-            sets = try MetricsFromFile.compute(path: input, period: period, metric: metric, format: format, shared: shared)
-        } else {
-            sets = try MetricsFromDatabase.compute(path: db!, period: period, metric: metric, subject: shared.subject)
-        }
+            : .period(from: from.flatMap(CivilDate.days(fromISO:)), to: to.flatMap(CivilDate.days(fromISO:)))
+        let cwd = FileManager.default.currentDirectoryPath
+        let source: MetricsPipeline.Input = input.map { .file(path: ComponentBuilder.resolve($0, base: cwd), shown: $0, format: format) }
+            ?? .database(path: ComponentBuilder.resolve(db!, base: cwd), shown: db!, subject: shared.subject)
+        var sets = try MetricsPipeline.compute(source, period: period, metric: metric, shared: shared)
         if let subject = shared.subject { sets = sets.filter { $0.subject.text == subject } }
         sets.sort { ($0.subject.text, $0.metric.text, $0.firstDay, $0.lastDay) < ($1.subject.text, $1.metric.text, $1.firstDay, $1.lastDay) }
         let out = json ? MetricsOutput.json(sets) : MetricsOutput.table(sets)

@@ -1,17 +1,19 @@
 import ArgumentParser
 import Foundation
 import HealthPipeCore
+import SQLiteStore
 
 struct ReaggregateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reaggregate",
-        abstract: "Recompute bands, daily summaries, forecasts and alerts from the readings stored in a database.",
+        abstract: "Recompute every derived row from the readings stored in a database (after settings change).",
         discussion: """
-        Streams the stored measurements and events (the sqlite-source) through classify, daily, predict and alerts
-        (and resample when the settings name it) and replaces only derived data — measurement bands, the resampled
-        grid, daily_summaries, daily_bands, glucose_metrics, glucose_agp, forecasts, alerts — in ONE
-        transaction. Imported rows and user tables (favourites) are never touched; an interrupted or killed run leaves
-        the previous derived data as it was. --config settings.yml chooses each step's options (docs/prediction.md):
+        Streams the stored measurements and events (the sqlite-source) through the database's derivation steps —
+        resample, classify, daily, predict, alerts — and replaces only derived data (measurement bands, the resampled
+        grid, daily_summaries, daily_bands, glucose_metrics, glucose_agp, forecasts, alerts) in ONE transaction.
+        Imported rows and user tables (favourites) are never touched; an interrupted or killed run leaves the previous
+        derived data as it was. Without --config it uses the settings stored in the database (those of its first
+        import); --config settings.yml replaces them, and later imports follow the new ones (docs/prediction.md):
 
           resample: { step_minutes: 5, max_gap_minutes: 45 }   # opt-in: stores the grid (source 'resampled')
           classify: { preset: consensus }
@@ -19,11 +21,12 @@ struct ReaggregateCommand: ParsableCommand {
           predict: { model: ridge, horizon: 30m, issue: latest }
           alerts: { low: 70, high: 250, model: ridge }
 
-        A step set to false is skipped.
+        In a settings file classify, daily, predict and alerts run unless set to false; resample only when named.
         """)
 
     @Option(help: "The HealthPipe database to re-aggregate.") var db: String
-    @Option(help: "Settings file (YAML) choosing presets, thresholds and models.") var config: String?
+    @Option(help: "Settings file (YAML) choosing the steps, presets, thresholds and models; stored in the database.")
+    var config: String?
     @Flag(name: .customLong("print-pipeline"), help: "Print the pipeline this runs and exit.") var printPipeline = false
     @Option(help: "Write the run report as JSON to this file.") var report: String?
     @OptionGroup var shared: SharedOptions
@@ -39,17 +42,24 @@ struct ReaggregateCommand: ParsableCommand {
         do { registry = try shared.registry() } catch { throw configFailure(error) }
         let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
                                       pluginPaths: shared.pluginPaths)
-        let yaml: String
+        let settings: DerivationSettings
+        let rows: [DerivationSettingsTable.Row]
         do {
-            let settings = try ReaggregateSettings.load(path: config.map { ComponentBuilder.resolve($0, base: cwd) })
-            try settings.validate(registry: registry, run: runSettings)
-            yaml = try settings.pipelineYAML(db: dbPath)
+            if let config {
+                settings = try DerivationSettings(document: try ConfigDocument.load(path: ComponentBuilder.resolve(config, base: cwd)))
+            } else {
+                settings = try StoreDerivation.stored(dbPath) ?? .importDefaults()
+            }
+            rows = try StoreDerivation.rows(settings, registry: registry, run: runSettings)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
-        if printPipeline { print(yaml, terminator: ""); return }
-        let document: ConfigDocument
-        do { document = try ConfigDocument(file: "<reaggregate pipeline>", text: yaml) } catch { throw configFailure(error) }
+        let draft = DerivationPipeline.draft(settings, db: dbPath, command: "healthpipe reaggregate")
+        if printPipeline { print(try draft.yaml(), terminator: ""); return }
         let quarantine = (dbPath.hasSuffix(".sqlite") ? String(dbPath.dropLast(7)) : dbPath) + ".quarantine.ndjson"
-        try RunExecution.execute(document: document, registry: registry, settings: runSettings,
-                                 defaultQuarantine: quarantine, reportPath: report.map { ComponentBuilder.resolve($0, base: cwd) })
+        try RunExecution.execute(spec: draft.spec(), registry: registry, settings: runSettings, defaultQuarantine: quarantine,
+                                 reportPath: report.map { ComponentBuilder.resolve($0, base: cwd) }) { graph in
+            for n in graph.nodes {
+                if let sink = n.stage as? SQLiteSink { sink.settingsToStore = rows }
+            }
+        }
     }
 }

@@ -21,7 +21,7 @@ struct RunCommand: ParsableCommand {
         let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().path
         let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: base,
                                    pluginPaths: shared.pluginPaths)
-        try RunExecution.execute(document: document, registry: registry, settings: settings,
+        try RunExecution.execute(spec: try PipelineSpec(document: document), registry: registry, settings: settings,
                                  defaultQuarantine: URL(fileURLWithPath: base).appendingPathComponent("quarantine.ndjson").path,
                                  reportPath: report, quiet: quiet)
     }

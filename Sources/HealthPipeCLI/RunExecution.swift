@@ -2,21 +2,29 @@ import ArgumentParser
 import CHealthShims
 import Foundation
 import HealthPipeCore
+import SQLiteStore
 
-/// Builds and runs a pipeline document, prints the summary, writes the JSON report, and maps the
+/// Builds and runs a pipeline, brings the derived rows of every database it wrote up to date with
+/// its stored readings (`StoreDerivation`), prints the summary, writes the JSON report, and maps the
 /// outcome to the documented exit code.
 enum RunExecution {
-    static func execute(document: ConfigDocument, registry: ComponentRegistry, settings: RunSettings,
+    static func execute(spec: @autoclosure () throws -> PipelineSpec, registry: ComponentRegistry, settings: RunSettings,
                         defaultQuarantine: String, reportPath: String?, quiet: Bool = false,
-                        showProgress: Bool = true, stopEndsNormally: Bool = false) throws {
+                        showProgress: Bool = true, stopEndsNormally: Bool = false, trustStream: Bool = false,
+                        configure: (PipelineGraph) throws -> Void = { _ in }) throws {
         let graph: PipelineGraph
         do {
-            graph = try PipelineGraph.build(spec: try PipelineSpec(document: document), registry: registry,
-                                            settings: settings, defaultQuarantine: defaultQuarantine)
+            graph = try PipelineGraph.build(spec: try spec(), registry: registry, settings: settings,
+                                            defaultQuarantine: defaultQuarantine)
+            try StoreDerivation.prepare(graph, registry: registry, run: settings, trustStream: trustStream)
+            try configure(graph)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
 
         healthpipe_install_stop_handlers()
-        let report = GraphRunner(showProgress: showProgress && isatty(2) != 0).run(graph)
+        var report = GraphRunner(showProgress: showProgress && isatty(2) != 0).run(graph)
+        if report.outcome == .completed {
+            refreshStores(of: graph, into: &report, registry: registry, settings: settings, quarantine: defaultQuarantine)
+        }
         if !quiet || report.exitCode != 0 { printError(report.summary()) }
         if let reportPath {
             let url = URL(fileURLWithPath: reportPath)
@@ -29,7 +37,41 @@ enum RunExecution {
             if report.quarantined > 0 { throw ExitCode(3) }
             return
         }
-        if report.outcome == .interrupted { printError("interrupted: committed data is consistent; run the same command again to complete it") }
+        if report.outcome == .interrupted {
+            printError("interrupted: committed data is consistent; run the same command again to complete it")
+        }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+
+    /// Runs the refresh of every database the run stored readings in; its stages join the report.
+    static func refreshStores(of graph: PipelineGraph, into report: inout RunReport, registry: ComponentRegistry,
+                              settings: RunSettings, quarantine: String) {
+        let paths = graph.nodes.compactMap { ($0.stage as? SQLiteSink).flatMap { $0.replaceDerived ? nil : $0.path } }
+        for path in Set(paths).sorted() {
+            do {
+                guard let r = try StoreDerivation.refresh(db: path, registry: registry, run: settings, quarantine: quarantine) else {
+                    continue
+                }
+                report.merge(refresh: r, of: path)
+            } catch {
+                report.outcome = .failed
+                report.error = (report.error.map { $0 + "; " } ?? "") + "refresh of \(path): \(error)"
+            }
+        }
+    }
+}
+
+extension RunReport {
+    /// Adds a refresh run's stages (named `refresh <stage>`) and outcome to this report.
+    mutating func merge(refresh r: RunReport, of path: String) {
+        for var s in r.stages {
+            s.name = "refresh " + s.name
+            stages.append(s)
+        }
+        seconds += r.seconds
+        if r.outcome != .completed {
+            outcome = r.outcome
+            error = (error.map { $0 + "; " } ?? "") + "refresh of \(path): " + (r.error ?? r.outcome.rawValue)
+        }
     }
 }

@@ -36,20 +36,20 @@ struct StreamCommand: ParsableCommand {
         let cwd = FileManager.default.currentDirectoryPath
         func abs(_ p: String) -> String { ComponentBuilder.resolve(p, base: cwd) }
         let dbPath = db.map(abs)
-        let yaml = StreamPipeline.yaml(input: input, rules: rules, db: dbPath, chart: chart.map(abs), onError: onError, cwd: cwd)
-        if printPipeline { print(yaml, terminator: ""); return }
+        guard let policy = ErrorPolicy(rawValue: onError) else {
+            throw configFailure(ConfigError(file: "healthpipe stream", line: 0, column: 0,
+                                            message: "--on-error \(onError): expected fail, skip or quarantine"))
+        }
+        let draft = StreamPipeline.draft(input: input, rules: rules, db: dbPath, chart: chart.map(abs), onError: policy)
+        if printPipeline { print(try draft.yaml(), terminator: ""); return }
         let registry: ComponentRegistry
-        let document: ConfigDocument
-        do {
-            registry = try shared.registry()
-            document = try ConfigDocument(file: "<stream pipeline>", text: yaml)
-        } catch { throw configFailure(error) }
+        do { registry = try shared.registry() } catch { throw configFailure(error) }
         let defaultQuarantine = quarantine.map(abs)
             ?? dbPath.map { ($0.hasSuffix(".sqlite") ? String($0.dropLast(7)) : $0) + ".quarantine.ndjson" }
             ?? abs("stream.quarantine.ndjson")
         let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
                                    pluginPaths: shared.pluginPaths)
-        try RunExecution.execute(document: document, registry: registry, settings: settings,
+        try RunExecution.execute(spec: draft.spec(), registry: registry, settings: settings,
                                  defaultQuarantine: defaultQuarantine, reportPath: report, quiet: quiet, showProgress: false,
                                  stopEndsNormally: true)
     }

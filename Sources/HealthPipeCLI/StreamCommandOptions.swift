@@ -1,4 +1,6 @@
 import ArgumentParser
+import HealthPipeCore
+import Yams
 
 /// Where the stream comes from and how its bytes are laid out (the `serial-imu` options).
 struct StreamInputOptions: ParsableArguments {
@@ -30,43 +32,49 @@ struct StreamSessionOptions: ParsableArguments {
     @Option(name: .customLong("min-active"), help: "Sessions with fewer active seconds are dropped (default 2).") var minActive: Double?
 }
 
-/// The pipeline `healthpipe stream` runs, as YAML, so it can be printed and edited for `healthpipe run`.
+/// The pipeline `healthpipe stream` runs, built from its flags as a value (`--print-pipeline` shows
+/// it as YAML for `healthpipe run`).
 enum StreamPipeline {
-    static func yaml(input: StreamInputOptions, rules: StreamSessionOptions, db: String?, chart: String?, onError: String,
-                     cwd: String) -> String {
-        func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
-        func n(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v) }
-        var src: [String] = ["type: serial-imu", "on_error: \(q(onError))"]
-        if let d = input.device { src += ["path: \(q(d))", "device_mode: true"] }
-        if let r = input.replay { src.append("path: \(q(r))") }
-        if let v = input.baud { src.append("baud: \(v)") }
-        if input.reconnect { src.append("reconnect: true") }
-        if let v = input.exitIdle { src.append("exit_after_idle: \(n(v))") }
-        if let v = input.silence { src.append("silence: \(n(v))") }
-        if let v = input.format { src.append("format: \(q(v))") }
+    static func draft(input: StreamInputOptions, rules: StreamSessionOptions, db: String?, chart: String?,
+                      onError: ErrorPolicy) -> PipelineDraft {
+        func n(_ v: Double) -> Node { Node(v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)) }
+        var p = PipelineDraft(command: "healthpipe stream")
+        var src: [(key: String, value: Node)] = []
+        func flag(_ stage: String, _ option: String, _ text: String) { p.flags["\(stage).\(option)"] = text }
+        if let d = input.device { src += [("path", Node(d)), ("device_mode", PipelineDraft.bool(true))]; flag("imu", "path", "--device \(d)") }
+        if let r = input.replay { src.append(("path", Node(r))); flag("imu", "path", "--replay \(r)") }
+        if let v = input.baud { src.append(("baud", PipelineDraft.int(v))); flag("imu", "baud", "--baud \(v)") }
+        if input.reconnect { src.append(("reconnect", PipelineDraft.bool(true))) }
+        if let v = input.exitIdle { src.append(("exit_after_idle", n(v))); flag("imu", "exit_after_idle", "--exit-idle \(v)") }
+        if let v = input.silence { src.append(("silence", n(v))); flag("imu", "silence", "--silence \(v)") }
+        if let v = input.format { src.append(("format", Node(v))); flag("imu", "format", "--format \(v)") }
         if let v = input.columns {
-            src.append("columns: [" + v.split(separator: ",").map { q(String($0).trimmingCharacters(in: .whitespaces)) }.joined(separator: ", ") + "]")
+            src.append(("columns", PipelineDraft.list(v.split(separator: ",").map { Node(String($0).trimmingCharacters(in: .whitespaces)) })))
+            flag("imu", "columns", "--columns \(v)")
         }
-        if let v = input.units { src.append("units: \(q(v))") }
-        if let v = input.rate { src.append("rate: \(n(v))") }
-        if let v = input.start { src.append("start: \(q(v))") }
-        if let v = input.gestureGap { src.append("gesture_gap: \(n(v))") }
-        if let v = input.deviceName { src.append("device: \(q(v))") }
-        if let v = input.sync { src.append("sync: \(q(v))") }
-        if let v = input.int16Scale { src.append("int16_scale: \(v)") }
-        if input.bigEndian { src.append("big_endian: true") }
-        var tr: [String] = ["type: motion-session", "inputs: [imu]"]
-        if let v = rules.target { tr.append("target: \(n(v))") }
-        if let v = rules.idle { tr.append("idle: \(n(v))") }
-        if let v = rules.goal { tr.append("goal: \(n(v))") }
-        if let v = rules.threshold { tr.append("threshold: \(n(v))") }
-        if let v = rules.startOn { tr.append("start: \(q(v))") }
-        if let v = rules.minActive { tr.append("min_active: \(n(v))") }
-        var y = "sources:\n  imu: { " + src.joined(separator: ", ") + " }\n"
-        y += "transforms:\n  sessions: { " + tr.joined(separator: ", ") + " }\n"
-        y += "sinks:\n  bar: { type: session-bar, inputs: [sessions] }\n"
-        if let db { y += "  db: { type: sqlite, inputs: [sessions], path: \(q(db)) }\n" }
-        if let chart { y += "  chart: { type: history-chart, inputs: [sessions], path: \(q(chart)), period: week, at: latest }\n" }
-        return y
+        if let v = input.units { src.append(("units", Node(v))); flag("imu", "units", "--units \(v)") }
+        if let v = input.rate { src.append(("rate", n(v))); flag("imu", "rate", "--rate \(v)") }
+        if let v = input.start { src.append(("start", Node(v))); flag("imu", "start", "--start \(v)") }
+        if let v = input.gestureGap { src.append(("gesture_gap", n(v))); flag("imu", "gesture_gap", "--gesture-gap \(v)") }
+        if let v = input.deviceName { src.append(("device", Node(v))); flag("imu", "device", "--device-name \(v)") }
+        if let v = input.sync { src.append(("sync", Node(v))); flag("imu", "sync", "--sync \(v)") }
+        if let v = input.int16Scale { src.append(("int16_scale", n(v))); flag("imu", "int16_scale", "--int16-scale \(v)") }
+        if input.bigEndian { src.append(("big_endian", PipelineDraft.bool(true))) }
+        p.add(.source, "imu", type: "serial-imu", onError: onError, options: src)
+        var tr: [(key: String, value: Node)] = []
+        if let v = rules.target { tr.append(("target", n(v))); flag("sessions", "target", "--target \(v)") }
+        if let v = rules.idle { tr.append(("idle", n(v))); flag("sessions", "idle", "--idle \(v)") }
+        if let v = rules.goal { tr.append(("goal", n(v))); flag("sessions", "goal", "--goal \(v)") }
+        if let v = rules.threshold { tr.append(("threshold", n(v))); flag("sessions", "threshold", "--threshold \(v)") }
+        if let v = rules.startOn { tr.append(("start", Node(v))); flag("sessions", "start", "--start-on \(v)") }
+        if let v = rules.minActive { tr.append(("min_active", n(v))); flag("sessions", "min_active", "--min-active \(v)") }
+        p.add(.transform, "sessions", type: "motion-session", inputs: ["imu"], options: tr)
+        p.add(.sink, "bar", type: "session-bar", inputs: ["sessions"])
+        if let db { p.add(.sink, "db", type: "sqlite", inputs: ["sessions"], options: [("path", Node(db))]) }
+        if let chart {
+            p.add(.sink, "chart", type: "history-chart", inputs: ["sessions"],
+                  options: [("path", Node(chart)), ("period", Node("week")), ("at", Node("latest"))])
+        }
+        return p
     }
 }

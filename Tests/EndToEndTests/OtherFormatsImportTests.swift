@@ -12,9 +12,15 @@ import Testing
     @Test func libreViewScansAndHistoricReadingsInTheSameMinuteBothLand() throws {
         let (r, db) = try importOne("libreview/cgm_format_FreeStyle_Libre_3_synthetic.csv")
         #expect(r.code == 0, "\(r.stderr)")
-        // 4,305 historic + 316 scans = 4,621 readings; three scans repeat a historic reading exactly
-        // (same minute, same value: 13-04 09:50 89, 13-04 17:20 95, 14-04 19:55 80), the rest differ.
-        #expect(E2E.count(db, "measurements", "metric = 'glucose'") == 4618)
+        // 4,305 historic + 316 scans = 4,621 readings. Scans are stored under "<device> (scan)", so the
+        // 73 minutes with both a historic reading and a scan keep both; two scans share 14-04 20:38
+        // (lines 4388 and 4389, 141 and 142 mg/dL): one natural key, the later line wins.
+        #expect(E2E.count(db, "measurements", "metric = 'glucose'") == 4620)
+        #expect(E2E.scalar(db, "SELECT value FROM measurements WHERE source LIKE '%(scan)' AND line = 4389") == "142.0")
+        #expect(E2E.count(db, "measurements", "line = 4388") == 0)
+        // The day table and metric sets count what is stored, scans listed last in the file included.
+        #expect(E2E.scalar(db, "SELECT sum(n) FROM daily_summaries WHERE metric = 'glucose'") == "4620")
+        #expect(E2E.scalar(db, "SELECT sum(value) FROM glucose_metrics WHERE name = 'n_readings'") == "4620.0")
         #expect(E2E.scalar(db, "SELECT format FROM imports") == "libreview")
         #expect(E2E.scalar(db, "SELECT datetime(min(start), 'unixepoch') FROM measurements") == "1961-04-12 21:30:00")
     }

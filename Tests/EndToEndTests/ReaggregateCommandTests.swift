@@ -49,13 +49,13 @@ import Testing
             predict: { model: ridge, horizon: 30m }
             alerts: { low: 70, high: 250, model: ar2 }
             """, to: settings)
-        // A second reading at the same instant with a value in another band (and one in the same band).
+        // A second reading at the same instant from another device, with a value in another band (and one in the same band).
         try Self.sql(db, """
             INSERT INTO measurements (subject, metric, source, start, end, value, utc_offset, unit, flags, band)
-            SELECT subject, metric, source, start, end, value + 200, utc_offset, unit, flags, band FROM measurements
+            SELECT subject, metric, source || ' 2', start, end, value + 200, utc_offset, unit, flags, band FROM measurements
             WHERE subject = 'adult#001' AND start % 7200 = 0;
             INSERT INTO measurements (subject, metric, source, start, end, value, utc_offset, unit, flags, band)
-            SELECT subject, metric, source, start, end, value + 0.5, utc_offset, unit, flags, band FROM measurements
+            SELECT subject, metric, source || ' 2', start, end, value + 0.5, utc_offset, unit, flags, band FROM measurements
             WHERE subject = 'adult#002' AND start % 3600 = 0;
             """)
         let withExtras = imported(db)
@@ -265,8 +265,11 @@ import Testing
         // Running again replaces the grid instead of adding to it or resampling it.
         #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path]).code == 0)
         #expect(E2E.count(db, "measurements", "source = 'resampled'") == grid)
-        // Without resample in the settings the grid is removed as stale derived data.
+        // The settings are stored: a re-run without --config keeps the grid; settings without resample remove it.
         #expect(try E2E.run(["reaggregate", "--db", db.path]).code == 0)
+        #expect(E2E.count(db, "measurements", "source = 'resampled'") == grid)
+        try E2E.write("predict: false\nalerts: false\n", to: settings)
+        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path]).code == 0)
         #expect(E2E.count(db, "measurements", "source = 'resampled'") == 0)
         #expect(E2E.count(db, "measurements") == 2148)
     }

@@ -10,10 +10,10 @@ import Testing
         let agp = [AGPPoint(minuteOfDay: 0, count: 3, p05: 1, p25: 2, p50: 3, p75: 4, p95: 5)]
         let set = MetricSet(subject: Symbol("s"), metric: Symbol("glucose"), unit: Symbol("mg/dL"), firstDay: 19_723, lastDay: 19_736,
                             values: [NamedValue("mean", 120.5), NamedValue("mage_ma", 75), NamedValue("bad", .nan)], agp: agp)
-        try h.run([RecordBatch(metricSets: [set])], inputs: [])
+        try h.reaggregate([RecordBatch(metricSets: [set])])
         var again = set
         again.values[0].value = 121
-        try h.run([RecordBatch(metricSets: [again])], inputs: [])
+        try h.reaggregate([RecordBatch(metricSets: [again])])
         #expect(try RawSQLite.rows(h.dbPath, "SELECT period_start, period_end, name, value FROM glucose_metrics ORDER BY name")
             .map { $0.compactMap { $0 } } == [["2024-01-01", "2024-01-14", "mage_ma", "75.0"], ["2024-01-01", "2024-01-14", "mean", "121.0"]])
         #expect(try RawSQLite.value(h.dbPath, "SELECT count(*) || ' ' || sum(p50) FROM glucose_agp") == "1 3.0")

@@ -19,7 +19,7 @@ import SQLiteStore
         let measurementColumns = try RawSQLite.rows(path, "SELECT name, type, \"notnull\", pk FROM pragma_table_info('measurements')")
         #expect(measurementColumns.map { $0.compactMap { $0 }.joined(separator: " ") } == [
             "subject TEXT 1 1", "metric TEXT 1 2", "source TEXT 1 3", "start INTEGER 1 4", "end INTEGER 1 5",
-            "value REAL 1 6", "utc_offset INTEGER 1 0", "unit TEXT 1 0", "flags INTEGER 1 0", "band TEXT 0 0",
+            "value REAL 1 0", "utc_offset INTEGER 1 0", "unit TEXT 1 0", "flags INTEGER 1 0", "band TEXT 0 0",
             "import_id INTEGER 0 0", "line INTEGER 0 0", "metadata TEXT 0 0", "device_id INTEGER 0 0",
         ])
         #expect(try RawSQLite.value(path, "SELECT count(*) FROM pragma_table_info('events') WHERE pk > 0") == "6")

@@ -70,9 +70,9 @@ import SQLiteStore
         let dir = try TempDirectory()
         let h = SinkHarness(dir)
         let day = CivilDate.days(year: 2024, month: 2, day: 29)
-        try h.run([RecordBatch(dailySummaries: [
+        try h.reaggregate([RecordBatch(dailySummaries: [
             Self.summary(day: day, mean: 140, bands: [("low", 5), ("in range", 80), ("high", 15)]),
-        ])], inputs: [])
+        ])])
         #expect(try RawSQLite.rows(h.dbPath, "SELECT * FROM daily_summaries") == [
             ["alice", "2024-02-29", "glucose", "mg/dL", "288", "55.0", "260.0", "140.0", nil, "1", "0", "180.0", "22.5",
              "30.0", "0", "1"],
@@ -80,9 +80,9 @@ import SQLiteStore
         #expect(try RawSQLite.count(h.dbPath, "daily_bands") == 3)
 
         // Re-aggregated with other bands: the day's row is updated and its bands replaced.
-        try h.run([RecordBatch(dailySummaries: [
+        try h.reaggregate([RecordBatch(dailySummaries: [
             Self.summary(day: day, mean: 150, bands: [("in range", 70), ("very high", 30)]),
-        ])], inputs: [])
+        ])])
         #expect(try RawSQLite.count(h.dbPath, "daily_summaries") == 1)
         #expect(try RawSQLite.value(h.dbPath, "SELECT mean FROM daily_summaries") == "150.0")
         #expect(try RawSQLite.rows(h.dbPath, "SELECT day, band, percent FROM daily_bands ORDER BY band") == [

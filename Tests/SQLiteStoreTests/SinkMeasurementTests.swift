@@ -47,7 +47,7 @@ import SQLiteStore
         ])
     }
 
-    @Test func changedFlagsAndBandUpdateInPlaceAndADifferentValueIsASecondReading() throws {
+    @Test func aCorrectedValueChangedFlagsAndBandUpdateInPlace() throws {
         let dir = try TempDirectory()
         var h = SinkHarness(dir)
         let file = dir.path("clarity.csv")
@@ -61,10 +61,10 @@ import SQLiteStore
         h.startedAt += 60
         try h.run([RecordBatch(measurements: changed)], inputs: [input])
 
-        // The value is part of the natural key: a different value at the same instant is another reading.
-        #expect(try RawSQLite.count(h.dbPath, "measurements") == 11)
+        // The value is not part of the natural key: a corrected value replaces the row it corrects.
+        #expect(try RawSQLite.count(h.dbPath, "measurements") == 10)
         #expect(try RawSQLite.value(h.dbPath, "SELECT new_rows FROM imports") == "3")
-        #expect(try RawSQLite.value(h.dbPath, "SELECT max(value) FROM measurements WHERE start = 1700001200") == "250.0")
+        #expect(try RawSQLite.value(h.dbPath, "SELECT group_concat(value) FROM measurements WHERE start = 1700001200") == "250.0")
         #expect(try RawSQLite.value(h.dbPath, "SELECT flags FROM measurements WHERE start = 1700002100") == "32")
         #expect(try RawSQLite.value(h.dbPath, "SELECT band FROM measurements WHERE start = 1700002400") == "high")
     }

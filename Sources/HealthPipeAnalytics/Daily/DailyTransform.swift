@@ -15,7 +15,7 @@ public final class DailyTransform: Transform {
     let hypoBelow: Double
     let hyperAbove: Double
     let glucoseMetrics: Set<Symbol>
-    let per: MetricPeriod?
+    public let per: MetricPeriod?
     let options: GlucoseMetrics.Options
     private let readings: ExternalSorter<LedgerReading>
     private let events: ExternalSorter<LedgerEvent>

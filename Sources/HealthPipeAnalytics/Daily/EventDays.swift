@@ -4,8 +4,6 @@ import HealthPipeCore
 /// summed per subject and local day in time order, so any order of arrival gives the same totals.
 /// Illness and stress episodes mark every local day they span; exercise counts on its start day.
 enum EventDays {
-    static let illness = Symbol("illness"), stress = Symbol("stress")
-
     static func collect(_ ledger: ExternalSorter<LedgerEvent>) throws -> [SubjectDay: EventDay] {
         struct Part { var day: Int64; var start: Int64; var amount: Double; var carbs = 0.0, insulin = 0.0, minutes = 0.0 }
         var parts: [Symbol: [Part]] = [:]
@@ -22,11 +20,11 @@ enum EventDays {
                                                         minutes: Double(e.end - e.start) / 60))
             case .episode:
                 let subtype = Symbol(id: e.subtype)
-                guard subtype == illness || subtype == stress else { return }
+                guard EpisodeKinds.marksDays(subtype) else { return }
                 let last = CivilDate.floorDiv(e.end + Int64(e.utcOffset), 86_400)
                 for d in day...max(day, last) {
                     var f = flags[SubjectDay(subject: subject, day: d)] ?? (false, false)
-                    if subtype == illness { f.illness = true } else { f.stress = true }
+                    if subtype == EpisodeKinds.illness { f.illness = true } else { f.stress = true }
                     flags[SubjectDay(subject: subject, day: d)] = f
                 }
             default: break

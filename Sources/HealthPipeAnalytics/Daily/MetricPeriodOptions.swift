@@ -12,7 +12,7 @@ extension DailyOptions {
     func period(_ b: ComponentBuilder) throws -> MetricPeriod? {
         func day(_ text: String?, _ option: String) throws -> Int64? {
             guard let text else { return nil }
-            guard let d = MetricDates.day(fromISO: text) else { throw b.error("'\(text)' is not a date (YYYY-MM-DD)", option: option) }
+            guard let d = CivilDate.days(fromISO: text) else { throw b.error("'\(text)' is not a date (YYYY-MM-DD)", option: option) }
             return d
         }
         let from = try day(self.from, "from"), to = try day(self.to, "to")
@@ -28,14 +28,3 @@ extension DailyOptions {
     }
 }
 
-/// ISO dates of metric periods.
-public enum MetricDates {
-    /// "2024-01-31" → days since 1970-01-01; nil when it is not a valid date.
-    public static func day(fromISO text: String) -> Int64? {
-        let p = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2,
-              let y = Int(p[0]), let m = Int(p[1]), let d = Int(p[2]), (1...12).contains(m),
-              d >= 1, d <= CivilDate.daysInMonth(year: y, month: m) else { return nil }
-        return CivilDate.days(year: y, month: m, day: d)
-    }
-}

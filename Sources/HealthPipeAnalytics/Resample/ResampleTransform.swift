@@ -20,7 +20,8 @@ public final class ResampleTransform: Transform {
     }
 
     let metrics: Set<Symbol>
-    let step: Int64, maxGap: Int64, reorderWindow: Int64
+    public let step: Int64, maxGap: Int64
+    let reorderWindow: Int64
     let source: Symbol
     /// Series states in order of first appearance, found through `index`.
     private var states: [SeriesState] = []

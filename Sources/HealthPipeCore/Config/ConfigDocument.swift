@@ -8,11 +8,17 @@ public struct ConfigDocument {
     public let root: Node
     /// Environment used for `${NAME}` / `${NAME:-default}` interpolation.
     public let environment: [String: String]
+    /// A pipeline the CLI built from its flags (`PipelineDraft`): nothing is interpolated, and an
+    /// error names the flag its value came from (`flags`: "stage.option" → "--preset consensus").
+    public let isCommandLine: Bool
+    public let flags: [String: String]
 
     public init(file: String, text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.file = file
         self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         self.environment = environment
+        isCommandLine = false
+        flags = [:]
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 throw ConfigError(file: file, line: 1, column: 1, message: "the file is empty")
@@ -33,6 +39,16 @@ public struct ConfigDocument {
         return try ConfigDocument(file: path, text: text)
     }
 
+    /// The document of a pipeline built from a command's flags: `command` names it in errors.
+    public init(command: String, root: Node, flags: [String: String] = [:]) {
+        file = command
+        lines = []
+        environment = [:]
+        isCommandLine = true
+        self.flags = flags
+        self.root = root
+    }
+
     public func error(at node: Node?, _ message: String, suggestion: String? = nil) -> ConfigError {
         let line = node?.mark?.line ?? 0, column = node?.mark?.column ?? 0
         let excerpt = line >= 1 && line <= lines.count ? String(lines[line - 1]) : ""
@@ -41,7 +57,7 @@ public struct ConfigDocument {
 
     /// Expands `${NAME}` and `${NAME:-default}` in a scalar; an unset variable without a default is an error.
     public func interpolate(_ text: String, at node: Node) throws -> String {
-        guard text.contains("${") else { return text }
+        guard !isCommandLine, text.contains("${") else { return text }
         var out = ""
         var rest = text[...]
         while let open = rest.range(of: "${") {

@@ -18,7 +18,8 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable {
         self.suggestion = suggestion
     }
 
-    public var location: String { "\(file):\(line):\(column)" }
+    /// `file:line:column`, or just the file (a command's name) when there is no position.
+    public var location: String { line == 0 && column == 0 ? file : "\(file):\(line):\(column)" }
 
     public var description: String {
         var s = "\(location): error: \(message)"

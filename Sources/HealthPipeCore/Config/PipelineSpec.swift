@@ -13,6 +13,9 @@ public struct PipelineSpec {
         public var nameNode: Node
         public var typeNode: Node?
         public var inputNodes: [Node]
+        /// The document the options node comes from, when not the pipeline's own (a settings file
+        /// whose sections became stages): errors then point into it.
+        public var document: ConfigDocument? = nil
     }
 
     /// Keys every stage may carry that the engine, not the component, handles.
@@ -25,6 +28,16 @@ public struct PipelineSpec {
     public var timezone: String?
     public var subject: String?
     public var quarantine: String?
+
+    /// A pipeline assembled in code (`PipelineDraft`), not read from a file.
+    public init(document: ConfigDocument, stages: [StageSpec], timezone: String? = nil, subject: String? = nil,
+                quarantine: String? = nil) {
+        self.document = document
+        self.stages = stages
+        self.timezone = timezone
+        self.subject = subject
+        self.quarantine = quarantine
+    }
 
     /// Reads the structure; collects every structural error rather than stopping at the first.
     public init(document: ConfigDocument) throws {

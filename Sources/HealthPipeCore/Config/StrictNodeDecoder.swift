@@ -41,7 +41,9 @@ final class DecodeState {
         var merged: [String: (mapping: Node, asked: KeyLog, reserved: Set<String>)] = [:]
         var order: [String] = []
         for (mapping, asked, reserved) in visited {
-            let id = mapping.mark.map { "\($0.line):\($0.column)" } ?? "\(order.count)"
+            // Built in code (no position): the same mapping is the same node value.
+            let id = mapping.mark.map { "\($0.line):\($0.column)" }
+                ?? order.first { merged[$0]?.mapping == mapping && merged[$0]?.mapping.mark == nil } ?? "built \(order.count)"
             if let existing = merged[id] {
                 existing.asked.names.formUnion(asked.names)
                 existing.asked.usesAllKeys = existing.asked.usesAllKeys || asked.usesAllKeys

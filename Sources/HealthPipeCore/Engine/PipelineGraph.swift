@@ -11,6 +11,8 @@ public struct PipelineGraph {
         public var inputs: [Int]
         /// What this stage emits, after pass-through is accounted for.
         public var emits: RecordKinds
+        /// The component's options as written (engine keys left out).
+        public var options: Yams.Node
     }
 
     public var nodes: [Node]
@@ -98,10 +100,11 @@ public struct PipelineGraph {
             // An input that failed to build has already reported its error; skip this stage's wiring.
             guard s.inputs.allSatisfy({ index[$0] != nil }) else { continue }
             do {
-                let stage = try d.build(ComponentBuilder(stageName: s.name, document: doc, node: s.node, settings: settings))
+                let stage = try d.build(ComponentBuilder(stageName: s.name, document: s.document ?? doc, node: s.node, settings: settings))
                 index[s.name] = nodes.count
                 nodes.append(Node(name: s.name, descriptor: d, stage: stage, policy: s.onError,
-                                  inputs: s.inputs.map { index[$0]! }, emits: emits[s.name] ?? []))
+                                  inputs: s.inputs.map { index[$0]! }, emits: emits[s.name] ?? [],
+                                  options: Self.withoutEngineKeys(s.node)))
             } catch let e as ConfigError {
                 errors.append(e)
             } catch let e as ConfigErrors {
@@ -113,6 +116,11 @@ public struct PipelineGraph {
         if !errors.isEmpty { throw ConfigErrors(errors) }
         let q = spec.quarantine.map { ComponentBuilder.resolve($0, base: settings.baseDirectory) } ?? defaultQuarantine
         return PipelineGraph(nodes: nodes, settings: settings, quarantinePath: q)
+    }
+
+    static func withoutEngineKeys(_ node: Yams.Node) -> Yams.Node {
+        guard case .mapping(let m) = node else { return node }
+        return .mapping(Yams.Node.Mapping(m.filter { !PipelineSpec.engineKeys.contains($0.key.scalarText ?? "") }))
     }
 
     private static func topologicalOrder(_ spec: PipelineSpec, _ doc: ConfigDocument) throws -> [PipelineSpec.StageSpec] {

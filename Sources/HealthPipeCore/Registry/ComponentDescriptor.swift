@@ -1,6 +1,13 @@
 import Foundation
 import Yams
 
+/// A stage whose output is derived data kept in a database (classify, daily, resample, predict,
+/// alerts): its effective settings as one canonical text, every default filled in, so that two
+/// ways of writing the same settings compare equal.
+public protocol DerivationStep: Stage {
+    var fingerprint: String { get }
+}
+
 /// One documented option of a component, listed by `healthpipe plugins`.
 public struct OptionDoc: Sendable, Hashable {
     public var name: String
@@ -122,8 +129,13 @@ public struct ComponentBuilder {
         try StrictNodeDecoder(document: document, reservedKeys: PipelineSpec.engineKeys).decode(T.self, from: node)
     }
 
-    /// A config error pointing at this component's node (or one of its option keys).
+    /// A config error pointing at this component's node (or one of its option keys); in a pipeline
+    /// built from a command's flags, it names the flag the option came from.
     public func error(_ message: String, option: String? = nil) -> ConfigError {
+        if document.isCommandLine {
+            let flag = option.flatMap { document.flags["\(stageName).\($0)"] } ?? document.flags[stageName]
+            return ConfigError(file: document.file, line: 0, column: 0, message: flag.map { "\($0): \(message)" } ?? message)
+        }
         var at: Node? = node
         if let option, let pair = node.mappingPairs?.first(where: { $0.key.scalarText == option }) { at = pair.value }
         return document.error(at: at, message)

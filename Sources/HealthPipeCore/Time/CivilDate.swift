@@ -36,6 +36,15 @@ public enum CivilDate {
     }
 
     /// `YYYY-MM-DD` for a day number.
+    /// "2024-01-31" → days since 1970-01-01; nil when it is not a valid date.
+    public static func days(fromISO text: some StringProtocol) -> Int64? {
+        let p = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2,
+              let y = Int(p[0]), let m = Int(p[1]), let d = Int(p[2]), (1...12).contains(m),
+              d >= 1, d <= daysInMonth(year: y, month: m) else { return nil }
+        return days(year: y, month: m, day: d)
+    }
+
     public static func isoDate(fromDays d: Int64) -> String {
         let (y, m, day) = date(fromDays: d)
         return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(day, 2)

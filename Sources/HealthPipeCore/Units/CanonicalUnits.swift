@@ -67,3 +67,10 @@ public enum InsulinKinds {
     public static let bolus = Symbol("bolus")
     public static let basal = Symbol("basal")
 }
+
+/// The episode kinds whose days the day log flags (seeds 000/002): an episode marks every local day it spans.
+public enum EpisodeKinds {
+    public static let illness = Symbol("illness")
+    public static let stress = Symbol("stress")
+    public static func marksDays(_ subtype: Symbol) -> Bool { subtype == illness || subtype == stress }
+}

@@ -18,8 +18,9 @@ struct SinkHarness {
     }
 
     /// Opens a sink and writes the batches without closing it: the transaction stays open.
-    func openAndWrite(_ batches: [RecordBatch], inputs: [String], batchRows: Int = 1_000_000) throws -> (SQLiteSink, StageContext) {
-        let sink = SQLiteSink(path: dbPath, batchRows: batchRows)
+    func openAndWrite(_ batches: [RecordBatch], inputs: [String], batchRows: Int = 1_000_000,
+                      replaceDerived: Bool = false) throws -> (SQLiteSink, StageContext) {
+        let sink = SQLiteSink(path: dbPath, batchRows: batchRows, replaceDerived: replaceDerived)
         let ctx = context()
         try sink.open(run: RunInfo(id: "test", startedAt: startedAt, inputPaths: inputs), context: ctx)
         for b in batches { try sink.write(b, context: ctx) }
@@ -30,6 +31,16 @@ struct SinkHarness {
     func run(_ batches: [RecordBatch], inputs: [InputFileInfo], outcome: RunOutcome = .completed,
              batchRows: Int = 1_000_000) throws {
         let (sink, ctx) = try openAndWrite(batches, inputs: inputs.map(\.path), batchRows: batchRows)
+        try close(sink, ctx, inputs: inputs, outcome: outcome)
+    }
+
+    /// A re-aggregation (`replace_derived`): derived records replace the stored ones in one transaction.
+    func reaggregate(_ batches: [RecordBatch]) throws {
+        let (sink, ctx) = try openAndWrite(batches, inputs: [], replaceDerived: true)
+        try close(sink, ctx, inputs: [], outcome: .completed)
+    }
+
+    private func close(_ sink: SQLiteSink, _ ctx: StageContext, inputs: [InputFileInfo], outcome: RunOutcome) throws {
         var report = RunReport()
         report.inputs = inputs
         report.outcome = outcome

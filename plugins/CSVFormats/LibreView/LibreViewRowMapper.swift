@@ -11,6 +11,7 @@ struct LibreViewRowMapper {
     let file: Symbol
     var placer: LocalTimePlacer
     private var devices = ByteSymbolCache()
+    private var scanSources: [Symbol: Symbol] = [:]
 
     private let bloodGlucose = Symbol("blood_glucose")
     private let mmolPerL = Symbol("mmol/L")
@@ -50,7 +51,12 @@ struct LibreViewRowMapper {
 
         switch type {
         case 0: try reading(row, columns.historic, "Historic Glucose", metric: Metrics.glucose, flags: [], stamp, &out, emit)
-        case 1: try reading(row, columns.scan, "Scan Glucose", metric: Metrics.glucose, flags: [], stamp, &out, emit)
+        case 1:
+            // A scan is a reading of its own: the same minute often holds the sensor's historic reading
+            // too, and a natural key without the value must keep both (source "<device> (scan)").
+            var scan = stamp
+            scan.source = scanSource(for: stamp.source)
+            try reading(row, columns.scan, "Scan Glucose", metric: Metrics.glucose, flags: [], scan, &out, emit)
         case 2: try reading(row, columns.strip, "Strip Glucose", metric: bloodGlucose, flags: .userEntered, stamp, &out, emit)
         case 4: try insulin(row, stamp, &out, emit)
         case 5: try food(row, stamp, &out, emit)
@@ -59,6 +65,14 @@ struct LibreViewRowMapper {
             let subtype = type == 6 ? Symbol.empty : type == 3 ? unknownType : Symbol("record type \(type)")
             try out.add(stamp.event(.note, subtype: subtype, note: text(row, columns.notes)), emit)
         }
+    }
+
+    /// "<device> (scan)", interned once per device.
+    private mutating func scanSource(for device: Symbol) -> Symbol {
+        if let s = scanSources[device] { return s }
+        let s = Symbol(device.text + " (scan)")
+        scanSources[device] = s
+        return s
     }
 
     private func reading(_ row: CSVRow, _ column: LibreViewColumns.Glucose?, _ name: String, metric: Symbol,

@@ -3,6 +3,22 @@
 /// (measurements.metric or events.subtype 'toothbrushing') so the history sees every session.
 /// Creates only its own objects, so it applies after any of versions 2–4.
 enum SchemaV5 {
+    /// Also recreated by version 7, which rebuilds `measurements`.
+    static let brushingSessionsView = """
+        -- Every toothbrushing session whatever its origin: the stream's sessions plus Apple Health
+        -- HKCategoryTypeIdentifierToothbrushingEvent rows stored as measurements (metric
+        -- 'toothbrushing', start/end) or events (subtype 'toothbrushing').
+        CREATE VIEW brushing_sessions AS
+        SELECT subject, start, end, utc_offset, average, accomplishment, device AS origin, 'motion' AS kind
+          FROM motion_sessions
+        UNION ALL
+        SELECT subject, start, end, utc_offset, NULL, NULL, source, 'measurement'
+          FROM measurements WHERE metric IN ('toothbrushing', 'HKCategoryTypeIdentifierToothbrushingEvent')
+        UNION ALL
+        SELECT subject, start, end, utc_offset, NULL, NULL, source, 'event'
+          FROM events WHERE subtype IN ('toothbrushing', 'HKCategoryTypeIdentifierToothbrushingEvent');
+        """
+
     static let migration = Migration(version: 5, name: "motion sessions", sql: """
         CREATE TABLE motion_sessions (
             subject TEXT NOT NULL,
@@ -30,17 +46,6 @@ enum SchemaV5 {
         ) WITHOUT ROWID;
         CREATE INDEX motion_sessions_by_time ON motion_sessions (subject, start);
 
-        -- Every toothbrushing session whatever its origin: the stream's sessions plus Apple Health
-        -- HKCategoryTypeIdentifierToothbrushingEvent rows stored as measurements (metric
-        -- 'toothbrushing', start/end) or events (subtype 'toothbrushing').
-        CREATE VIEW brushing_sessions AS
-        SELECT subject, start, end, utc_offset, average, accomplishment, device AS origin, 'motion' AS kind
-          FROM motion_sessions
-        UNION ALL
-        SELECT subject, start, end, utc_offset, NULL, NULL, source, 'measurement'
-          FROM measurements WHERE metric IN ('toothbrushing', 'HKCategoryTypeIdentifierToothbrushingEvent')
-        UNION ALL
-        SELECT subject, start, end, utc_offset, NULL, NULL, source, 'event'
-          FROM events WHERE subtype IN ('toothbrushing', 'HKCategoryTypeIdentifierToothbrushingEvent');
+        \(brushingSessionsView)
         """)
 }

@@ -21,8 +21,12 @@ final class BandWriter {
         """
     static let exactSQL = """
         UPDATE measurements SET band = ?4
-        WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start = ?5 AND end = ?6 AND value = ?7 AND band IS NOT ?4
+        WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start = ?5 AND end = ?6 AND band IS NOT ?4
         """
+
+    /// A run never bridges a gap this long: a refresh reads a few separate days, and the readings
+    /// between them that it did not read must not fall inside a range UPDATE.
+    static let maxRunGap: Int64 = 6 * 3600
 
     /// Per key: the open run, and the start time whose readings hold different bands (written exactly).
     struct KeyState {
@@ -78,7 +82,11 @@ final class BandWriter {
             state.run = Run(band: m.band, first: m.start, last: m.start, atLast: [m])
             return
         }
-        if m.band == state.run!.band && m.start >= state.run!.last {
+        if m.start > state.run!.last + Self.maxRunGap {
+            let run = state.run!
+            try writeRange(key, run.band, run.first, run.last)
+            state.run = Run(band: m.band, first: m.start, last: m.start, atLast: [m])
+        } else if m.band == state.run!.band && m.start >= state.run!.last {
             if m.start == state.run!.last {
                 state.run!.atLast.append(m)
             } else {
@@ -120,7 +128,6 @@ final class BandWriter {
         try symbols.bindOrNull(m.band, to: s, at: 4)
         try s.bindInt(5, m.start)
         try s.bindInt(6, m.end)
-        try s.bindDouble(7, m.value)
         try s.run()
     }
 }

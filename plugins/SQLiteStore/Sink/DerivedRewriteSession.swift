@@ -1,22 +1,27 @@
 import HealthPipeCore
 
-/// The SQLite sink in `replace_derived` mode (`healthpipe reaggregate`): ONE transaction that
-/// empties the derived tables, rewrites them from the incoming records and updates only the band
-/// of stored readings; the grid rows of `resample` are reconciled with the incoming grid (rows
-/// that come out the same are not rewritten, stale ones are deleted at the end). Events are already
-/// stored and are not written. The transaction commits only when the run completes: an
-/// interrupted or killed run leaves the previous derived data intact.
+/// The SQLite sink in `replace_derived` mode: ONE transaction that replaces derived rows with the
+/// incoming ones and updates only the band of stored readings; events are already stored and are
+/// not written. `healthpipe reaggregate` replaces everything (the resample grid is reconciled with
+/// the incoming grid: rows that come out the same are not rewritten, stale ones are deleted); the
+/// refresh after an import replaces the rows of the pending days only (`DerivedScope`). The
+/// transaction also stores the settings the rows follow and empties `derived_pending` of what it
+/// brought up to date. It commits only when the run completes: an interrupted or killed run leaves
+/// the previous derived data — and the pending days — as they were.
 final class DerivedRewriteSession {
     let db: SQLiteConnection
+    private let scope: DerivedScope
+    private let settings: [DerivationSettingsTable.Row]?
     private let bands: BandWriter
     private let daily: DailySummaryWriter
     private let forecasts: ForecastWriter
     private let alerts: AlertWriter
-    private let grid: GridWriter
+    private let grid: GridWriter?
+    private let scopedGrid: GridUpsert
     private let metricSets: MetricSetWriter
     static let cacheKiB = 16 * 1024
 
-    init(path: String) throws {
+    init(path: String, scope: RefreshScope, settings: [DerivationSettingsTable.Row]?) throws {
         db = try SQLiteSchema.open(path: path)
         // One transaction rewrites bands in place across the whole table: a page cache that holds
         // the pages it dirties saves spilling and re-writing them (reaggregate's budget is 100 MiB;
@@ -27,10 +32,53 @@ final class DerivedRewriteSession {
         daily = try DailySummaryWriter(db: db, symbols: symbols)
         forecasts = try ForecastWriter(db: db, symbols: symbols)
         alerts = try AlertWriter(db: db, symbols: symbols)
-        grid = try GridWriter(db: db, symbols: symbols, survey: StoredGridGroupsSurvey(path: path))
+        scopedGrid = try GridUpsert(db: db, symbols: symbols)
         metricSets = try MetricSetWriter(db: db, symbols: symbols)
+        self.settings = settings
+        // The write lock comes before anything is read: the source, on its own connection, then
+        // sees the same pending days this transaction empties.
         try db.execute("BEGIN IMMEDIATE")
-        for table in DerivedTables.names { try db.execute("DELETE FROM \(table)") }
+        self.scope = try DerivedScope(scope, db: db)
+        grid = scope.pendingOnly ? nil : try GridWriter(db: db, symbols: symbols, survey: StoredGridGroupsSurvey(path: path))
+        try deleteReplacedRows()
+    }
+
+    private func deleteReplacedRows() throws {
+        guard scope.pendingOnly else {
+            for table in DerivedTables.names { try db.execute("DELETE FROM \(table)") }
+            return
+        }
+        let deletes = try DerivedTables.dayDeletes.map { try db.prepare($0) }
+        let wholes = try DerivedTables.subjectDeletes.map { try db.prepare($0) }
+        let gridDelete = try db.prepare(DerivedTables.gridDelete)
+        let groups = try MeasurementGroups.all(db)
+        for subject in scope.subjects {
+            for day in scope.days[subject] ?? [] {
+                for s in deletes {
+                    try s.bindText(1, subject.text)
+                    try s.bindText(2, CivilDate.isoDate(fromDays: day))
+                    try s.run()
+                }
+            }
+            if scope.containsWhole(subject) {
+                for s in wholes {
+                    try s.bindText(1, subject.text)
+                    try s.run()
+                }
+            }
+            for days in scope.gridDays[subject] ?? [] {
+                for g in groups where g.subject == subject.text {
+                    try gridDelete.bindText(1, subject.text)
+                    try gridDelete.bindInt(2, days.lowerBound * 86_400)
+                    try gridDelete.bindInt(3, (days.upperBound + 1) * 86_400 - 1)
+                    try gridDelete.bindInt(4, LocalDaySpan.utcBounds(days).lowerBound)
+                    try gridDelete.bindInt(5, LocalDaySpan.utcBounds(days).upperBound)
+                    try gridDelete.bindText(6, g.metric)
+                    try gridDelete.bindText(7, g.source)
+                    try gridDelete.run()
+                }
+            }
+        }
     }
 
     func write(_ batch: RecordBatch) throws {
@@ -38,26 +86,50 @@ final class DerivedRewriteSession {
         let gridPoints = batch.measurements.reduce(0) { $0 + ($1.flags.contains(.interpolated) ? 1 : 0) }
         if gridPoints == 0 {
             try bands.write(batch.measurements[...])
-        } else if gridPoints == batch.measurements.count {
-            try grid.write(batch.measurements)
         } else {
-            try grid.write(batch.measurements.filter { $0.flags.contains(.interpolated) })
-            try bands.write(batch.measurements.filter { !$0.flags.contains(.interpolated) }[...])
+            try writeGrid(batch.measurements.filter { $0.flags.contains(.interpolated) })
+            if gridPoints < batch.measurements.count {
+                try bands.write(batch.measurements.filter { !$0.flags.contains(.interpolated) }[...])
+            }
         }
-        try daily.write(batch.dailySummaries[...])
-        try metricSets.write(batch.metricSets[...])
-        try forecasts.write(batch.forecasts[...])
-        try alerts.write(batch.alerts[...])
+        guard scope.pendingOnly else {
+            try daily.write(batch.dailySummaries[...])
+            try metricSets.write(batch.metricSets[...])
+            try forecasts.write(batch.forecasts[...])
+            try alerts.write(batch.alerts[...])
+            return
+        }
+        try daily.write(batch.dailySummaries.filter { scope.contains($0.subject, day: $0.day) }[...])
+        try metricSets.write(batch.metricSets.filter {
+            $0.firstDay == $0.lastDay ? scope.contains($0.subject, day: $0.firstDay) : scope.containsWhole($0.subject)
+        }[...])
+        try forecasts.write(batch.forecasts.filter { scope.containsWhole($0.subject) }[...])
+        try alerts.write(batch.alerts.filter { scope.containsWhole($0.subject) }[...])
+    }
+
+    private func writeGrid(_ points: [HealthPipeCore.Measurement]) throws {
+        if let grid { return try grid.write(points) }
+        try scopedGrid.write(points.filter { scope.containsGrid($0.subject, day: $0.localDay) })
     }
 
     func finish(outcome: RunOutcome) throws {
         guard db.isInTransaction else { return }
-        if outcome == .completed {
-            try bands.flush()
-            try grid.finish()
-            try db.execute("COMMIT")
+        guard outcome == .completed else { return try db.execute("ROLLBACK") }
+        try bands.flush()
+        try grid?.finish()
+        if let settings { try DerivationSettingsTable.replace(settings, in: db) }
+        if let pending = scope.pending {
+            let delete = try db.prepare("DELETE FROM derived_pending WHERE subject = ?1 AND day = ?2")
+            for (subject, days) in pending.days {
+                for day in days {
+                    try delete.bindText(1, subject)
+                    try delete.bindText(2, CivilDate.isoDate(fromDays: day))
+                    try delete.run()
+                }
+            }
         } else {
-            try db.execute("ROLLBACK")
+            try db.execute("DELETE FROM derived_pending")
         }
+        try db.execute("COMMIT")
     }
 }

@@ -4,17 +4,21 @@ import HealthPipeCore
 /// as '' so the key compares equal on re-import. `amount` (the dose or the carbs) is in the key
 /// because two doses in the same minute are two events (real Clarity exports have them).
 final class EventWriter {
+    static let columns = ["subject", "kind", "subtype", "source", "start", "end", "utc_offset", "carbs_g", "protein_g", "fat_g",
+                          "insulin_u", "intensity", "note", "flags", "import_id", "line", "amount", "metadata", "device_id"]
+    static let key = ["subject", "kind", "subtype", "source", "start", "amount"]
+    static let insertSQL = UpsertSQL.insertIgnoringConflicts(table: "events", columns: columns, key: key)
     static let sql = UpsertSQL.make(
         table: "events",
-        columns: ["subject", "kind", "subtype", "source", "start", "end", "utc_offset", "carbs_g", "protein_g", "fat_g",
-                  "insulin_u", "intensity", "note", "flags", "import_id", "line", "amount", "metadata", "device_id"],
-        key: ["subject", "kind", "subtype", "source", "start", "amount"],
+        columns: columns,
+        key: key,
         update: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags",
                  "import_id", "line", "metadata", "device_id"],
         changedWhen: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags", "metadata",
                       "device_id"])
 
     private let db: SQLiteConnection
+    private let insert: Statement
     private let upsert: Statement
     private let symbols: SymbolBytes
     private let imports: ImportLog
@@ -22,45 +26,72 @@ final class EventWriter {
     /// Kind names interned once, so rows bind them from the symbol cache.
     private let kindSymbols: [Event.Kind: Symbol]
 
-    init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog, devices: DeviceTable) throws {
+    private let pending: PendingDays
+    init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog, devices: DeviceTable, pending: PendingDays) throws {
         self.db = db
+        self.insert = try db.prepare(Self.insertSQL, persistent: true)
         self.upsert = try db.prepare(Self.sql, persistent: true)
+        self.pending = pending
         self.symbols = symbols
         self.imports = imports
         self.devices = devices
         self.kindSymbols = Dictionary(uniqueKeysWithValues: Event.Kind.allCases.map { ($0, Symbol($0.rawValue)) })
     }
 
+    /// Offered as a new row first; an event already stored is upserted (changing only what differs)
+    /// and its days are contested (see `PendingDays`).
     func write(_ rows: ArraySlice<Event>) throws {
-        let s = upsert
         for e in rows {
-            try symbols.bind(e.subject, to: s, at: 1)
-            try symbols.bind(kindSymbols[e.kind] ?? Symbol(e.kind.rawValue), to: s, at: 2)
-            try symbols.bind(e.subtype, to: s, at: 3)
-            try symbols.bind(e.source, to: s, at: 4)
-            try s.bindInt(5, e.start)
-            try s.bindInt(6, e.end)
-            try s.bindInt(7, Int64(e.utcOffset))
-            try s.bindDouble(8, e.carbs)
-            try s.bindDouble(9, e.protein)
-            try s.bindDouble(10, e.fat)
-            try s.bindDouble(11, e.insulin)
-            try symbols.bindOrNull(e.intensity, to: s, at: 12)
-            try s.bindText(13, e.note)
-            try s.bindInt(14, Int64(e.flags.rawValue))
-            let slot = try imports.slot(for: e.provenance.file)
-            if slot >= 0 {
-                try s.bindInt(15, imports.id(ofSlot: slot))
-                try s.bindInt(16, e.provenance.line)
-            } else {
-                try s.bindNull(15)
-                try s.bindNull(16)
+            try pending.prepare(e.subject)
+            let slot = try bind(e, to: insert)
+            try insert.run()
+            var changed = db.changes
+            let contested = changed == 0
+            if contested {
+                _ = try bind(e, to: upsert)
+                try upsert.run()
+                changed = db.changes
             }
-            try s.bindDouble(17, e.insulin ?? e.carbs ?? 0)
-            try s.bindText(18, e.metadata)
-            try devices.bind(e.device, to: s, at: 19)
-            try s.run()
-            imports.countNewRows(db.changes, slot: slot)
+            imports.countNewRows(changed, slot: slot)
+            for day in Self.days(of: e) { pending.note(subject: e.subject, day: day, changed: changed > 0, contested: contested) }
         }
+    }
+
+    /// The local days whose totals the event counts in: its start day; every day an illness or
+    /// stress episode spans.
+    static func days(of e: Event) -> ClosedRange<Int64> {
+        guard e.kind == .episode, EpisodeKinds.marksDays(e.subtype) else { return e.localDay...e.localDay }
+        let last = CivilDate.floorDiv(e.end + Int64(e.utcOffset), 86_400)
+        return e.localDay...max(e.localDay, last)
+    }
+
+    /// Binds every column; returns the import slot of the event's file.
+    private func bind(_ e: Event, to s: Statement) throws -> Int32 {
+        try symbols.bind(e.subject, to: s, at: 1)
+        try symbols.bind(kindSymbols[e.kind] ?? Symbol(e.kind.rawValue), to: s, at: 2)
+        try symbols.bind(e.subtype, to: s, at: 3)
+        try symbols.bind(e.source, to: s, at: 4)
+        try s.bindInt(5, e.start)
+        try s.bindInt(6, e.end)
+        try s.bindInt(7, Int64(e.utcOffset))
+        try s.bindDouble(8, e.carbs)
+        try s.bindDouble(9, e.protein)
+        try s.bindDouble(10, e.fat)
+        try s.bindDouble(11, e.insulin)
+        try symbols.bindOrNull(e.intensity, to: s, at: 12)
+        try s.bindText(13, e.note)
+        try s.bindInt(14, Int64(e.flags.rawValue))
+        let slot = try imports.slot(for: e.provenance.file)
+        if slot >= 0 {
+            try s.bindInt(15, imports.id(ofSlot: slot))
+            try s.bindInt(16, e.provenance.line)
+        } else {
+            try s.bindNull(15)
+            try s.bindNull(16)
+        }
+        try s.bindDouble(17, e.insulin ?? e.carbs ?? 0)
+        try s.bindText(18, e.metadata)
+        try devices.bind(e.device, to: s, at: 19)
+        return slot
     }
 }

@@ -1,56 +1,88 @@
 import HealthPipeCore
 
-/// Upserts measurements on their natural key (subject, metric, source, start, end, value): the
-/// value is in the key, as for every CGM and Apple export, because one device can write two
-/// different readings at the same instant (a Libre scan and a historic reading in one minute). The hot path: binds by index from cached symbol
-/// bytes and allocates nothing per row. Rows go `groupSize` at a time through a multi-row
-/// statement when they share a provenance file (so one changes() count belongs to one import),
-/// the rest one at a time.
+/// Writes measurements on their natural key (subject, metric, source, start, end): the value is not
+/// part of it, so a corrected value replaces the row it corrects (the later write wins) and the
+/// imports log counts it as changed. The hot path binds by index from cached symbol bytes and
+/// allocates nothing per row; rows go `groupSize` to a statement when they share a provenance file
+/// (so one changes() count belongs to one import), the rest one at a time.
+///
+/// Each group is first offered as plain inserts (INSERT … DO NOTHING): when every row is new, its
+/// days stay eligible for derived rows written from the stream (`PendingDays`). A group that meets
+/// stored rows is written again as an upsert — changing only rows whose columns differ — and its
+/// days are contested. After a group of stored rows only, the writer upserts directly (a re-import
+/// meets stored rows all along), probing with plain inserts now and then to notice new data again.
 final class MeasurementWriter {
     static let columns = ["subject", "metric", "source", "start", "end", "utc_offset", "value", "unit", "flags", "band",
                           "import_id", "line", "metadata", "device_id"]
+    static let key = ["subject", "metric", "source", "start", "end"]
     static let groupSize = 64
+    /// While upserting after a group of stored rows only, every this many groups is probed with plain inserts.
+    static let probeEvery = 8
 
-    static func sql(rows: Int) -> String {
-        UpsertSQL.make(table: "measurements", columns: columns, key: ["subject", "metric", "source", "start", "end", "value"],
-                       update: ["unit", "flags", "band", "utc_offset", "import_id", "line", "metadata", "device_id"],
-                       changedWhen: ["unit", "flags", "band", "utc_offset", "metadata", "device_id"], rows: rows)
+    static func upsertSQL(rows: Int) -> String {
+        UpsertSQL.make(table: "measurements", columns: columns, key: key,
+                       update: ["value", "unit", "flags", "band", "utc_offset", "import_id", "line", "metadata", "device_id"],
+                       changedWhen: ["value", "unit", "flags", "band", "utc_offset", "metadata", "device_id"], rows: rows)
+    }
+
+    static func insertSQL(rows: Int) -> String {
+        UpsertSQL.insertIgnoringConflicts(table: "measurements", columns: columns, key: key, rows: rows)
     }
 
     private let db: SQLiteConnection
-    private let single: Statement
-    private let group: Statement
+    private let insertOne: Statement, insertGroup: Statement
+    private let upsertOne: Statement, upsertGroup: Statement
     private let symbols: SymbolBytes
     private let imports: ImportLog
     private let devices: DeviceTable
+    private let pending: PendingDays
+    private var upsertingSince: Int?
+    private var lastSubject: Symbol?
 
-    init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog, devices: DeviceTable) throws {
+    init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog, devices: DeviceTable, pending: PendingDays) throws {
         self.db = db
-        self.single = try db.prepare(Self.sql(rows: 1), persistent: true)
-        self.group = try db.prepare(Self.sql(rows: Self.groupSize), persistent: true)
+        insertOne = try db.prepare(Self.insertSQL(rows: 1), persistent: true)
+        insertGroup = try db.prepare(Self.insertSQL(rows: Self.groupSize), persistent: true)
+        upsertOne = try db.prepare(Self.upsertSQL(rows: 1), persistent: true)
+        upsertGroup = try db.prepare(Self.upsertSQL(rows: Self.groupSize), persistent: true)
         self.symbols = symbols
         self.imports = imports
         self.devices = devices
+        self.pending = pending
     }
 
     func write(_ rows: ArraySlice<Measurement>) throws {
         var i = rows.startIndex
+        var groups = 0
         while i < rows.endIndex {
             let file = rows[i].provenance.file
             let slot = try imports.slot(for: file)
             let importID = slot >= 0 ? imports.id(ofSlot: slot) : nil
-            if rows.endIndex - i >= Self.groupSize, Self.sameFile(rows, from: i, file: file) {
-                for r in 0..<Self.groupSize {
-                    try bind(rows[i + r], importID: importID, to: group, base: Int32(r * Self.columns.count))
-                }
-                try group.run()
-                i += Self.groupSize
-            } else {
-                try bind(rows[i], importID: importID, to: single, base: 0)
-                try single.run()
-                i += 1
+            let n = rows.endIndex - i >= Self.groupSize && Self.sameFile(rows, from: i, file: file) ? Self.groupSize : 1
+            let chunk = rows[i..<(i + n)]
+            for m in chunk where m.subject != lastSubject {
+                try pending.prepare(m.subject)
+                lastSubject = m.subject
             }
-            imports.countNewRows(db.changes, slot: slot)
+            let (insert, upsert) = n == 1 ? (insertOne, upsertOne) : (insertGroup, upsertGroup)
+            var changed = 0, contested = true
+            groups += 1
+            if upsertingSince == nil || (groups - upsertingSince!) % Self.probeEvery == 0 {
+                try bind(chunk, importID: importID, to: insert)
+                try insert.run()
+                changed = db.changes
+                contested = changed < n
+                // Only a group that met nothing but stored rows looks like a re-import.
+                upsertingSince = changed == 0 ? groups : nil
+            }
+            if contested {
+                try bind(chunk, importID: importID, to: upsert)
+                try upsert.run()
+                changed += db.changes
+            }
+            imports.countNewRows(changed, slot: slot)
+            for m in chunk { pending.note(subject: m.subject, day: m.localDay, changed: changed > 0, contested: contested) }
+            i += n
         }
     }
 
@@ -58,6 +90,15 @@ final class MeasurementWriter {
     private static func sameFile(_ rows: ArraySlice<Measurement>, from start: Int, file: Symbol) -> Bool {
         for j in (start + 1)..<(start + groupSize) where rows[j].provenance.file != file { return false }
         return true
+    }
+
+    @inline(__always)
+    private func bind(_ chunk: ArraySlice<Measurement>, importID: Int64?, to s: Statement) throws {
+        var base: Int32 = 0
+        for m in chunk {
+            try bind(m, importID: importID, to: s, base: base)
+            base += Int32(Self.columns.count)
+        }
     }
 
     @inline(__always)

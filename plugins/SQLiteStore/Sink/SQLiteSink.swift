@@ -24,6 +24,14 @@ public final class SQLiteSink: Sink {
     public let path: String
     public let batchRows: Int
     public let replaceDerived: Bool
+    /// Derivation steps upstream of this sink that follow the database's settings and see exactly
+    /// the readings it stores (set by the command that built the pipeline): their daily summaries
+    /// and day metric sets are stored directly for days nothing else wrote to.
+    public var trustedSteps: Set<String> = []
+    /// In `replace_derived` mode: which derived rows to replace, and the settings they follow
+    /// (stored with them); set by the command that builds the re-aggregation.
+    public var refreshScope = RefreshScope.all
+    public var settingsToStore: [DerivationSettingsTable.Row]?
     private var session: SinkSession?
     private var rewrite: DerivedRewriteSession?
 
@@ -36,9 +44,9 @@ public final class SQLiteSink: Sink {
     public func open(run: RunInfo, context: StageContext) throws {
         try Self.createParentDirectory(of: path)
         if replaceDerived {
-            rewrite = try DerivedRewriteSession(path: path)
+            rewrite = try DerivedRewriteSession(path: path, scope: refreshScope, settings: settingsToStore)
         } else {
-            session = try SinkSession(path: path, batchRows: batchRows, run: run)
+            session = try SinkSession(path: path, batchRows: batchRows, run: run, trustedSteps: trustedSteps)
         }
     }
 

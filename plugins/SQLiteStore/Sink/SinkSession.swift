@@ -12,26 +12,34 @@ final class SinkSession {
     private let daily: DailySummaryWriter
     private let profiles: ProfileWriter
     private let metricSets: MetricSetWriter
-    private let forecasts: ForecastWriter
-    private let alerts: AlertWriter
     private let motionSessions: MotionSessionWriter
+    private let pending: PendingDays
+    /// Daily summaries and day metric sets that arrive are written for fresh days (and those days
+    /// taken off `derived_pending`) only when every step of the database's derivation settings is
+    /// in the stream with those settings, seeing exactly the readings stored here; otherwise they
+    /// are left to the refresh, which computes them from the store.
+    let derivedFromStream: Bool
 
-    init(path: String, batchRows: Int, run: RunInfo) throws {
+    init(path: String, batchRows: Int, run: RunInfo, trustedSteps: Set<String>) throws {
         db = try SQLiteSchema.open(path: path)
         transaction = BatchTransaction(db: db, batchRows: batchRows)
         imports = try ImportLog(db: db, startedAt: run.startedAt)
         let symbols = SymbolBytes()
         devices = try DeviceTable(db: db)
-        measurements = try MeasurementWriter(db: db, symbols: symbols, imports: imports, devices: devices)
-        events = try EventWriter(db: db, symbols: symbols, imports: imports, devices: devices)
+        pending = try PendingDays(db: db)
+        let stored = Set(try DerivationSettingsTable.read(db).map(\.step))
+        derivedFromStream = !stored.isEmpty && stored.isSubset(of: trustedSteps)
+        measurements = try MeasurementWriter(db: db, symbols: symbols, imports: imports, devices: devices, pending: pending)
+        events = try EventWriter(db: db, symbols: symbols, imports: imports, devices: devices, pending: pending)
         daily = try DailySummaryWriter(db: db, symbols: symbols)
         profiles = try ProfileWriter(db: db, symbols: symbols, imports: imports)
         metricSets = try MetricSetWriter(db: db, symbols: symbols)
-        forecasts = try ForecastWriter(db: db, symbols: symbols)
-        alerts = try AlertWriter(db: db, symbols: symbols)
         motionSessions = try MotionSessionWriter(db: db, symbols: symbols)
-        // new_rows commits atomically with the rows it counts.
-        transaction.beforeCommit = { [imports] in try imports.flushNewRows() }
+        // new_rows and the pending days commit atomically with the rows they describe.
+        transaction.beforeCommit = { [imports, pending] in
+            try imports.flushNewRows()
+            try pending.flush()
+        }
 
         // Committed at once, so a killed run is visible as 'running' in the imports table.
         try db.transaction {
@@ -41,13 +49,22 @@ final class SinkSession {
 
     func write(_ batch: RecordBatch) throws {
         do {
-            try transaction.write(count: batch.measurements.count) { try measurements.write(batch.measurements[$0]) }
+            // Grid values, forecasts and alerts are derived from whole histories: the refresh computes
+            // them from the store with the database's settings, never from a passing stream.
+            let readings = batch.measurements.contains { $0.flags.contains(.interpolated) }
+                ? batch.measurements.filter { !$0.flags.contains(.interpolated) } : batch.measurements
+            try transaction.write(count: readings.count) { try measurements.write(readings[$0]) }
             try transaction.write(count: batch.events.count) { try events.write(batch.events[$0]) }
-            try transaction.write(count: batch.dailySummaries.count) { try daily.write(batch.dailySummaries[$0]) }
+            if derivedFromStream {
+                let days = batch.dailySummaries.filter { pending.isFresh(subject: $0.subject, day: $0.day) }
+                try transaction.write(count: days.count) { range in
+                    try daily.write(days[range])
+                    for d in days[range] { try pending.settle(subject: d.subject, day: d.day) }
+                }
+                let sets = batch.metricSets.filter { $0.firstDay == $0.lastDay && pending.isFresh(subject: $0.subject, day: $0.firstDay) }
+                try transaction.write(count: sets.count) { try metricSets.write(sets[$0]) }
+            }
             try transaction.write(count: batch.profiles.count) { try profiles.write(batch.profiles[$0]) }
-            try transaction.write(count: batch.metricSets.count) { try metricSets.write(batch.metricSets[$0]) }
-            try transaction.write(count: batch.forecasts.count) { try forecasts.write(batch.forecasts[$0]) }
-            try transaction.write(count: batch.alerts.count) { try alerts.write(batch.alerts[$0]) }
             try transaction.write(count: batch.motionSessions.count) { try motionSessions.write(batch.motionSessions[$0]) }
             // A live stream may run for days: a finished session is committed at once, not at the end.
             if !batch.motionSessions.isEmpty { try transaction.commit() }
@@ -55,6 +72,7 @@ final class SinkSession {
             // SQLite may already have rolled back (SQLITE_FULL…); keep counts in step with the file.
             if !transaction.isOpen {
                 imports.discardPending()
+                pending.discardUnflushed()
                 devices.forget()
             }
             throw error
@@ -70,6 +88,7 @@ final class SinkSession {
         } catch {
             commitError = error
             imports.discardPending()
+            pending.discardUnflushed()
         }
         let status: String
         switch commitError == nil ? outcome : .failed {

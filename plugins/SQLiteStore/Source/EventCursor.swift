@@ -1,17 +1,28 @@
 import HealthPipeCore
 
-/// One subject's events in time order.
+/// One subject's events in time order: all of them, or those starting in a range of UTC seconds
+/// plus the episodes that began earlier and last into it.
 final class EventCursor {
     private let statement: Statement
     private(set) var current: Event?
     private let subject: Symbol
     private var symbols: [String: Symbol] = [:]
 
-    init(db: SQLiteConnection, subject: String) throws {
-        statement = try db.prepare("""
-            SELECT kind, subtype, source, start, end, utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags
-            FROM events WHERE subject = ?1 ORDER BY start
-            """)
+    init(db: SQLiteConnection, subject: String, bounds: ClosedRange<Int64>? = nil) throws {
+        let columns = "kind, subtype, source, start, end, utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags"
+        if let bounds {
+            // Two seeks: the time index for the range, the key (subject, kind) for earlier episodes.
+            statement = try db.prepare("""
+                SELECT \(columns) FROM events WHERE subject = ?1 AND start BETWEEN ?2 AND ?3
+                UNION ALL
+                SELECT \(columns) FROM events WHERE subject = ?1 AND kind = 'episode' AND start < ?2 AND end >= ?2
+                ORDER BY start
+                """)
+            try statement.bindInt(2, bounds.lowerBound)
+            try statement.bindInt(3, bounds.upperBound)
+        } else {
+            statement = try db.prepare("SELECT \(columns) FROM events WHERE subject = ?1 ORDER BY start")
+        }
         try statement.bindText(1, subject)
         self.subject = Symbol(subject)
         try advance()

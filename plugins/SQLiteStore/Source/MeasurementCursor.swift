@@ -16,7 +16,7 @@ final class MeasurementCursor {
         statement = try db.prepare("""
             SELECT start, end, utc_offset, value, unit, flags, band FROM measurements
             WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start BETWEEN ?4 AND ?5 AND flags & 128 = 0
-            ORDER BY start, end, value
+            ORDER BY start, end
             """)
         nextStart = try db.prepare("""
             SELECT start FROM measurements WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start >= ?4

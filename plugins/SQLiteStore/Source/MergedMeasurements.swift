@@ -13,12 +13,17 @@ final class MergedMeasurements {
     /// Where the next week may begin; nil when none is left (or a single source is read in one go).
     private var resumeAt: Int64?
 
-    init(db: SQLiteConnection, subject: String, metric: String, sources: [String]) throws {
+    /// Readings whose start lies in `bounds` (UTC seconds), all by default.
+    private let bounds: ClosedRange<Int64>
+
+    init(db: SQLiteConnection, subject: String, metric: String, sources: [String],
+         bounds: ClosedRange<Int64> = Int64.min...Int64.max) throws {
         cursors = try sources.map { try MeasurementCursor(db: db, subject: subject, metric: metric, source: $0) }
+        self.bounds = bounds
         if cursors.count == 1 {
-            try cursors[0].load(from: .min, through: .max)
+            try cursors[0].load(from: bounds.lowerBound, through: bounds.upperBound)
         } else {
-            resumeAt = .min
+            resumeAt = bounds.lowerBound
             try nextWindow()
         }
     }
@@ -50,12 +55,12 @@ final class MergedMeasurements {
     @discardableResult
     private func nextWindow() throws -> Bool {
         guard let from = resumeAt,
-              let first = try cursors.compactMap({ try $0.firstRowStart(atOrAfter: from) }).min() else {
+              let first = try cursors.compactMap({ try $0.firstRowStart(atOrAfter: from) }).min(), first <= bounds.upperBound else {
             resumeAt = nil
             return false
         }
         let (last, overflow) = first.addingReportingOverflow(Self.window - 1)
-        let end = overflow ? Int64.max : last
+        let end = min(overflow ? Int64.max : last, bounds.upperBound)
         resumeAt = end == .max ? nil : end + 1
         for c in cursors { try c.load(from: first, through: end) }
         return true

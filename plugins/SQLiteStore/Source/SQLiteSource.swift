@@ -5,25 +5,38 @@ import HealthPipeCore
 /// travel with its `events_with` metric (glucose), interleaved by time, so `predict` sees each meal
 /// and dose before the readings after it; the rest follow the subject's last metric. Everything is
 /// read in one read transaction: a consistent snapshot even while a sink rewrites the same file.
+/// With a pending `scope` it reads only what bringing the pending days up to date needs.
 public final class SQLiteSource: Source {
     let path: String
     let batchSize: Int
     let eventsWith: String
+    /// Only these subjects / metrics (nil: all); events are read whatever the metrics.
+    let subjectFilter: Set<String>?
+    let metricFilter: Set<String>?
+    /// What to read; set by the command that builds a refresh.
+    public var scope = RefreshScope.all
 
-    public init(path: String, batchSize: Int = 8192, eventsWith: String = "glucose") {
+    public init(path: String, batchSize: Int = 8192, eventsWith: String = "glucose", subjects: [String]? = nil,
+                metrics: [String]? = nil) {
         self.path = path
         self.batchSize = batchSize
         self.eventsWith = eventsWith
+        subjectFilter = subjects.map(Set.init)
+        metricFilter = metrics.map(Set.init)
     }
 
     public func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        try withoutActuallyEscaping(emit) { try run(context: context, batches: $0) }
+    }
+
+    private func run(context: StageContext, batches emit: @escaping (RecordBatch) throws -> Void) throws {
         let db = try SQLiteConnection(path: path, readOnly: true)
         try SQLiteSchema.migrator.checkSupported(db)
         try db.execute("BEGIN")
         defer { try? db.execute("COMMIT") }
 
         var groups: [(subject: String, metric: String, sources: [String])] = []
-        for g in try MeasurementGroups.all(db) {
+        for g in try MeasurementGroups.all(db) where (metricFilter?.contains(g.metric) ?? true) {
             if let last = groups.last, last.subject == g.subject, last.metric == g.metric {
                 groups[groups.count - 1].sources.append(g.source)
             } else {
@@ -33,46 +46,98 @@ public final class SQLiteSource: Source {
         var subjects = groups.map(\.subject)
         let eventSubjects = try db.prepare("SELECT DISTINCT subject FROM events ORDER BY subject")
         while try eventSubjects.step() { subjects.append(eventSubjects.text(0) ?? "") }
-        subjects = Array(Set(subjects)).sorted()
+        subjects = Array(Set(subjects)).filter { subjectFilter?.contains($0) ?? true }.sorted()
+        let pending = scope.pendingOnly ? try PendingSet(db) : nil
+        if let pending { subjects = subjects.filter { pending.days[$0] != nil } }
 
-        var batch = RecordBatch()
-        batch.reserve(batchSize)
-        func flush() throws {
-            guard !batch.isEmpty else { return }
-            context.progress.addRecords(Int64(batch.count))
-            try emit(batch)
-            batch = RecordBatch()
-            batch.reserve(batchSize)
-        }
+        var out = SourceBatches(size: batchSize, context: context, emit: emit)
         for subject in subjects {
             if context.shouldStop { break }
-            let events = try EventCursor(db: db, subject: subject)
             let metrics = groups.filter { $0.subject == subject }
-            let carrier = metrics.first { $0.metric == eventsWith } ?? metrics.last
-            for group in metrics {
-                let readings = try MergedMeasurements(db: db, subject: subject, metric: group.metric, sources: group.sources)
-                let carriesEvents = group.metric == carrier?.metric
-                while let m = try readings.next() {
-                    if carriesEvents {
-                        while let e = events.current, e.start <= m.start {
-                            batch.events.append(e)
-                            try events.advance()
-                        }
-                    }
-                    batch.measurements.append(m)
-                    if batch.measurements.count + batch.events.count >= batchSize {
-                        try flush()
-                        if context.shouldStop { return }
-                    }
+            if let pending, !scope.wholeSubjects {
+                for days in pending.ranges(subject, margin: scope.marginDays) {
+                    try read(db, subject, metrics, days: days, into: &out)
+                    if context.shouldStop { return }
                 }
-            }
-            while let e = events.current {
-                batch.events.append(e)
-                try events.advance()
-                if batch.count >= batchSize { try flush() }
+            } else {
+                try read(db, subject, metrics, days: nil, into: &out)
             }
         }
-        try flush()
+        try out.flush()
+    }
+
+    /// One subject's readings and events, all of them or those of the local days `days`.
+    private func read(_ db: SQLiteConnection, _ subject: String, _ metrics: [(subject: String, metric: String, sources: [String])],
+                      days: ClosedRange<Int64>?, into out: inout SourceBatches) throws {
+        let bounds = days.map(LocalDaySpan.utcBounds)
+        func inScope(_ start: Int64, _ offset: Int32) -> Bool {
+            guard let days else { return true }
+            return days.contains(CivilDate.floorDiv(start + Int64(offset), 86_400))
+        }
+        let events = try EventCursor(db: db, subject: subject, bounds: bounds)
+        func nextEvent() throws -> Event? {
+            while let e = events.current {
+                try events.advance()
+                // Episodes that began before the days and last into them count on them too.
+                if inScope(e.start, e.utcOffset) || e.kind == .episode { return e }
+            }
+            return nil
+        }
+        var event = try nextEvent()
+        let carrier = metrics.first { $0.metric == eventsWith } ?? metrics.last
+        for group in metrics {
+            let readings = try MergedMeasurements(db: db, subject: subject, metric: group.metric, sources: group.sources,
+                                                  bounds: bounds ?? Int64.min...Int64.max)
+            let carriesEvents = group.metric == carrier?.metric
+            while let m = try readings.next() {
+                guard inScope(m.start, m.utcOffset) else { continue }
+                if carriesEvents {
+                    while let e = event, e.start <= m.start {
+                        try out.add(e)
+                        event = try nextEvent()
+                    }
+                }
+                try out.add(m)
+                if out.context.shouldStop { return }
+            }
+        }
+        while let e = event {
+            try out.add(e)
+            event = try nextEvent()
+        }
+    }
+}
+
+/// Batches of a source's records, handed on when full.
+struct SourceBatches {
+    let size: Int
+    let context: StageContext
+    let emit: (RecordBatch) throws -> Void
+    private var batch = RecordBatch()
+
+    init(size: Int, context: StageContext, emit: @escaping (RecordBatch) throws -> Void) {
+        self.size = size
+        self.context = context
+        self.emit = emit
+        batch.reserve(size)
+    }
+
+    mutating func add(_ m: Measurement) throws {
+        batch.measurements.append(m)
+        if batch.measurements.count + batch.events.count >= size { try flush() }
+    }
+
+    mutating func add(_ e: Event) throws {
+        batch.events.append(e)
+        if batch.measurements.count + batch.events.count >= size { try flush() }
+    }
+
+    mutating func flush() throws {
+        guard !batch.isEmpty else { return }
+        context.progress.addRecords(Int64(batch.count))
+        try emit(batch)
+        batch = RecordBatch()
+        batch.reserve(size)
     }
 }
 
@@ -80,6 +145,8 @@ struct SQLiteSourceOptions: Decodable {
     var path: String
     var batch_size: Int?
     var events_with: String?
+    var subjects: [String]?
+    var metrics: [String]?
 }
 
 /// The `sqlite-source` source as registered in BuiltinPlugins.
@@ -87,15 +154,18 @@ public let sqliteSourceComponent = ComponentDescriptor(
     name: "sqlite-source", role: .source, family: "SQLiteStore",
     summary: "Reads a HealthPipe SQLite database back: measurements ordered by subject, metric and time (sources of one "
         + "metric merged by time) with each subject's events interleaved by time into its glucose stream. Used by "
-        + "`healthpipe reaggregate` and `healthpipe evaluate --db`.",
+        + "`healthpipe reaggregate`, the refresh after an import, and `healthpipe evaluate --db`.",
     options: [
         OptionDoc("path", "path", "the database to read (relative to the config's folder)"),
         OptionDoc("batch_size", "integer", default: "8192", "records per batch"),
         OptionDoc("events_with", "metric name", default: "glucose", "the metric whose readings a subject's events are interleaved with"),
+        OptionDoc("subjects", "list of subject names", default: "all", "read only these subjects"),
+        OptionDoc("metrics", "list of metric names", default: "all", "read only these metrics' readings (events are always read)"),
     ],
     produces: [.measurements, .events],
     build: { b in
         let o = try b.options(SQLiteSourceOptions.self)
         if let n = o.batch_size, n < 1 { throw b.error("batch_size must be at least 1", option: "batch_size") }
-        return SQLiteSource(path: b.path(o.path), batchSize: o.batch_size ?? 8192, eventsWith: o.events_with ?? "glucose")
+        return SQLiteSource(path: b.path(o.path), batchSize: o.batch_size ?? 8192, eventsWith: o.events_with ?? "glucose",
+                            subjects: o.subjects, metrics: o.metrics)
     })

@@ -1,22 +1,21 @@
 import HealthPipeCore
 
-/// The primary-key order of one series' rows: (start, end, value), as SQLite orders them.
+/// The primary-key order of one series' rows: (start, end), as SQLite orders them.
 enum GridKeyOrder {
     @inline(__always)
     static func less(_ a: HealthPipeCore.Measurement, _ b: HealthPipeCore.Measurement) -> Bool {
-        (a.start, a.end, a.value) < (b.start, b.end, b.value)
+        (a.start, a.end) < (b.start, b.end)
     }
 
     /// -1, 0 or 1 as the stored row's key sorts before, equal to or after the point's.
     @inline(__always)
     static func compare(_ a: StoredGridRow, _ b: HealthPipeCore.Measurement) -> Int {
-        if (a.start, a.end, a.value) < (b.start, b.end, b.value) { return -1 }
-        return (a.start, a.end, a.value) == (b.start, b.end, b.value) ? 0 : 1
+        if (a.start, a.end) < (b.start, b.end) { return -1 }
+        return (a.start, a.end) == (b.start, b.end) ? 0 : 1
     }
 
     /// Sorts points by key, keeping arrival order among equal keys, and folds each run of equal keys
-    /// into the row a sequence of upserts leaves: the first point's columns with the last one's flags
-    /// and band (GridUpsert updates only those).
+    /// into the row a sequence of upserts leaves: the last point's.
     static func sortAndMerge(_ points: inout [HealthPipeCore.Measurement]) {
         var sorted = true
         var distinct = true
@@ -34,8 +33,7 @@ enum GridKeyOrder {
         merged.reserveCapacity(points.count)
         for p in points {
             if let last = merged.last, !less(last, p) {
-                merged[merged.count - 1].flags = p.flags
-                merged[merged.count - 1].band = p.band
+                merged[merged.count - 1] = p
             } else {
                 merged.append(p)
             }

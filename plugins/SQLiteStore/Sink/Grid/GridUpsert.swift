@@ -1,16 +1,16 @@
 import HealthPipeCore
 
-/// Inserts grid values as derived rows of `measurements` (interpolated flag, no provenance). On a
-/// key that is already stored only flags and band are updated, so of two grid values with one key
-/// the first one's offset and unit stay, as when the whole grid was inserted afresh. A grid is large
-/// (one row per 5 minutes), so rows go 64 to a statement step.
+/// Writes grid values as derived rows of `measurements` (interpolated flag, no provenance) on the
+/// natural key (subject, metric, source, start, end): of two grid values with one key the later
+/// one stays, as for readings. A grid is large (one row per 5 minutes), so rows go 64 to a step.
 final class GridUpsert {
     static let columns = ["subject", "metric", "source", "start", "end", "value", "utc_offset", "unit", "flags", "band"]
     static let groupSize = 64
 
     static func sql(rows: Int) -> String {
-        UpsertSQL.make(table: "measurements", columns: columns, key: ["subject", "metric", "source", "start", "end", "value"],
-                       update: ["flags", "band"], changedWhen: ["flags", "band"], rows: rows)
+        UpsertSQL.make(table: "measurements", columns: columns, key: ["subject", "metric", "source", "start", "end"],
+                       update: ["value", "utc_offset", "unit", "flags", "band"],
+                       changedWhen: ["value", "utc_offset", "unit", "flags", "band"], rows: rows)
     }
 
     private let single: Statement

@@ -29,7 +29,7 @@ struct GridSeries: Hashable {
 final class GridWriter {
     static let deleteRangeSQL = """
         DELETE FROM measurements WHERE subject = ?1 AND metric = ?2 AND source = ?3
-          AND (start, end, value) >= (?4, ?5, ?6) AND (start, end, value) <= (?7, ?8, ?9) AND \(DerivedTables.interpolatedMeasurements)
+          AND (start, end) >= (?4, ?5) AND (start, end) <= (?6, ?7) AND \(DerivedTables.interpolatedMeasurements)
         """
     static let deleteAfterSQL = """
         DELETE FROM measurements WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start > ?4 AND \(DerivedTables.interpolatedMeasurements)
@@ -151,10 +151,8 @@ final class GridWriter {
         try bind(series, to: s)
         try s.bindInt(4, a.start)
         try s.bindInt(5, a.end)
-        try s.bindDouble(6, a.value)
-        try s.bindInt(7, b.start)
-        try s.bindInt(8, b.end)
-        try s.bindDouble(9, b.value)
+        try s.bindInt(6, b.start)
+        try s.bindInt(7, b.end)
         try s.run()
     }
 

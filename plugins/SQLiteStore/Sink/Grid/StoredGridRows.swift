@@ -14,7 +14,7 @@ struct StoredGridRow {
 
     /// True when inserting `m` afresh would store exactly this row.
     func isWritten(as m: HealthPipeCore.Measurement) -> Bool {
-        utcOffset == Int64(m.utcOffset) && unit == m.unit && flags == Int64(m.flags.rawValue)
+        value.bitPattern == m.value.bitPattern && utcOffset == Int64(m.utcOffset) && unit == m.unit && flags == Int64(m.flags.rawValue)
             && band == (m.band.isEmpty ? nil : m.band) && withoutProvenance
     }
 }
@@ -26,7 +26,7 @@ final class StoredGridRows {
         SELECT start, end, value, utc_offset, unit, flags, band, import_id IS NULL AND line IS NULL AND metadata IS NULL AND device_id IS NULL
         FROM measurements WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start BETWEEN ?4 AND ?5
           AND flags & \(RecordFlags.interpolated.rawValue) != 0
-        ORDER BY start, end, value
+        ORDER BY start, end
         """
 
     private let statement: Statement

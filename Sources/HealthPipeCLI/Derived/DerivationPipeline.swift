@@ -1,0 +1,48 @@
+import HealthPipeAnalytics
+import HealthPipeCore
+import SQLiteStore
+import Yams
+
+/// The re-aggregation pipeline of a database, built as a value from its derivation settings:
+/// sqlite-source → resample / classify / daily / predict / alerts → sqlite in `replace_derived` mode.
+/// `healthpipe reaggregate` runs it over everything; the refresh after an import runs it over the
+/// pending days only. One pipeline for both, so an import and a re-aggregation compute alike.
+enum DerivationPipeline {
+    static func draft(_ settings: DerivationSettings, db: String, command: String) -> PipelineDraft {
+        var p = PipelineDraft(command: command)
+        p.add(.source, "db", type: "sqlite-source", options: [("path", Node(db))])
+        var outputs: [String] = []
+        var readings = "db"
+        func add(_ step: String, as name: String, from input: String) {
+            guard let s = settings[step] else { return }
+            p.add(.transform, name, type: step, inputs: [input], options: s.optionPairs, from: s.document)
+            outputs.append(name)
+        }
+        add("resample", as: "grid", from: "db")
+        if settings["classify"] != nil {
+            add("classify", as: "bands", from: "db")
+            readings = "bands"
+        }
+        add("daily", as: "days", from: readings)
+        add("predict", as: "forecast", from: "db")
+        add("alerts", as: "alarms", from: "db")
+        p.add(.sink, "out", type: "sqlite", inputs: outputs,
+              options: [("path", Node(db)), ("replace_derived", PipelineDraft.bool(true))])
+        return p
+    }
+
+    /// What a refresh must read around each pending day, from the steps as built.
+    static func scope(of graph: PipelineGraph) -> RefreshScope {
+        var margin: Int64 = 0
+        var whole = false
+        for n in graph.nodes {
+            switch n.stage {
+            case let r as ResampleTransform: margin = max(margin, 1 + (r.maxGap + 86_399) / 86_400)
+            case let d as DailyTransform: if case .period? = d.per { whole = true }
+            case is PredictTransform, is AlertsTransform: whole = true
+            default: break
+            }
+        }
+        return RefreshScope(pendingOnly: true, marginDays: margin, wholeSubjects: whole)
+    }
+}

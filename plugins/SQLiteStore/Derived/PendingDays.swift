@@ -1,0 +1,95 @@
+import HealthPipeCore
+
+/// What an import run knows about each (subject, local day) it writes, to keep the derived-data
+/// rule: every day whose rows change is added to `derived_pending` in the transaction that changes
+/// them; a day whose derived rows this run can write exactly from the stream ("fresh": nothing was
+/// stored for it before, and every row the run wrote for it was a new insert) is taken off again
+/// when its derived rows are written. Everything else is left pending for the refresh.
+final class PendingDays {
+    struct Key: Hashable { var subject: Symbol; var day: Int64 }
+
+    private let db: SQLiteConnection
+    private let insertPending: Statement
+    private let deletePending: Statement
+    private let storedDays: Statement
+    /// Per subject: local days that had stored rows (or were pending) before this run wrote any.
+    private var existing: [Symbol: Set<Int64>] = [:]
+    /// Days this run changed; `unflushed` are not yet in `derived_pending`.
+    private(set) var touched: Set<Key> = []
+    private var unflushed: [Key] = []
+    /// Days where a row met one already stored (a repeat or a correction): not fresh.
+    private var contested: Set<Key> = []
+    /// Fresh days whose derived rows were written from the stream in this run.
+    private var settled: Set<Key> = []
+    private var last: Key?
+
+    init(db: SQLiteConnection) throws {
+        self.db = db
+        insertPending = try db.prepare("INSERT OR IGNORE INTO derived_pending (subject, day) VALUES (?1, ?2)", persistent: true)
+        deletePending = try db.prepare("DELETE FROM derived_pending WHERE subject = ?1 AND day = ?2", persistent: true)
+        storedDays = try db.prepare("""
+            SELECT day FROM daily_summaries WHERE subject = ?1 UNION SELECT day FROM derived_pending WHERE subject = ?1
+            """, persistent: true)
+    }
+
+    /// Call before writing any row of `subject`: remembers which of its days already had data.
+    @inline(__always)
+    func prepare(_ subject: Symbol) throws {
+        if existing[subject] == nil { try loadExisting(subject) }
+    }
+
+    private func loadExisting(_ subject: Symbol) throws {
+        var days = Set<Int64>()
+        storedDays.reset()
+        try storedDays.bindText(1, subject.text)
+        while try storedDays.step() {
+            if let text = storedDays.text(0), let d = CivilDate.days(fromISO: text) { days.insert(d) }
+        }
+        existing[subject] = days
+    }
+
+    /// Notes that rows of these days were written: `changed` when SQLite changed any row,
+    /// `contested` when any of them met a stored row.
+    @inline(__always)
+    func note(subject: Symbol, day: Int64, changed: Bool, contested isContested: Bool) {
+        let key = Key(subject: subject, day: day)
+        if isContested { contested.insert(key) }
+        guard changed, key != last else { return }
+        last = key
+        if touched.insert(key).inserted { unflushed.append(key) }
+        else if settled.remove(key) != nil { unflushed.append(key) }
+    }
+
+    /// True when this run may write the day's derived rows from the stream.
+    func isFresh(subject: Symbol, day: Int64) -> Bool {
+        let key = Key(subject: subject, day: day)
+        return touched.contains(key) && !contested.contains(key) && !(existing[subject]?.contains(day) ?? true)
+    }
+
+    /// Adds the days changed since the last flush to `derived_pending`; runs inside the commit.
+    func flush() throws {
+        for k in unflushed where !settled.contains(k) {
+            try insertPending.bindText(1, k.subject.text)
+            try insertPending.bindText(2, CivilDate.isoDate(fromDays: k.day))
+            try insertPending.run()
+        }
+        unflushed.removeAll(keepingCapacity: true)
+    }
+
+    /// The day's derived rows were written from the stream: it is no longer pending.
+    func settle(subject: Symbol, day: Int64) throws {
+        guard settled.insert(Key(subject: subject, day: day)).inserted else { return }
+        last = nil
+        try deletePending.bindText(1, subject.text)
+        try deletePending.bindText(2, CivilDate.isoDate(fromDays: day))
+        try deletePending.run()
+    }
+
+    /// After a rollback: what was not committed was not written.
+    func discardUnflushed() {
+        for k in unflushed { touched.remove(k) }
+        settled.removeAll()
+        unflushed.removeAll()
+        last = nil
+    }
+}
