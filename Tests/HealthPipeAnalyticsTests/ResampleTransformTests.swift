@@ -58,12 +58,29 @@ import Testing
         #expect(out.map(\.value) == stride(from: 105.0, through: 145, by: 5).map { $0 })
     }
 
-    @Test func stragglersBeyondTheWindowAreCountedNotResampled() throws {
+    @Test func readingsOutOfOrderGiveTheSameGridAsInOrder() throws {
+        // Scans listed after the historic readings (LibreView), newest first (CareLink): all one grid.
+        let a = MetricsReferenceData.Series(times: [0, 300, 3600, 3900, 600, 4200], values: [1, 2, 3, 4, 99, 5])
+        let shuffled = try run(ResampleTransform(reorderWindowSeconds: 600), [measurements(a, subject: "a")])
+        var order = a.times.indices.sorted { a.times[$0] < a.times[$1] }
+        let sorted = MetricsReferenceData.Series(times: order.map { a.times[$0] }, values: order.map { a.values[$0] })
+        #expect(try run(ResampleTransform(reorderWindowSeconds: 600), [measurements(sorted, subject: "a")]).map(\.value)
+                == shuffled.map(\.value))
+        order.reverse()
+        let reversed = MetricsReferenceData.Series(times: order.map { a.times[$0] }, values: order.map { a.values[$0] })
+        #expect(try run(ResampleTransform(reorderWindowSeconds: 600), [measurements(reversed, subject: "a")]).map(\.value)
+                == shuffled.map(\.value))
+        #expect(shuffled.contains { abs($0.value - 99) < 1e-9 })
+    }
+
+    @Test func localTimeGoingBackBeyondTheWindowIsCountedNotResampled() throws {
         let t = ResampleTransform(reorderWindowSeconds: 600)
-        // 100 s arrives after 300 s was released (3600 pushed it out of the 10-minute window).
-        let a = MetricsReferenceData.Series(times: [0, 300, 3600, 3900, 100], values: [1, 2, 3, 4, 99])
-        let out = try run(t, [measurements(a, subject: "a")])
-        #expect(!out.contains { $0.value == 99 })
-        #expect(ctx.warnings.contains { $0.contains("1 readings") })
+        // Flying west: the offset falls by two hours, so local time goes back beyond the 10-minute window.
+        // UTC 0, 300, 600 at +02:00 are local 02:00 … 02:10; UTC 900 and 1200 at +00:00 are local 00:15, 00:20.
+        let before = measurements(MetricsReferenceData.Series(times: [7200, 7500, 7800], values: [1, 2, 3]), subject: "a", offset: 7200)
+        let after = measurements(MetricsReferenceData.Series(times: [900, 1200], values: [4, 5]), subject: "a")
+        let out = try run(t, [after + before])
+        #expect(!out.contains { $0.value == 4 || $0.value == 5 })
+        #expect(ctx.warnings.contains { $0.contains("2 readings") })
     }
 }

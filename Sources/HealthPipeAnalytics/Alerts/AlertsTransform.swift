@@ -32,12 +32,21 @@ public final class AlertsTransform: Transform {
     private let modelSymbol: Symbol
     private var subjects: [Symbol: SubjectState] = [:]
 
-    public init(settings: Settings) {
+    public init(settings: Settings, inputTimeOrdered: Bool = false) {
         self.settings = settings
         modelSymbol = settings.model.symbol
+        feed = TimeOrderedFeed(inputTimeOrdered: inputTimeOrdered, purpose: "\(Self.self) readings")
     }
 
+    /// Readings must come in time order: taken as they come from a time-ordered input, else replayed
+    /// in order at the end (`TimeOrderedFeed`).
+    private let feed: TimeOrderedFeed
+
     public func process(_ batch: RecordBatch, context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        try feed.add(batch) { try step($0, emit: emit) }
+    }
+
+    private func step(_ batch: RecordBatch, emit: (RecordBatch) throws -> Void) throws {
         if settings.model.usesTreatments {
             for e in batch.events where e.kind == .meal || e.kind == .insulin {
                 state(e.subject).forecaster.addTreatment(time: e.start, carbs: e.carbs ?? 0, insulin: e.insulin ?? 0)
@@ -69,6 +78,7 @@ public final class AlertsTransform: Transform {
     }
 
     public func finish(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        try feed.finish { try step($0, emit: emit) }
         var out: [Alert] = []
         for key in subjects.keys.sorted(by: { $0.text < $1.text }) {
             let st = subjects[key]!
@@ -127,5 +137,5 @@ public let alertsComponent = ComponentDescriptor(
         s.horizonMinutes = try PredictOptions.horizonMinutes(o.horizon, b)
         s.model = o.model ?? .ridge
         s.metric = Symbol(o.metric ?? "glucose")
-        return AlertsTransform(settings: s)
+        return AlertsTransform(settings: s, inputTimeOrdered: b.inputTimeOrdered)
     })

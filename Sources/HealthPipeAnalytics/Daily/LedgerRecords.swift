@@ -47,8 +47,9 @@ struct LedgerReading: SortableRecord {
     }
 }
 
-/// One event as the daily stage keeps it: what the day totals need and its natural key
-/// (subject, kind, subtype, source, start, amount). Sorted by that key; the last arrival wins.
+/// One event as the daily stage (or a time-ordered replay) keeps it: what the day totals and the
+/// forecasters need and its natural key (subject, kind, subtype, source, start, amount). Sorted by
+/// subject, then time, then the rest of the key: one key's arrivals sit together; the last one wins.
 struct LedgerEvent: SortableRecord {
     var start: Int64
     var end: Int64
@@ -85,10 +86,17 @@ struct LedgerEvent: SortableRecord {
 
     static func precedes(_ a: LedgerEvent, _ b: LedgerEvent) -> Bool {
         if a.subject != b.subject { return a.subject < b.subject }
+        if a.start != b.start { return a.start < b.start }
         if a.kind != b.kind { return a.kind < b.kind }
         if a.subtype != b.subtype { return a.subtype < b.subtype }
         if a.source != b.source { return a.source < b.source }
-        if a.start != b.start { return a.start < b.start }
         return a.amount < b.amount
+    }
+
+    /// The event as the pipeline carries it (what the ledger kept of it).
+    var event: Event {
+        Event(subject: Symbol(id: subject), kind: eventKind, subtype: Symbol(id: subtype), source: Symbol(id: source), start: start,
+              end: end, utcOffset: utcOffset, carbs: carbs == 0 && eventKind != .meal ? nil : carbs,
+              insulin: insulin == 0 && eventKind != .insulin ? nil : insulin)
     }
 }

@@ -15,15 +15,25 @@ public final class PredictTransform: Transform {
     private var forecasters: [Key: SubjectForecaster] = [:]
     private var latest: [Key: [ForecastPoint]] = [:]
 
-    public init(model: ForecastModelKind, horizonMinutes: Int = 30, issue: Issue = .latest, metric: Symbol = Metrics.glucose) {
+    public init(model: ForecastModelKind, horizonMinutes: Int = 30, issue: Issue = .latest, metric: Symbol = Metrics.glucose,
+                inputTimeOrdered: Bool = false) {
         self.model = model
         self.steps = max(1, horizonMinutes / 5)
         self.issue = issue
         self.metric = metric
         self.modelSymbol = model.symbol
+        feed = TimeOrderedFeed(inputTimeOrdered: inputTimeOrdered, purpose: "\(Self.self) readings")
     }
 
+    /// Readings must come in time order: taken as they come from a time-ordered input, else replayed
+    /// in order at the end (`TimeOrderedFeed`).
+    private let feed: TimeOrderedFeed
+
     public func process(_ batch: RecordBatch, context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        try feed.add(batch) { try step($0, emit: emit) }
+    }
+
+    private func step(_ batch: RecordBatch, emit: (RecordBatch) throws -> Void) throws {
         if model.usesTreatments {
             for e in batch.events where e.kind == .meal || e.kind == .insulin {
                 forecaster(Key(subject: e.subject, metric: metric)).addTreatment(time: e.start, carbs: e.carbs ?? 0, insulin: e.insulin ?? 0)
@@ -50,6 +60,7 @@ public final class PredictTransform: Transform {
     }
 
     public func finish(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        try feed.finish { try step($0, emit: emit) }
         let points = latest.keys.sorted { ($0.subject.text, $0.metric.text) < ($1.subject.text, $1.metric.text) }
             .flatMap { latest[$0]! }
         if !points.isEmpty { try emit(RecordBatch(forecasts: points)) }
@@ -85,8 +96,9 @@ public let predictComponent = ComponentDescriptor(
     summary: "Forecasts glucose at 5-minute steps up to the horizon, at every reading, per subject. Models: ar2 "
         + "(Nightscout AR2, exact), ridge (direct ridge on the last 6 readings and time of day; shipped population "
         + "coefficients until a subject has 7 days of data, then fitted on that week), ridge-treatments (ridge plus "
-        + "insulin/carbs-on-board features from insulin and meal events). Readings must arrive in time order per "
-        + "subject. See docs/prediction.md.",
+        + "insulin/carbs-on-board features from insulin and meal events). Readings may come in any order: unless the "
+        + "input is time-ordered (re-aggregation), they are replayed in time order at the end, each reading once. "
+        + "See docs/prediction.md.",
     options: [
         OptionDoc("model", "ar2 | ridge | ridge-treatments", default: "ridge", "the forecasting model"),
         OptionDoc("horizon", "duration (5m … 60m)", default: "30m", "forecast points every 5 minutes up to this"),
@@ -98,5 +110,5 @@ public let predictComponent = ComponentDescriptor(
     build: { b in
         let o = try b.options(PredictOptions.self)
         return PredictTransform(model: o.model ?? .ridge, horizonMinutes: try PredictOptions.horizonMinutes(o.horizon, b),
-                                issue: o.issue ?? .latest, metric: Symbol(o.metric ?? "glucose"))
+                                issue: o.issue ?? .latest, metric: Symbol(o.metric ?? "glucose"), inputTimeOrdered: b.inputTimeOrdered)
     })

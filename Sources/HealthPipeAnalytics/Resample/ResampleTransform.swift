@@ -3,9 +3,9 @@ import HealthPipeCore
 /// Streams each subject's readings of the chosen metrics onto the regular grid of `GridResampler`
 /// and emits the grid values as new measurements: same subject, metric and unit, source
 /// `<source option>` (default `resampled`), flag `.interpolated`, start = end = the grid time.
-/// Readings may arrive slightly out of order: each series keeps a reorder window and releases
-/// readings once they are older than the newest reading of every input file feeding it (told apart
-/// by provenance) by more than that window, so time-ordered files need bounded memory.
+/// Readings reach it in time order (`TimeOrderedFeed`); local time can still go back where the
+/// offset falls (DST, travel), so each series keeps a reorder window in local time and releases
+/// readings once they are older than the newest one by more than that window.
 public final class ResampleTransform: Transform {
     struct SeriesKey: Hashable { var subject: Symbol, metric: Symbol }
 
@@ -32,15 +32,24 @@ public final class ResampleTransform: Transform {
     private var points: [(Int64, Double)] = []
 
     public init(metrics: Set<Symbol> = [Metrics.glucose], stepSeconds: Int64 = 300, maxGapSeconds: Int64 = 45 * 60,
-                reorderWindowSeconds: Int64 = 3600, source: Symbol = Symbol("resampled")) {
+                reorderWindowSeconds: Int64 = 3600, source: Symbol = Symbol("resampled"), inputTimeOrdered: Bool = false) {
         self.metrics = metrics
         step = stepSeconds
         maxGap = maxGapSeconds
         reorderWindow = reorderWindowSeconds
         self.source = source
+        feed = TimeOrderedFeed(inputTimeOrdered: inputTimeOrdered, purpose: "\(Self.self) readings")
     }
 
+    /// Readings must come in time order: taken as they come from a time-ordered input, else replayed
+    /// in order at the end (`TimeOrderedFeed`).
+    private let feed: TimeOrderedFeed
+
     public func process(_ batch: RecordBatch, context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        try feed.add(batch) { try step($0, emit: emit) }
+    }
+
+    private func step(_ batch: RecordBatch, emit: (RecordBatch) throws -> Void) throws {
         var out: [Measurement] = []
         // Readings come in long runs of one series: the last metric's verdict and the last series
         // are remembered instead of hashed again for every reading.
@@ -66,6 +75,7 @@ public final class ResampleTransform: Transform {
     }
 
     public func finish(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        try feed.finish { try step($0, emit: emit) }
         var out: [Measurement] = []
         let order = keys.indices.sorted { (keys[$0].subject.id, keys[$0].metric.id) < (keys[$1].subject.id, keys[$1].metric.id) }
         for slot in order {
@@ -146,7 +156,9 @@ public let resampleComponent = ComponentDescriptor(
         OptionDoc("step_minutes", "integer dividing 1440", default: "5", "grid step"),
         OptionDoc("max_gap_minutes", "integer", default: "45", "longest gap bridged by interpolation (a gap of exactly this is bridged)"),
         OptionDoc("reorder_window_minutes", "integer", default: "60",
-                  "readings may arrive this much out of order; older stragglers are not resampled (counted in a warning)"),
+                  "readings come in time order (replayed in order at the end unless the input is time-ordered); local "
+                  + "time may still go back when the offset falls (DST, travel): by up to this much it is reordered, "
+                  + "older stragglers are not resampled (counted in a warning)"),
         OptionDoc("metrics", "list of metric names", default: "[glucose]", "which measurements to resample"),
         OptionDoc("source", "text", default: "resampled", "source name of the emitted grid measurements"),
     ],
@@ -161,5 +173,5 @@ public let resampleComponent = ComponentDescriptor(
         guard window >= 0 else { throw b.error("reorder_window_minutes cannot be negative", option: "reorder_window_minutes") }
         return ResampleTransform(metrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }), stepSeconds: Int64(step) * 60,
                                  maxGapSeconds: Int64(gap) * 60, reorderWindowSeconds: Int64(window) * 60,
-                                 source: Symbol(o.source ?? "resampled"))
+                                 source: Symbol(o.source ?? "resampled"), inputTimeOrdered: b.inputTimeOrdered)
     })

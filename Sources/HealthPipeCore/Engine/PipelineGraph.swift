@@ -95,12 +95,18 @@ public struct PipelineGraph {
         // Build components (each decodes its own options).
         var nodes: [Node] = []
         var index: [String: Int] = [:]
+        // A stage fed by one time-ordered source (through stages that forward what they receive) may stream.
+        var ordered: [String: Bool] = [:]
         for s in order {
             let d = descriptors[s.name]!
             // An input that failed to build has already reported its error; skip this stage's wiring.
             guard s.inputs.allSatisfy({ index[$0] != nil }) else { continue }
+            let inputOrdered = s.inputs.count == 1 && ordered[s.inputs[0]] == true
+            ordered[s.name] = s.role == .source ? d.emitsTimeOrdered : (d.passesThrough && inputOrdered)
             do {
-                let stage = try d.build(ComponentBuilder(stageName: s.name, document: s.document ?? doc, node: s.node, settings: settings))
+                var builder = ComponentBuilder(stageName: s.name, document: s.document ?? doc, node: s.node, settings: settings)
+                builder.inputTimeOrdered = inputOrdered
+                let stage = try d.build(builder)
                 index[s.name] = nodes.count
                 nodes.append(Node(name: s.name, descriptor: d, stage: stage, policy: s.onError,
                                   inputs: s.inputs.map { index[$0]! }, emits: emits[s.name] ?? [],

@@ -41,13 +41,16 @@ public struct ComponentDescriptor: Sendable {
     public var produces: RecordKinds
     /// Transforms that forward what they receive (annotated) as well as their own output.
     public var passesThrough: Bool
+    /// Sources that emit each (subject, metric)'s readings in time order, with nothing out of order
+    /// and each natural key once (the sqlite-source): transforms fed by them alone can stream.
+    public var emitsTimeOrdered: Bool = false
     /// For file sources: a 0–100 score that a file is in this format, from its first bytes.
     public var detect: (@Sendable (FileSniff) -> Int)?
     public var build: @Sendable (ComponentBuilder) throws -> any Stage
 
     public init(name: String, role: StageRole, family: String, summary: String, options: [OptionDoc],
                 accepts: RecordKinds = [], produces: RecordKinds = [], passesThrough: Bool = false,
-                detect: (@Sendable (FileSniff) -> Int)? = nil,
+                emitsTimeOrdered: Bool = false, detect: (@Sendable (FileSniff) -> Int)? = nil,
                 build: @escaping @Sendable (ComponentBuilder) throws -> any Stage) {
         self.name = name
         self.role = role
@@ -57,6 +60,7 @@ public struct ComponentDescriptor: Sendable {
         self.accepts = accepts
         self.produces = produces
         self.passesThrough = passesThrough
+        self.emitsTimeOrdered = emitsTimeOrdered
         self.detect = detect
         self.build = build
     }
@@ -116,6 +120,9 @@ public struct ComponentBuilder {
     public let document: ConfigDocument
     public let node: Node
     public let settings: RunSettings
+    /// True when everything this stage receives comes, in order, from one time-ordered source
+    /// (see `ComponentDescriptor.emitsTimeOrdered`): it may process readings as they come.
+    public var inputTimeOrdered = false
 
     public init(stageName: String, document: ConfigDocument, node: Node, settings: RunSettings) {
         self.stageName = stageName

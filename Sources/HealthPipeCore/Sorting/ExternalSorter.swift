@@ -61,27 +61,27 @@ public final class ExternalSorter<Record: SortableRecord> {
 
     /// Every record once, in order (stable across runs: earlier runs first among equals); empties the sorter.
     public func drain(_ body: (Record) throws -> Void) throws {
+        var records = try sorted()
+        while let r = try records.next() { try body(r) }
+    }
+
+    /// The records in order, one at a time; empties the sorter.
+    public func sorted() throws -> SortedRecords<Record> {
         defer { reset() }
         guard let file else {
             sortBuffer()
-            for r in buffer { try body(r) }
-            return
+            return SortedRecords(memory: buffer)
         }
         try spill()
         var readers = try runs.map { try RunReader<Record>(file: file, range: $0, window: windowRecords) }
         for i in readers.indices { try readers[i].fill() }
         // Runs usually hold successive stretches (time-ordered input): read them one after another.
         if zip(readers, readers.dropFirst()).allSatisfy({ pair in pair.0.lastRecord.map { !pair.1.firstRecordPrecedes($0) } ?? true }) {
-            for i in readers.indices { while let r = try readers[i].advance() { try body(r) } }
-            return
+            return SortedRecords(sequential: readers)
         }
         var heap = RunHeap<Record>()
         for i in readers.indices { if let r = readers[i].peek { heap.push(r, run: i) } }
-        while let (r, i) = heap.pop() {
-            try body(r)
-            _ = try readers[i].advance()
-            if let n = readers[i].peek { heap.push(n, run: i) }
-        }
+        return SortedRecords(merging: readers, heap: heap)
     }
 
     private func reset() {
@@ -90,6 +90,41 @@ public final class ExternalSorter<Record: SortableRecord> {
         runs = []
         file = nil
         count = 0
+    }
+}
+
+/// A sorter's records in order, pulled one at a time (so two sorted streams can be merged).
+public struct SortedRecords<Record: SortableRecord> {
+    private var memory: [Record] = []
+    private var position = 0
+    private var readers: [RunReader<Record>] = []
+    private var current = 0
+    private var heap: RunHeap<Record>?
+
+    init(memory: [Record]) { self.memory = memory }
+    init(sequential readers: [RunReader<Record>]) { self.readers = readers }
+    init(merging readers: [RunReader<Record>], heap: RunHeap<Record>) {
+        self.readers = readers
+        self.heap = heap
+    }
+
+    public mutating func next() throws -> Record? {
+        if readers.isEmpty {
+            guard position < memory.count else { return nil }
+            position += 1
+            return memory[position - 1]
+        }
+        guard heap != nil else {
+            while current < readers.count {
+                if let r = try readers[current].advance() { return r }
+                current += 1
+            }
+            return nil
+        }
+        guard let (r, i) = heap!.pop() else { return nil }
+        _ = try readers[i].advance()
+        if let n = readers[i].peek { heap!.push(n, run: i) }
+        return r
     }
 }
 

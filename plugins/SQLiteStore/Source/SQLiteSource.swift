@@ -163,6 +163,7 @@ public let sqliteSourceComponent = ComponentDescriptor(
         OptionDoc("metrics", "list of metric names", default: "all", "read only these metrics' readings (events are always read)"),
     ],
     produces: [.measurements, .events],
+    emitsTimeOrdered: true,
     build: { b in
         let o = try b.options(SQLiteSourceOptions.self)
         if let n = o.batch_size, n < 1 { throw b.error("batch_size must be at least 1", option: "batch_size") }
