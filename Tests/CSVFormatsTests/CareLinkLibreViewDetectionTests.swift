@@ -54,4 +54,22 @@ import Testing
         #expect(scores(text: "Index,Timestamp (YYYY-MM-DDThh:mm:ss),Event Type\n") == (0, 0))
         #expect(scores(text: "") == (0, 0))
     }
+
+    /// A two-pump export lists both devices before its first section: the section marker and the
+    /// column header come after line 12. Detection looks at the bytes it has, not a line count.
+    @Test func careLinkHeaderBeyondLineTwelve() {
+        var preamble = "Name;Livia Zaharia\r\nReport;Data Export\r\n"
+        for pump in ["MiniMed 640G MMT-1712;NG1111111H", "MiniMed 780G MMT-1886;NG2222222H"] {
+            preamble += "Device;\(pump)\r\nFirmware;1.0\r\nLast upload;2024-01-02 10:00\r\n\r\n"
+        }
+        preamble += "Device data shown may exceed selected date range.\r\n\r\n"
+        var fixture = CareLinkFixture()
+        fixture.useHeader(CareLinkFixture.guardianHeader)
+        let text = preamble + "-------;MiniMed 780G MMT-1886;Pump;NG2222222H;------- \r\n" + fixture.text
+        let headerLine = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).firstIndex { $0.hasPrefix("Index") }
+        #expect((headerLine ?? 0) >= 12)
+        #expect(scores(text: text).carelink > 0)
+        // Without the section marker the header row alone is found just as far down.
+        #expect(scores(text: preamble + fixture.text).carelink == 85)
+    }
 }

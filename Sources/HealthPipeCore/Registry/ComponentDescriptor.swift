@@ -76,7 +76,7 @@ public struct FileSniff: Sendable {
     }
 
     /// Reads up to `limit` bytes from the start of a file.
-    public static func read(path: String, limit: Int = 64 * 1024) -> FileSniff? {
+    public static func read(path: String, limit: Int = defaultLimit) -> FileSniff? {
         guard let h = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? h.close() }
         let data = (try? h.read(upToCount: limit)) ?? Data()
@@ -89,6 +89,17 @@ public struct FileSniff: Sendable {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Every whole line of the prefix (a last line cut off by the prefix's end left out): detectors
+    /// look as far as the bytes go, not a fixed number of lines (a two-pump CareLink export puts its
+    /// column header on line 13).
+    public var wholeLines: [Substring] {
+        var all = lines(Int.max)
+        if prefix.count >= FileSniff.defaultLimit, all.count > 1 { all.removeLast() }
+        return all
+    }
+
+    public static let defaultLimit = 64 * 1024
 
     /// The first `n` lines of the prefix.
     public func lines(_ n: Int) -> [Substring] {

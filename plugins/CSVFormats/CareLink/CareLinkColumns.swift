@@ -67,7 +67,7 @@ struct CareLinkColumns {
 
     /// Content detection score: CareLink's metadata first line, its data header, or a section marker line.
     static func detectScore(_ sniff: FileSniff) -> Int {
-        let lines = sniff.lines(12).map { HeaderText.normalize(String($0.prefix(120))) }
+        let lines = sniff.wholeLines.map { HeaderText.normalize(String($0.prefix(120))) }
         guard let first = lines.first else { return 0 }
         if first.hasPrefix("last name;first name;patient id") || first.hasPrefix("last name,first name,patient id") { return 90 }
         for line in lines {
