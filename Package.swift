@@ -62,6 +62,6 @@ let package = Package(
         .testTarget(name: "SerialIMUTests",
                     dependencies: ["SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CHealthShims", "BuiltinPlugins"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe",
-                                                   "CHealthShims"]),
+                                                   "CHealthShims", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]
 )

@@ -26,6 +26,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Dead-letter file for bad rows (default: <db>.quarantine.ndjson).") var quarantine: String?
     @Option(help: "Also write every record as NDJSON to this file.") var ndjson: String?
     @Option(help: "Write the run report as JSON to this file.") var report: String?
+    @Flag(help: "Print the summary only when something went wrong.") var quiet = false
     @Flag(name: .customLong("print-pipeline"), help: "Print the pipeline this runs (as YAML for `healthpipe run`) and exit.")
     var printPipeline = false
 
@@ -63,7 +64,7 @@ struct ImportCommand: ParsableCommand {
             ?? (dbPath.hasSuffix(".sqlite") ? String(dbPath.dropLast(7)) : dbPath) + ".quarantine.ndjson"
         do {
             try RunExecution.execute(spec: draft.spec(), registry: registry, settings: runSettings,
-                                     defaultQuarantine: defaultQuarantine, reportPath: report, trustStream: true)
+                                     defaultQuarantine: defaultQuarantine, reportPath: report, quiet: quiet, trustStream: true)
         } catch let e as ExitCode where unreadable > 0 && e.rawValue != 2 {
             throw ExitCode(1)
         }

@@ -29,6 +29,7 @@ struct ReaggregateCommand: ParsableCommand {
     var config: String?
     @Flag(name: .customLong("print-pipeline"), help: "Print the pipeline this runs and exit.") var printPipeline = false
     @Option(help: "Write the run report as JSON to this file.") var report: String?
+    @Flag(help: "Print the summary only when something went wrong.") var quiet = false
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
@@ -56,7 +57,7 @@ struct ReaggregateCommand: ParsableCommand {
         if printPipeline { print(try draft.yaml(), terminator: ""); return }
         let quarantine = (dbPath.hasSuffix(".sqlite") ? String(dbPath.dropLast(7)) : dbPath) + ".quarantine.ndjson"
         try RunExecution.execute(spec: draft.spec(), registry: registry, settings: runSettings, defaultQuarantine: quarantine,
-                                 reportPath: report.map { ComponentBuilder.resolve($0, base: cwd) }) { graph in
+                                 reportPath: report.map { ComponentBuilder.resolve($0, base: cwd) }, quiet: quiet) { graph in
             for n in graph.nodes {
                 if let sink = n.stage as? SQLiteSink { sink.settingsToStore = rows }
             }
