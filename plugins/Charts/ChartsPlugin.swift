@@ -2,5 +2,5 @@ import HealthPipeCore
 
 /// Everything plugins/Charts registers: the chart-data sinks.
 public enum ChartsPlugin {
-    public static var components: [ComponentDescriptor] { [historyChartComponent] }
+    public static var components: [ComponentDescriptor] { [chartSinkComponent, historyChartComponent] }
 }

@@ -41,6 +41,9 @@ public struct DayViewBuilder {
             guard startDay == day, let marker = Self.marker(e, midnight: midnight) else { continue }
             markers.append(marker)
         }
+        // Same order whatever order the records came in (store or stream): time, then kind and amount.
+        markers.sort { ($0.utc, $0.kind.rawValue, $0.insulinType, $0.insulin ?? $0.carbs ?? 0, $0.name)
+            < ($1.utc, $1.kind.rawValue, $1.insulinType, $1.insulin ?? $1.carbs ?? 0, $1.name) }
         func side(_ d: Int64) -> DayView.SideDay { Self.side(day: d, readings: readingsByDay[d] ?? []) }
         return DayView(subject: subject, day: day, unit: settings.unit, bands: bands, showBasal: settings.showBasal,
                        points: points, markers: markers, episodes: episodes, forecast: forecast,

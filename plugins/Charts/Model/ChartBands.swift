@@ -79,12 +79,13 @@ public struct ChartBands: Sendable {
     }
 
     /// The preset whose labels match every stored band label of `readings` (the preset the store
-    /// was classified with), trying seeds, consensus and range; nil when none does (custom bands or
+    /// was classified with), trying seeds, range and consensus — range first, because readings
+    /// without a very low or very high one fit both; nil when none fits (custom bands or
     /// unclassified readings).
     public static func detectPreset(_ readings: [Measurement]) -> BandScheme? {
         let labelled = readings.filter { !$0.band.text.isEmpty }
         guard !labelled.isEmpty else { return nil }
-        for scheme in [BandScheme.seeds, .consensus, .range] {
+        for scheme in [BandScheme.seeds, .range, .consensus] {
             if labelled.allSatisfy({ scheme.bands[scheme.classify($0.value)].label == $0.band }) { return scheme }
         }
         return nil
