@@ -65,6 +65,6 @@ let package = Package(
                     dependencies: ["SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CHealthShims", "BuiltinPlugins", "Charts"]),
         .testTarget(name: "ChartsTests", dependencies: ["Charts", "HealthPipeAnalytics"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe",
-                                                   "CHealthShims"]),
+                                                   "CHealthShims", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]
 )
