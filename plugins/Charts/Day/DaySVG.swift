@@ -208,6 +208,8 @@ public struct DaySVG {
             m.textElement(x: Self.plotLeft - 7, y: top + 12.5, name, attributes: "class=\"t-small\" text-anchor=\"end\"")
         }
         m.raw("<g class=\"events\">")
+        // Where each lane's last label ends: a label that would overprint it is left to the tooltip.
+        var labelEnds = [Double](repeating: -.infinity, count: 3)
         for marker in view.markers {
             let lane: Double = marker.kind == .meal ? 0 : marker.kind == .exercise ? 1 : 2
             let cy = Self.laneTop + lane * Self.laneHeight + Self.laneHeight / 2
@@ -227,7 +229,13 @@ public struct DaySVG {
             } else {
                 MarkerShape.draw(&m, kind: kind, x: cx, y: cy, size: marker.kind == .meal ? Self.mealSize(marker.carbs) : 6)
             }
-            if !marker.shortLabel.isEmpty { m.textElement(x: labelX, y: cy + 3.5, marker.shortLabel, attributes: "class=\"t-small\"") }
+            let laneIndex = Int(lane)
+            if !marker.shortLabel.isEmpty && cx - 7 > labelEnds[laneIndex] {
+                m.textElement(x: labelX, y: cy + 3.5, marker.shortLabel, attributes: "class=\"t-small\"")
+                labelEnds[laneIndex] = labelX + Double(marker.shortLabel.count) * 5.6
+            } else {
+                labelEnds[laneIndex] = max(labelEnds[laneIndex], cx + 7)
+            }
             m.raw("</g>")
         }
         m.raw("</g>")
