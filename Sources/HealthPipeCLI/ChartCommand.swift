@@ -36,34 +36,28 @@ struct ChartCommand: ParsableCommand {
         }
         let settings = try options.settings()
         if view == "history" { return try history() }
-        let queries = try options.openQueries()
-        let subject = try options.resolveSubject(queries)
-        let loader = ChartLoader(source: StoreChartSource(queries: queries, subject: subject), subject: subject, settings: settings)
-        guard let span = try loader.span() else {
-            printError("\(options.db): no glucose readings for '\(subject)'")
-            throw ExitCode(1)
-        }
+        let (loader, lastDay) = try options.openLoader(settings)
         switch view {
         case "day":
             if from != nil || to != nil {
-                let p = try ChartOptions.period(from: from, to: to, date: date, length: 1, lastDay: span.last)
+                let p = try ChartOptions.period(from: from, to: to, date: date, length: 1, lastDay: lastDay)
                 guard svg == nil || p.first == p.last else { throw configFailure(ValidationError("--svg draws one day: give --date")) }
                 let views = try loader.dayViews(p.first...p.last)
                 if let svg { return try writeOutput(DaySVG(view: views[0]).document(), to: svg) }
                 for v in views { FileHandle.standardOutput.write(Data(v.json())) }
             } else {
-                let d = try date.map { try ChartOptions.day($0, option: "--date") } ?? span.last
+                let d = try date.map { try ChartOptions.day($0, option: "--date") } ?? lastDay
                 let v = try loader.dayView(d)
                 if let svg { return try writeOutput(DaySVG(view: v).document(), to: svg) }
                 FileHandle.standardOutput.write(Data(v.json()))
             }
         case "agp":
-            let p = try ChartOptions.period(from: from, to: to, date: date, length: 14, lastDay: span.last)
+            let p = try ChartOptions.period(from: from, to: to, date: date, length: 14, lastDay: lastDay)
             let v = try loader.agp(firstDay: p.first, lastDay: p.last)
             if let svg { return try writeOutput(AGPSVG(view: v).document(), to: svg) }
             FileHandle.standardOutput.write(Data(v.json()))
         default:
-            let p = try ChartOptions.period(from: from, to: to, date: date, length: 90, lastDay: span.last)
+            let p = try ChartOptions.period(from: from, to: to, date: date, length: 90, lastDay: lastDay)
             var filter = DayTable.Filter(lastDays: last, favouritesOnly: favourites)
             for f in filters {
                 guard let flag = DayTable.Flag(rawValue: f) else {

@@ -86,6 +86,18 @@ struct ChartOptions: ParsableArguments {
         }
     }
 
+    /// A loader over the store for the subject, and the subject's last day with readings (exit 1 when it has none).
+    func openLoader(_ settings: ViewSettings) throws -> (loader: ChartLoader, lastDay: Int64) {
+        let queries = try openQueries()
+        let subject = try resolveSubject(queries)
+        let loader = ChartLoader(source: StoreChartSource(queries: queries, subject: subject), subject: subject, settings: settings)
+        guard let span = try loader.span() else {
+            printError("\(db): no glucose readings for '\(subject)'")
+            throw ExitCode(1)
+        }
+        return (loader, span.last)
+    }
+
     /// `--from`/`--to` (both or neither), `--date` as the last day, else `length` days ending at the last day with data.
     static func period(from: String?, to: String?, date: String?, length: Int, lastDay: Int64) throws -> (first: Int64, last: Int64) {
         if from != nil || to != nil {

@@ -23,14 +23,8 @@ struct PageCommand: ParsableCommand {
 
     func run() throws {
         let settings = try options.settings()
-        let queries = try options.openQueries()
-        let subject = try options.resolveSubject(queries)
-        let loader = ChartLoader(source: StoreChartSource(queries: queries, subject: subject), subject: subject, settings: settings)
-        guard let span = try loader.span() else {
-            printError("\(options.db): no glucose readings for '\(subject)'")
-            throw ExitCode(1)
-        }
-        let p = try ChartOptions.period(from: from, to: to, date: nil, length: 14, lastDay: span.last)
+        let (loader, lastDay) = try options.openLoader(settings)
+        let p = try ChartOptions.period(from: from, to: to, date: nil, length: 14, lastDay: lastDay)
         guard p.last - p.first < 366 else { throw configFailure(ValidationError("a page covers at most 366 days (one day view each)")) }
         guard tableDays >= 1 else { throw configFailure(ValidationError("--table-days is at least 1")) }
         let days = try loader.dayViews(p.first...p.last)
@@ -41,13 +35,13 @@ struct PageCommand: ParsableCommand {
 
         var history: [HistoryChart] = []
         let path = try options.databasePath()
-        let brushingSubject = options.subject ?? subject
+        let brushingSubject = options.subject ?? loader.subject
         let year = try HistoryData.chart(path: path, subject: brushingSubject, period: .year, offset: 0, anchor: p.last)
         if !year.isEmpty {
             history = [try HistoryData.chart(path: path, subject: brushingSubject, period: .week, offset: 0, anchor: p.last),
                        try HistoryData.chart(path: path, subject: brushingSubject, period: .month, offset: 0, anchor: p.last), year]
         }
-        let page = HealthPage(subject: subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, showBasal: settings.showBasal,
+        let page = HealthPage(subject: loader.subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, showBasal: settings.showBasal,
                               days: days, agp: agp, table: table, bands: bands, history: history,
                               generator: "healthpipe " + (HealthPipeMain.configuration.version))
         try writeOutput(page.html(), to: output)

@@ -12,6 +12,15 @@ import Testing
         return ChartFixture.json(r.stdout)
     }
 
+    /// Runs a pipeline over the real Clarity sample: `rest` continues its `transforms:` section.
+    func runPipeline(in dir: URL, _ rest: String) throws {
+        let csv = E2E.samples.appendingPathComponent("dexcom-clarity/cgm_format_Clarity_Export_synthetic.csv").path
+        let pipeline = dir.appendingPathComponent("pipeline.yml")
+        try E2E.write("subject: demo\nsources:\n  cgm: { type: dexcom-clarity, path: '\(csv)' }\ntransforms:\n" + rest, to: pipeline)
+        let run = try E2E.run(["run", pipeline.path, "--timezone", "Europe/London"])
+        #expect(run.code == 0 || run.code == 3, "\(run.stderr)")
+    }
+
     func close(_ a: Any?, _ b: Double, _ tolerance: Double = 0.0051) -> Bool {
         guard let a = a as? Double ?? (a as? Int).map(Double.init) else { return false }
         return abs(a - b) <= tolerance
@@ -88,19 +97,11 @@ import Testing
         // A pipeline stores the readings and the period's AGP (daily per: period), as a user would.
         let dir = E2E.tempDir()
         let db = dir.appendingPathComponent("agp.sqlite")
-        let csv = E2E.samples.appendingPathComponent("dexcom-clarity/cgm_format_Clarity_Export_synthetic.csv").path
-        let pipeline = dir.appendingPathComponent("agp.yml")
-        try E2E.write("""
-            subject: demo
-            sources:
-              cgm: { type: dexcom-clarity, path: '\(csv)' }
-            transforms:
+        try runPipeline(in: dir, """
               days: { type: daily, inputs: [cgm], per: period, from: 1961-04-12, to: 1961-04-25 }
             sinks:
               db: { type: sqlite, inputs: [cgm, days], path: '\(db.path)' }
-            """, to: pipeline)
-        let run = try E2E.run(["run", pipeline.path, "--timezone", "Europe/London"])
-        #expect(run.code == 0 || run.code == 3, "\(run.stderr)")
+            """)
         let r = try E2E.run(["chart", "agp", "--db", db.path, "--from", "1961-04-12", "--to", "1961-04-25", "--unit", "mg/dL"])
         #expect(r.code == 0, "\(r.stderr)")
         let v = ChartFixture.json(r.stdout)
@@ -214,21 +215,13 @@ import Testing
 
     @Test func theChartSinkWritesWhatChartPrints() throws {
         let dir = E2E.tempDir()
-        let csv = E2E.samples.appendingPathComponent("dexcom-clarity/cgm_format_Clarity_Export_synthetic.csv").path
-        let pipeline = dir.appendingPathComponent("charts.yml")
-        try E2E.write("""
-            subject: demo
-            sources:
-              cgm: { type: dexcom-clarity, path: '\(csv)' }
-            transforms:
+        try runPipeline(in: dir, """
               bands: { type: classify, inputs: [cgm], preset: seeds }
               daily: { type: daily, inputs: [bands] }
             sinks:
               db: { type: sqlite, inputs: [bands, daily], path: store.sqlite }
               charts: { type: chart, inputs: [bands, daily], views: [day, agp, days], path: out/charts/ }
-            """, to: pipeline)
-        let run = try E2E.run(["run", pipeline.path, "--timezone", "Europe/London"])
-        #expect(run.code == 0 || run.code == 3, "\(run.stderr)")
+            """)
         let folder = dir.appendingPathComponent("out/charts/demo")
         let days = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("day").path).sorted()
         #expect(days.count == 14 && days.first == "1961-04-12.json" && days.last == "1961-04-25.json")

@@ -65,6 +65,7 @@ import Testing
         defer { p.server.stop() }
         let range = "subject = 'demo' AND day BETWEEN '\(ChartFixture.day(ChartFixture.lastDay, plus: -89))' AND '\(ChartFixture.lastDay)'"
         for (hash, filter) in [("hypo", "hypo = 1"), ("stress", "stress = 1"), ("exercise&last=7", "exercise = 1 AND day > '1961-04-18'"),
+                               ("hypo&last=3", "hypo = 1 AND day > '1961-04-22'"),
                                ("favourites", "favourite = 1")] {
             let dom = try Chromium.run(p.server.url + "#days?" + hash, ["--dump-dom"]).stdout
             let rows = dom.components(separatedBy: "<tr class=\"day-row").dropFirst().map { String($0.prefix(while: { $0 != ">" })) }
@@ -73,7 +74,8 @@ import Testing
             let expected = E2E.query(db, "SELECT day FROM day_log WHERE \(range) AND \(filter) ORDER BY day DESC").map { $0[0] }
             let shown = rows.filter { !$0.contains("hidden") }.compactMap { $0.components(separatedBy: "data-date=\"").dropFirst().first?.prefix(10) }
             #expect(shown.map(String.init) == expected, "#days?\(hash)")
-            #expect(dom.contains("<output id=\"days-count\" for=\"day-filters\">\(expected.count) day\(expected.count == 1 ? "" : "s") of \(all)</output>"))
+            let counted = dom.components(separatedBy: "<output id=\"days-count\" for=\"day-filters\">").dropFirst().first?.prefix(while: { $0 != "<" })
+            #expect(counted.map(String.init) == "\(expected.count) day\(expected.count == 1 ? "" : "s") of \(all)")
         }
     }
 
@@ -96,6 +98,18 @@ import Testing
             #expect(try PNGImage(path: png).count(near: 0x0072B2) > 500, "no glucose trace on screen at \(url)")
         }
         #expect(Set(p.server.requests) == ["/nojs/health.html"])
+    }
+
+    @Test func printsOnA4WithTheAGPReportOnOnePage() throws {
+        let p = try page()
+        defer { p.server.stop() }
+        let pdf = E2E.tempDir().appendingPathComponent("health.pdf").path
+        _ = try Chromium.run(p.server.url, ["--print-to-pdf=" + pdf, "--no-pdf-header-footer"])
+        let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: pdf)), as: UTF8.self)
+        // A4 sheets (595 × 842 pt); the day, the AGP report alone, the day table (14 rows) — one page each.
+        let boxes = bytes.components(separatedBy: "/MediaBox [").dropFirst().map { $0.prefix(while: { $0 != "]" }) }
+        #expect(boxes.count == 3, "\(boxes.count) pages")
+        #expect(boxes.allSatisfy { $0.split(separator: " ").compactMap { Double($0) }.map { $0.rounded() } == [0, 0, 595, 842] })
     }
 
     @Test func screenshotsAreNotBlank() throws {

@@ -4,32 +4,19 @@ import HealthPipeCore
 /// Draws the AGP report on one A4 page (800 × 1131, portrait), in the order clinicians know:
 /// glucose statistics and targets beside the time-in-ranges bar, the AGP curve, then the daily
 /// glucose profiles in rows of seven.
-public struct AGPSVG {
+public struct AGPSVG: ChartDrawing {
     let view: AGPView
     static let width = 800.0, height = 1131.0
 
     public init(view: AGPView) { self.view = view }
 
     var unit: DisplayUnit { view.unit }
+    public var width: Double { Self.width }
+    public var height: Double { Self.height }
+    public var kind: String { "agp-chart" }
+    public var titleID: String? { "agp-t" }
 
-    public func document() -> String {
-        var m = Markup(capacity: 160 * 1024)
-        m.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"hp-chart agp-chart\" width=\"800\" height=\"1131\" viewBox=\"0 0 800 1131\" role=\"img\">")
-        m.raw("<style>" + ChartStyle.css + "</style>")
-        body(&m)
-        m.raw("</svg>\n")
-        return m.text
-    }
-
-    public func element() -> String {
-        var m = Markup(capacity: 160 * 1024)
-        m.raw("<svg class=\"hp-chart agp-chart\" viewBox=\"0 0 800 1131\" role=\"img\" aria-labelledby=\"agp-t\">")
-        body(&m)
-        m.raw("</svg>")
-        return m.text
-    }
-
-    func body(_ m: inout Markup) {
+    public func body(_ m: inout Markup) {
         m.raw("<title id=\"agp-t\">")
         m.escaped("AGP report, " + periodText + ": " + view.ranges.map { $0.title + " " + Fmt.percent($0.percent) + "%" }.joined(separator: ", "))
         m.raw("</title>")

@@ -3,7 +3,7 @@ import HealthPipeCore
 /// Draws the bifocal day view (seeds 000/001): the three previous days in a side view on the
 /// left, the day's graph in the middle, the three next days on the right. The side views lean
 /// away like the seeds' 45° rotated containers (drawn as a perspective: shorter at the outer edge).
-public struct DaySVG {
+public struct DaySVG: ChartDrawing {
     let view: DayView
     /// Unique per day on a page (element ids, clip paths).
     let id: String
@@ -24,6 +24,10 @@ public struct DaySVG {
     }
 
     var unit: DisplayUnit { view.unit }
+    public var width: Double { Self.width }
+    public var height: Double { Self.height }
+    public var kind: String { "day-chart" }
+    public var titleID: String? { id + "-t" }
 
     func x(minute: Double) -> Double { Self.plotLeft + (Self.plotRight - Self.plotLeft) * minute / 1440 }
     func y(_ mgdl: Double) -> Double {
@@ -32,26 +36,7 @@ public struct DaySVG {
     }
     func y(unitValue v: Double) -> Double { Self.plotBottom - (Self.plotBottom - Self.plotTop) * v / unit.axisMax }
 
-    /// A standalone SVG document (`--svg`): its own style and size.
-    public func document() -> String {
-        var m = Markup(capacity: 96 * 1024)
-        m.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"hp-chart day-chart\" width=\"1000\" height=\"440\" viewBox=\"0 0 1000 440\" role=\"img\">")
-        m.raw("<style>" + ChartStyle.css + "</style>")
-        body(&m)
-        m.raw("</svg>\n")
-        return m.text
-    }
-
-    /// The SVG element for the page (styles come from the page).
-    public func element() -> String {
-        var m = Markup(capacity: 96 * 1024)
-        m.raw("<svg class=\"hp-chart day-chart\" viewBox=\"0 0 1000 440\" role=\"img\" aria-labelledby=\"\(id)-t\">")
-        body(&m)
-        m.raw("</svg>")
-        return m.text
-    }
-
-    func body(_ m: inout Markup) {
+    public func body(_ m: inout Markup) {
         let s = view.stats
         m.raw("<title id=\"\(id)-t\">")
         m.escaped("Glucose on " + Fmt.longDate(view.day) + (s.count == 0 ? ": no readings" :

@@ -2,7 +2,7 @@ import HealthPipeCore
 
 /// The day table as a standalone SVG (`healthpipe chart days --svg`): one row per shown day with
 /// low/avg/high, the range bar, the five labelled icons and the favourite star.
-public struct DayTableSVG {
+public struct DayTableSVG: ChartDrawing {
     let table: DayTable
     let bands: ChartBands
 
@@ -11,14 +11,14 @@ public struct DayTableSVG {
         self.bands = bands
     }
 
-    static let width = 800.0, rowHeight = 28.0, top = 78.0
+    static let rowHeight = 28.0, top = 78.0
+    public var width: Double { 800 }
+    public var height: Double { Self.top + Double(max(table.shown.count, 1)) * Self.rowHeight + 30 }
+    public var kind: String { "days-chart" }
+    public var titleID: String? { nil }
 
-    public func document() -> String {
+    public func body(_ m: inout Markup) {
         let rows = table.shown
-        let height = Self.top + Double(max(rows.count, 1)) * Self.rowHeight + 30
-        var m = Markup(capacity: 2048 + rows.count * 1200)
-        m.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"hp-chart days-chart\" width=\"800\" height=\"\(Fmt.coord(height))\" viewBox=\"0 0 800 \(Fmt.coord(height))\" role=\"img\">")
-        m.raw("<style>" + ChartStyle.css + "</style>")
         m.raw("<rect width=\"800\" height=\"\(Fmt.coord(height))\" fill=\"#fff\"/>")
         let unit = table.unit
         m.textElement(x: 16, y: 28, "Days · " + table.subject, attributes: "class=\"t-title\"")
@@ -54,7 +54,5 @@ public struct DayTableSVG {
             m.textElement(x: 790, y: base + 1, r.favourite ? "★" : "☆", attributes: "text-anchor=\"end\" style=\"font-size:15px;fill:\(r.favourite ? Palette.orange : "#9CA3AF")\"")
             m.raw("</g>")
         }
-        m.raw("</svg>\n")
-        return m.text
     }
 }

@@ -1,30 +1,17 @@
 /// The seed-003 history view as a bar chart: sessions per day (week, month) or per month (year),
 /// with the minutes and mean accomplishment of each bar in its tooltip.
-public struct HistorySVG {
+public struct HistorySVG: ChartDrawing {
     let chart: HistoryChart
     public init(chart: HistoryChart) { self.chart = chart }
 
     static let width = 800.0, height = 300.0
+    public var width: Double { Self.width }
+    public var height: Double { Self.height }
+    public var kind: String { "history-chart" }
+    public var titleID: String? { nil }
     static let left = 56.0, right = 784.0, top = 64.0, bottom = 250.0
 
-    public func document() -> String {
-        var m = Markup()
-        m.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"hp-chart history-chart\" width=\"800\" height=\"300\" viewBox=\"0 0 800 300\" role=\"img\">")
-        m.raw("<style>" + ChartStyle.css + "</style>")
-        body(&m)
-        m.raw("</svg>\n")
-        return m.text
-    }
-
-    public func element() -> String {
-        var m = Markup()
-        m.raw("<svg class=\"hp-chart history-chart\" viewBox=\"0 0 800 300\" role=\"img\">")
-        body(&m)
-        m.raw("</svg>")
-        return m.text
-    }
-
-    func body(_ m: inout Markup) {
+    public func body(_ m: inout Markup) {
         m.raw("<rect width=\"800\" height=\"300\" fill=\"#fff\"/>")
         let total = chart.totalSessions
         m.textElement(x: 16, y: 28, "Toothbrushing · " + chart.label, attributes: "class=\"t-title\"")
