@@ -16,27 +16,14 @@ struct ChartOptions: ParsableArguments {
     @Option(help: "Count this local date (YYYY-MM-DD) as today (default: the real date).") var today: String?
 
     func settings() throws -> ViewSettings {
-        var s = ViewSettings()
-        guard let u = DisplayUnit(text: unit) else { throw configFailure(ValidationError("--unit is mmol/L or mg/dL (got '\(unit)')")) }
-        s.unit = u
+        var s: ViewSettings
+        do { s = try ViewSettings.parse(unit: unit, model: model, preset: preset) } catch let e as ViewSettings.Invalid {
+            throw configFailure(ValidationError("--" + e.description))
+        }
         switch basal.lowercased() {
         case "on", "true", "yes": s.showBasal = true
         case "off", "false", "no": s.showBasal = false
         default: throw configFailure(ValidationError("--basal is on or off (got '\(basal)')"))
-        }
-        if model == "none" {
-            s.model = nil
-        } else {
-            guard let m = ForecastModelKind(rawValue: model) else {
-                throw configFailure(ValidationError("--model is ridge, ar2, ridge-treatments or none (got '\(model)')"))
-            }
-            s.model = m
-        }
-        if let preset {
-            guard let scheme = BandScheme.presets[preset] else {
-                throw configFailure(ValidationError("--preset is seeds, consensus or range (got '\(preset)')"))
-            }
-            s.scheme = scheme
         }
         if let today { s.today = try Self.day(today, option: "--today") }
         return s

@@ -37,24 +37,11 @@ public let chartSinkComponent = ComponentDescriptor(
             views.insert(view)
         }
         guard !views.isEmpty else { throw b.error("name at least one view (day, agp, days)", option: "views") }
-        var settings = ViewSettings()
-        if let u = o.unit {
-            guard let unit = DisplayUnit(text: u) else { throw b.error("unit is mmol/L or mg/dL (got '\(u)')", option: "unit") }
-            settings.unit = unit
+        var settings: ViewSettings
+        do { settings = try ViewSettings.parse(unit: o.unit, model: o.model, preset: o.preset) } catch let e as ViewSettings.Invalid {
+            throw b.error(e.description, option: e.option)
         }
         settings.showBasal = o.basal ?? true
-        switch o.model ?? "ridge" {
-        case "none": settings.model = nil
-        case let name:
-            guard let m = ForecastModelKind(rawValue: name) else {
-                throw b.error("model is ridge, ar2, ridge-treatments or none (got '\(name)')", option: "model")
-            }
-            settings.model = m
-        }
-        if let p = o.preset {
-            guard let scheme = BandScheme.presets[p] else { throw b.error("preset is seeds, consensus or range (got '\(p)')", option: "preset") }
-            settings.scheme = scheme
-        }
         let agpDays = o.agp_days ?? 14
         guard agpDays >= 1 else { throw b.error("agp_days must be at least 1", option: "agp_days") }
         return ChartSink(folder: b.path(o.path), views: views, settings: settings, agpDays: agpDays)
