@@ -206,6 +206,10 @@ import Testing
         let missing = try E2E.run(["chart", "day", "--db", dir.appendingPathComponent("none.sqlite").path])
         #expect(missing.code == 1 && missing.stderr.contains("no such database"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("none.sqlite").path))
+        let other = dir.appendingPathComponent("other.sqlite")
+        try ChartFixture.exec(other, "CREATE TABLE notes (text TEXT)")
+        let foreign = try E2E.run(["chart", "day", "--db", other.path])
+        #expect(foreign.code == 1 && foreign.stderr.contains("not a HealthPipe database"))
         let nobody = try E2E.run(["chart", "day", "--db", db.path, "--subject", "nobody"])
         #expect(nobody.code == 1 && nobody.stderr.contains("subjects with glucose: demo"))
         // A day without readings is an empty view, not an error.

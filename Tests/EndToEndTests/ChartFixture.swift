@@ -46,7 +46,7 @@ enum ChartFixture {
 
     static func exec(_ db: URL, _ sql: String) throws {
         var handle: OpaquePointer?
-        guard sqlite3_open_v2(db.path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { throw Failure(description: "cannot open \(db.path)") }
+        guard sqlite3_open_v2(db.path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else { throw Failure(description: "cannot open \(db.path)") }
         defer { sqlite3_close(handle) }
         var message: UnsafeMutablePointer<CChar>?
         guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {

@@ -177,7 +177,7 @@ public struct DaySVG: ChartDrawing {
         }
         if let end = xy.last {
             let lx = min(end.x + 5, Self.plotRight - 40)
-            m.textElement(x: lx, y: end.y - 7, "+\(f.points.count * 5) min", attributes: "class=\"t-small\" style=\"fill:#B34700\"")
+            m.textElement(x: lx, y: end.y - 7, "+\(f.points.count * 5) min", attributes: "class=\"t-small t-halo\" style=\"fill:#B34700\"")
         }
         m.raw("</g>")
     }

@@ -10,6 +10,7 @@ enum ChartStyle {
     .hp-chart .t-small{font-size:9.5px;fill:#4B5563}
     .hp-chart .t-muted{fill:#6B7280}
     .hp-chart .t-band{font-size:10.5px;font-weight:700}
+    .hp-chart .t-band,.hp-chart .t-halo{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
     .hp-chart .grid{stroke:#9CA3AF;stroke-width:.7;stroke-dasharray:1.5 3}
     .hp-chart .frame{fill:none;stroke:#D1D5DB;stroke-width:1}
     .hp-chart .trace{fill:none;stroke:#0072B2;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}

@@ -14,12 +14,18 @@ public final class ChartQueries {
 
     struct EventGroup: Hashable { var kind: String, subtype: String, source: String }
 
+    /// A SQLite file that no healthpipe has written to (no schema version).
+    public struct NotAStore: Error, CustomStringConvertible {
+        public var description: String { "not a HealthPipe database (it has no HealthPipe tables)" }
+    }
+
     /// Opens an existing database read-only (a missing file is an error, never an empty store);
-    /// refuses one written by a newer healthpipe.
+    /// refuses one written by a newer healthpipe, or by something else.
     public init(path: String) throws {
         db = try SQLiteConnection(path: path, readOnly: true)
         self.path = path
         try SQLiteSchema.migrator.checkSupported(db)
+        guard try Migrator.version(of: db) > 0 else { throw NotAStore() }
     }
 
     // MARK: Subjects and sources
