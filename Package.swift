@@ -42,13 +42,15 @@ let package = Package(
                 path: "plugins/AppleHealth"),
         .target(name: "SerialIMU", dependencies: ["HealthPipeCore", "CHealthShims"],
                 path: "plugins/SerialIMU"),
+        // Chart data, SVG and the HTML page: no SQLite here (the CLI composes store queries with these views).
+        .target(name: "Charts", dependencies: ["HealthPipeCore", "HealthPipeAnalytics"], path: "plugins/Charts"),
         .target(name: "BuiltinPlugins",
                 dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "CSVFormats", "SQLiteStore", "JSONFormats",
-                               "AppleHealth", "SerialIMU"],
+                               "AppleHealth", "SerialIMU", "Charts"],
                 path: "plugins/BuiltinPlugins"),
 
         .target(name: "HealthPipeCLI",
-                dependencies: ["BuiltinPlugins", "HealthPipeAnalytics", "Yams",
+                dependencies: ["BuiltinPlugins", "HealthPipeAnalytics", "Charts", "Yams",
                                .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/HealthPipeCLI"),
         .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI"], path: "Sources/healthpipe"),
@@ -60,7 +62,8 @@ let package = Package(
         .testTarget(name: "AppleHealthTests",
                     dependencies: ["AppleHealth", "BuiltinPlugins", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "SerialIMUTests",
-                    dependencies: ["SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CHealthShims", "BuiltinPlugins"]),
+                    dependencies: ["SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CHealthShims", "BuiltinPlugins", "Charts"]),
+        .testTarget(name: "ChartsTests", dependencies: ["Charts", "HealthPipeAnalytics"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe",
                                                    "CHealthShims", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]

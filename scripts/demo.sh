@@ -19,3 +19,6 @@ sqlite3 -header -column out/health.sqlite \
 echo
 sqlite3 -header -column out/health.sqlite "SELECT * FROM day_log ORDER BY day LIMIT 10;"
 [ $status -eq 0 ] || [ $status -eq 3 ]
+echo
+"$bin" page --db out/health.sqlite -o out/health.html
+echo "open $(pwd)/out/health.html in a browser: the day view, AGP report and day table of the latest 14 days (one self-contained file)"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the C libraries HealthPipe links (libcsv, libxml2, sqlite3, zlib for ZIPFoundation) and the tools its tests use,
 # if they are missing. Safe to run repeatedly; needs root (or sudo) only when something is missing.
+# chromium (and a font) render the HTML page headless in the browser tests and scripts/make_screenshots.sh.
 set -euo pipefail
-packages=(libcsv-dev libxml2-dev libsqlite3-dev zlib1g-dev sqlite3 tzdata pkg-config)
+packages=(libcsv-dev libxml2-dev libsqlite3-dev zlib1g-dev sqlite3 tzdata pkg-config chromium fonts-dejavu-core)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -11,7 +11,7 @@ public struct HealthPipeMain: ParsableCommand {
         version: "0.1.0",
         subcommands: [ImportCommand.self, RunCommand.self, ValidateCommand.self, PluginsCommand.self,
                       MetricsCommand.self, EvaluateCommand.self, ReaggregateCommand.self, StreamCommand.self,
-                      HistoryCommand.self])
+                      HistoryCommand.self, ChartCommand.self, PageCommand.self])
 
     public init() {}
 }

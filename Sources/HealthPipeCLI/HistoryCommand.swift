@@ -1,8 +1,7 @@
 import ArgumentParser
+import Charts
 import Foundation
-import HealthPipeAnalytics
 import HealthPipeCore
-import SQLiteStore
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,15 +41,7 @@ struct HistoryCommand: ParsableCommand {
             printError("\(db): no such database (store sessions with `healthpipe stream --db \(db)` first)")
             throw ExitCode(1)
         }
-        let (first, last) = HistoryChart.range(period: p, offset: offset, today: day)
-        // Over-fetch by the widest UTC offsets; the chart buckets by each row's own local day.
-        let rows = try BrushingHistory.rows(path: path, subject: shared.subject ?? "default",
-                                            from: first * 86_400 - 14 * 3600, to: (last + 1) * 86_400 + 14 * 3600)
-        let entries = rows.map {
-            HistoryChart.Entry(start: $0.start, end: $0.end, utcOffset: $0.utcOffset, average: $0.average,
-                               accomplishment: $0.accomplishment, origin: $0.origin)
-        }
-        let chart = HistoryChart.build(period: p, offset: offset, today: day, entries: entries)
+        let chart = try HistoryData.chart(path: path, subject: shared.subject ?? "default", period: p, offset: offset, anchor: day)
         if json { FileHandle.standardOutput.write(Data(chart.json())) } else { print(chart.text()) }
     }
 }

@@ -1,3 +1,4 @@
+import Charts
 import HealthPipeAnalytics
 import HealthPipeCore
 import SQLiteStore

@@ -1,5 +1,6 @@
 import AppleHealth
 import CSVFormats
+import Charts
 import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
@@ -19,6 +20,7 @@ public enum BuiltinPlugins {
             ("JSONFormats", JSONFormatsPlugin.components),
             ("AppleHealth", AppleHealthPlugin.components),
             ("SerialIMU", SerialIMUPlugin.components),
+            ("Charts", ChartsPlugin.components),
         ]
     }
 

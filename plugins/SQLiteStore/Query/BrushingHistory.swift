@@ -44,4 +44,10 @@ public enum BrushingHistory {
         }
         return rows
     }
+
+    /// The newest session's start (UTC) and offset, nil when the subject has none.
+    public static func latest(path: String, subject: String) throws -> (start: Int64, utcOffset: Int32)? {
+        let rows = try rows(path: path, subject: subject, from: Int64.min, to: Int64.max)
+        return rows.last.map { ($0.start, $0.utcOffset) }
+    }
 }

@@ -119,9 +119,15 @@ public struct HistoryChart: Sendable {
     static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    public func json() -> [UInt8] {
+    public static let schemaVersion = 1
+
+    /// `healthpipe.chart.history` version 1 (docs/charts.md#history).
+    public func json(subject: String? = nil) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
+        w.key("schema"); w.string("healthpipe.chart.history")
+        w.key("version"); w.int(Self.schemaVersion)
+        if let subject { w.key("subject"); w.string(subject) }
         w.key("period"); w.string(period.rawValue)
         w.key("offset"); w.int(offset)
         w.key("label"); w.string(label)

@@ -77,7 +77,7 @@ struct HistoryChartOptions: Decodable {
 }
 
 public let historyChartComponent = ComponentDescriptor(
-    name: "history-chart", role: .sink, family: "HealthPipeAnalytics",
+    name: "history-chart", role: .sink, family: "Charts",
     summary: "Chart data of motion sessions for one week, month or year (the seed's history view) as JSON: one bucket per "
         + "day (week, month) or month (year) with sessions, minutes, mean average and accomplishment. A period without "
         + "sessions gives every bucket with 0 sessions (\"empty\": true). Stored history: `healthpipe history`.",
@@ -104,8 +104,3 @@ public let historyChartComponent = ComponentDescriptor(
         }
         return HistoryChartSink(path: b.path(o.path), period: period, offset: o.offset ?? 0, anchor: anchor, zone: try b.zone(o.timezone))
     })
-
-/// The motion-session components of HealthPipeAnalytics.
-public enum SessionsPlugin {
-    public static var components: [ComponentDescriptor] { [motionSessionComponent, brushSessionComponent, historyChartComponent] }
-}

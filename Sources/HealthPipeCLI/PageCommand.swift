@@ -1,0 +1,50 @@
+import ArgumentParser
+import Charts
+import Foundation
+import HealthPipeCore
+import SQLiteStore
+
+struct PageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "page",
+        abstract: "Write ONE self-contained HTML page with every view (day, AGP report, day table, toothbrushing history).",
+        discussion: """
+        Every view is drawn as SVG inside the file: it opens without a network or a server, reads with JavaScript off,
+        and prints on A4 (the AGP report on one page). The period defaults to the 14 days ending at the last day with
+        readings; each of its days gets a day view (previous/next links, a date picker with JavaScript on).
+        """)
+
+    @OptionGroup var options: ChartOptions
+    @Option(help: "First day of the period, YYYY-MM-DD.") var from: String?
+    @Option(help: "Last day of the period, YYYY-MM-DD.") var to: String?
+    @Option(name: [.short, .customLong("output")], help: "The HTML file to write.") var output: String = "health.html"
+    @Option(name: .customLong("table-days"), help: "Days in the day table, ending at the period's last day (at least the period).")
+    var tableDays: Int = 90
+
+    func run() throws {
+        let settings = try options.settings()
+        let (loader, lastDay) = try options.openLoader(settings)
+        let p = try ChartOptions.period(from: from, to: to, date: nil, length: 14, lastDay: lastDay)
+        guard p.last - p.first < 366 else { throw configFailure(ValidationError("a page covers at most 366 days (one day view each)")) }
+        guard tableDays >= 1 else { throw configFailure(ValidationError("--table-days is at least 1")) }
+        let days = try loader.dayViews(p.first...p.last)
+        let agp = try loader.agp(firstDay: p.first, lastDay: p.last)
+        let tableFirst = min(p.first, p.last - Int64(tableDays) + 1)
+        let table = try loader.dayTable(firstDay: tableFirst, lastDay: p.last)
+        let bands = try days.last?.bands ?? loader.bands(around: p.last)
+
+        var history: [HistoryChart] = []
+        let path = try options.databasePath()
+        let brushingSubject = options.subject ?? loader.subject
+        let year = try HistoryData.chart(path: path, subject: brushingSubject, period: .year, offset: 0, anchor: p.last)
+        if !year.isEmpty {
+            history = [try HistoryData.chart(path: path, subject: brushingSubject, period: .week, offset: 0, anchor: p.last),
+                       try HistoryData.chart(path: path, subject: brushingSubject, period: .month, offset: 0, anchor: p.last), year]
+        }
+        let page = HealthPage(subject: loader.subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, showBasal: settings.showBasal,
+                              days: days, agp: agp, table: table, bands: bands, history: history,
+                              generator: "healthpipe " + (HealthPipeMain.configuration.version))
+        try writeOutput(page.html(), to: output)
+        printError("wrote \(output): \(days.count) day views, AGP \(CivilDate.isoDate(fromDays: p.first)) – \(CivilDate.isoDate(fromDays: p.last)), \(table.rows.count) table days")
+    }
+}

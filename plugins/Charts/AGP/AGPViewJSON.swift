@@ -1,0 +1,89 @@
+import HealthPipeCore
+
+/// `healthpipe.chart.agp` version 1 (docs/charts.md#agp).
+extension AGPView {
+    public static let schemaVersion = 1
+
+    public func json() -> [UInt8] {
+        var w = JSONWriter(capacity: 128 * 1024)
+        ChartJSON.begin(&w, view: "agp", version: Self.schemaVersion, subject: subject, unit: unit)
+        w.key("from"); w.string(CivilDate.isoDate(fromDays: firstDay))
+        w.key("to"); w.string(CivilDate.isoDate(fromDays: lastDay))
+        w.key("days"); w.int(days)
+
+        let s = statistics
+        w.key("statistics"); w.beginObject()
+        w.key("readings"); w.int(s.readings)
+        w.key("days_with_data"); w.int(s.daysWithData)
+        w.key("active_percent"); w.double(s.activePercent.map { ($0 * 10).rounded() / 10 })
+        w.key("mean"); ChartJSON.glucose(&w, s.mean, unit)
+        w.key("gmi_percent"); w.double(s.gmi.map { ($0 * 10).rounded() / 10 })
+        w.key("cv_percent"); w.double(s.cv.map { ($0 * 10).rounded() / 10 })
+        w.key("sd"); ChartJSON.glucose(&w, s.sd, unit)
+        w.endObject()
+
+        w.key("targets"); w.beginObject()
+        w.key("source"); w.string("Battelino et al., Diabetes Care 2019;42:1593–1603 (most adults with type 1 or type 2 diabetes)")
+        w.key("cv_percent_at_most"); w.int(36)
+        w.key("active_percent_at_least"); w.int(70)
+        w.key("days_at_least"); w.int(14)
+        w.endObject()
+
+        w.key("ranges"); w.beginArray()
+        for r in ranges {
+            w.beginObject()
+            w.key("name"); w.string(r.name)
+            w.key("title"); w.string(r.title)
+            w.key("range"); w.string(r.range)
+            w.key("percent"); w.double((r.percent * 100).rounded() / 100)
+            w.key("minutes_per_day"); w.double((r.percent * 14.4).rounded())
+            w.key("target"); w.string(r.target)
+            w.endObject()
+        }
+        w.endArray()
+
+        w.key("y"); w.beginObject()
+        w.key("min"); w.int(0)
+        w.key("max"); w.double(unit.agpAxisMax)
+        w.key("marks"); w.beginArray(); for t in unit.agpTicks where t > 0 && t < unit.agpAxisMax { w.double(t) }; w.endArray()
+        w.key("target_from"); w.double(unit.rounded(70))
+        w.key("target_to"); w.double(unit.rounded(180))
+        w.endObject()
+
+        // One row per 5-minute time-of-day column, 00:05 … 24:00 (minute 1440), as glucose_agp has them.
+        w.key("percentiles"); w.beginArray()
+        for p in percentiles.sorted(by: { Self.axisMinute($0.minuteOfDay) < Self.axisMinute($1.minuteOfDay) }) {
+            w.beginObject()
+            w.key("minute"); w.int(Self.axisMinute(p.minuteOfDay))
+            w.key("days"); w.int(p.count)
+            w.key("p5"); w.double(unit.rounded(p.p05))
+            w.key("p25"); w.double(unit.rounded(p.p25))
+            w.key("p50"); w.double(unit.rounded(p.p50))
+            w.key("p75"); w.double(unit.rounded(p.p75))
+            w.key("p95"); w.double(unit.rounded(p.p95))
+            w.endObject()
+        }
+        w.endArray()
+
+        w.key("daily"); w.beginArray()
+        for d in daily {
+            w.beginObject()
+            w.key("date"); w.string(CivilDate.isoDate(fromDays: d.day))
+            w.key("weekday"); w.string(Fmt.weekday(d.day))
+            // [minute, value] pairs keep ~300 points a day small.
+            w.key("points"); w.beginArray()
+            for p in d.points {
+                w.beginArray(); w.double(ChartJSON.minutes(p.minute)); w.double(unit.rounded(p.mgdl)); w.endArray()
+            }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        w.newline()
+        return w.bytes
+    }
+
+    /// `glucose_agp` stores the grid's 24:00 column as minute 0; on a midnight-to-midnight axis it is 1440.
+    static func axisMinute(_ m: Int) -> Int { m == 0 ? 1440 : m }
+}

@@ -1,0 +1,316 @@
+import HealthPipeCore
+
+/// Draws the bifocal day view (seeds 000/001): the three previous days in a side view on the
+/// left, the day's graph in the middle, the three next days on the right. The side views lean
+/// away like the seeds' 45° rotated containers (drawn as a perspective: shorter at the outer edge).
+public struct DaySVG: ChartDrawing {
+    let view: DayView
+    /// Unique per day on a page (element ids, clip paths).
+    let id: String
+    /// On the page a checkbox shows or hides basal insulin; a standalone SVG follows the setting.
+    let inPage: Bool
+
+    static let width = 1000.0, height = 440.0
+    static let plotLeft = 204.0, plotRight = 828.0, plotTop = 104.0, plotBottom = 384.0
+    static let sideWidth = 142.0, sideGap = 16.0
+    static let laneTop = 44.0, laneHeight = 18.0
+    /// Height of a side view's outer edge relative to its inner edge.
+    static let perspective = 0.74
+
+    public init(view: DayView, inPage: Bool = false) {
+        self.view = view
+        self.inPage = inPage
+        id = "d" + CivilDate.isoDate(fromDays: view.day).replacingDashes()
+    }
+
+    var unit: DisplayUnit { view.unit }
+    public var width: Double { Self.width }
+    public var height: Double { Self.height }
+    public var kind: String { "day-chart" }
+    public var titleID: String? { id + "-t" }
+
+    func x(minute: Double) -> Double { Self.plotLeft + (Self.plotRight - Self.plotLeft) * minute / 1440 }
+    func y(_ mgdl: Double) -> Double {
+        let v = min(max(unit.value(mgdl), 0), unit.axisMax)
+        return Self.plotBottom - (Self.plotBottom - Self.plotTop) * v / unit.axisMax
+    }
+    func y(unitValue v: Double) -> Double { Self.plotBottom - (Self.plotBottom - Self.plotTop) * v / unit.axisMax }
+
+    public func body(_ m: inout Markup) {
+        let s = view.stats
+        m.raw("<title id=\"\(id)-t\">")
+        m.escaped("Glucose on " + Fmt.longDate(view.day) + (s.count == 0 ? ": no readings" :
+            ": \(s.count) readings, lowest \(unit.text(s.min!)), mean \(unit.text(s.mean!)), highest \(unit.text(s.max!)) \(unit.rawValue)"))
+        m.raw("</title>")
+        m.raw("<rect width=\"1000\" height=\"440\" fill=\"#fff\"/>")
+        header(&m)
+        sideView(&m, days: view.previous, left: 12, outerOnLeft: true, caption: "3 days before")
+        sideView(&m, days: view.next, left: Self.width - 12 - Self.sideWidth, outerOnLeft: false, caption: "3 days after")
+        plot(&m)
+        lanes(&m)
+        var note = "Side views: lowest, mean (●) and highest reading of each day. Hover or tap a point or marker for details."
+        let order = sources
+        if order.count > 1 {
+            note = "Traces: " + order.enumerated().map { $0.element + (["", " (grey)", " (light blue)", " (purple)"][$0.offset % 4]) }
+                .joined(separator: ", ") + ". " + note
+        }
+        m.textElement(x: 12, y: 428, note, attributes: "class=\"t-small\"")
+    }
+
+    // MARK: Header
+
+    func header(_ m: inout Markup) {
+        // On the page the date is the article's heading already.
+        if !inPage { m.textElement(x: 12, y: 24, Fmt.shortDate(view.day), attributes: "class=\"t-title\"") }
+        let s = view.stats
+        let summary = s.count == 0 ? "no readings" :
+            "mean \(unit.text(s.mean!)) · range \(unit.text(s.min!))–\(unit.text(s.max!)) \(unit.rawValue) · \(s.count) readings"
+        m.textElement(x: inPage ? 12 : 178, y: 24, summary, attributes: "class=\"t-sub\"")
+        // Legend, right-aligned.
+        var x = Self.width - 12
+        let items: [(String, String)] = [("forecast", "Forecast"), ("basal", "Basal"), ("bolus", "Bolus"), ("exercise", "Exercise"),
+                                         ("meal", "Meal"), ("trace", "Glucose")]
+        for (kind, label) in items {
+            if kind == "basal" && !view.showBasal && !inPage { continue }
+            let w = Double(label.count) * 6.4 + 8
+            m.raw("<g class=\"legend-\(kind)\">")
+            m.textElement(x: x - w + 8, y: 24, label, attributes: "class=\"t-small\"")
+            legendMark(&m, kind: kind, x: x - w - 2, y: 20.5)
+            m.raw("</g>")
+            x -= w + 22
+        }
+    }
+
+    func legendMark(_ m: inout Markup, kind: String, x: Double, y: Double) {
+        switch kind {
+        case "trace": m.line(x - 8, y, x + 6, y, attributes: "class=\"trace\"")
+        case "forecast": m.line(x - 8, y, x + 6, y, attributes: "class=\"forecast\"")
+        default: MarkerShape.draw(&m, kind: kind, x: x, y: y, size: 5.5)
+        }
+    }
+
+    // MARK: Main plot
+
+    func plot(_ m: inout Markup) {
+        let (l, r, t, b) = (Self.plotLeft, Self.plotRight, Self.plotTop, Self.plotBottom)
+        m.raw("<defs><clipPath id=\"\(id)-clip\"><rect x=\"\(Fmt.coord(l))\" y=\"\(Fmt.coord(t - 2))\" width=\"\(Fmt.coord(r - l))\" height=\"\(Fmt.coord(b - t + 4))\"/></clipPath></defs>")
+        // Bands with their names.
+        m.raw("<g class=\"bands\">")
+        for (i, band) in view.bands.bands.enumerated() {
+            let top = band.upper.map { y($0) } ?? t, bottom = band.lower.map { y($0) } ?? b
+            guard bottom - top > 0.5 else { continue }
+            m.rect(l, top, r - l, bottom - top, attributes: "class=\"band band-\(band.name)\" fill=\"\(band.fill)\"")
+            let label = band.title + " " + view.bands.rangeText(i, unit: unit)
+            let ty = bottom - top >= 30 ? top + 15 : (top + bottom) / 2 + 4
+            m.textElement(x: r - 8, y: ty, label, attributes: "class=\"t-band\" text-anchor=\"end\" fill=\"\(band.ink)\" style=\"fill:\(band.ink)\"")
+        }
+        m.raw("</g>")
+        // Grid and axes: every 4 mmol/L and every 6 hours.
+        for v in unit.ticks {
+            let yy = y(unitValue: v)
+            if v > 0 && v < unit.axisMax { m.line(l, yy, r, yy, attributes: "class=\"grid\"") }
+            m.textElement(x: l - 7, y: yy + 4, Fmt.fixed(v, 0), attributes: "text-anchor=\"end\"")
+        }
+        for h in stride(from: 0, through: 24, by: 6) {
+            let xx = x(minute: Double(h * 60))
+            if h > 0 && h < 24 { m.line(xx, t, xx, b, attributes: "class=\"grid\"") }
+            m.textElement(x: xx, y: b + 17, Fmt.pad2(h) + ":00", attributes: "text-anchor=\"middle\"")
+        }
+        m.rect(l, t, r - l, b - t, attributes: "class=\"frame\"")
+        m.raw("<text x=\"\(Fmt.coord(l - 34))\" y=\"\(Fmt.coord((t + b) / 2))\" transform=\"rotate(-90 \(Fmt.coord(l - 34)) \(Fmt.coord((t + b) / 2)))\" text-anchor=\"middle\" class=\"t-small\">")
+        m.escaped("glucose (" + unit.rawValue + ")")
+        m.raw("</text>")
+
+        m.raw("<g clip-path=\"url(#\(id)-clip)\">")
+        trace(&m)
+        forecast(&m)
+        m.raw("</g>")
+        if view.points.isEmpty {
+            m.textElement(x: (l + r) / 2, y: (t + b) / 2, "No glucose readings this day", attributes: "text-anchor=\"middle\" class=\"t-head t-muted\"")
+        }
+    }
+
+    /// Sources of the day's readings, most readings first: each gets its own trace (two sensors
+    /// worn together would zigzag if joined into one line).
+    var sources: [String] {
+        var counts: [String: Int] = [:]
+        for p in view.points { counts[p.source, default: 0] += 1 }
+        return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+    }
+
+    static let traceColours = [Palette.trace, "#4B5563", Palette.skyBlue, Palette.reddishPurple]
+
+    func trace(_ m: inout Markup) {
+        let order = sources
+        for (i, source) in order.enumerated() {
+            let pts = view.points.filter { $0.source == source }
+            let colour = Self.traceColours[i % Self.traceColours.count]
+            let xy = pts.map { (x: x(minute: $0.minute), y: y($0.mgdl)) }
+            // A gap of more than 20 minutes is a gap in the line too.
+            let d = Markup.path(xy, breakBefore: { pts[$0].utc - pts[$0 - 1].utc > 1200 })
+            let style = i == 0 ? "" : " style=\"stroke:\(colour);stroke-width:1.5\""
+            m.raw("<g class=\"source\" data-source=\"")
+            m.escaped(source)
+            m.raw("\"><path class=\"trace\" d=\"\(d)\"\(style)/>")
+            for (p, c) in zip(pts, xy) {
+                let limit = p.flags.contains(.belowSensorRange) ? " (sensor Low: at or below)" : p.flags.contains(.aboveSensorRange) ? " (sensor High: at or above)" : ""
+                m.raw("<circle class=\"reading\(limit.isEmpty ? "" : " limit")\" cx=\"\(Fmt.coord(c.x))\" cy=\"\(Fmt.coord(c.y))\" r=\"2.1\"\(i == 0 ? "" : " style=\"fill:\(colour)\"")>")
+                m.title(Fmt.clock(localSeconds: LocalDays.local(p.utc, p.offset)) + " · " + unit.text(p.mgdl) + " " + unit.rawValue + limit
+                        + (order.count > 1 ? " · " + source : ""))
+                m.raw("</circle>")
+            }
+            m.raw("</g>")
+        }
+    }
+
+    func forecast(_ m: inout Markup) {
+        guard let f = view.forecast else { return }
+        let midnight = view.midnight
+        func minute(_ utc: Int64) -> Double { Double(LocalDays.local(utc, f.offset) - midnight) / 60 }
+        let xy = [(x: x(minute: minute(f.issuedAt)), y: y(f.origin))] + f.points.map { (x: x(minute: minute($0.utc)), y: y($0.mgdl)) }
+        m.raw("<g class=\"forecast-line\" data-model=\"\(f.model)\">")
+        m.raw("<path class=\"forecast\" d=\"\(Markup.path(xy))\"/>")
+        for (p, c) in zip(f.points, xy.dropFirst()) {
+            m.raw("<circle class=\"forecast-point\" cx=\"\(Fmt.coord(c.x))\" cy=\"\(Fmt.coord(c.y))\" r=\"2.4\">")
+            m.title("Forecast (\(f.model)) for " + Fmt.clock(localSeconds: LocalDays.local(p.utc, f.offset)) + ": " + unit.text(p.mgdl) + " " + unit.rawValue)
+            m.raw("</circle>")
+        }
+        if let end = xy.last {
+            let lx = min(end.x + 5, Self.plotRight - 40)
+            m.textElement(x: lx, y: end.y - 7, "+\(f.points.count * 5) min", attributes: "class=\"t-small t-halo\" style=\"fill:#B34700\"")
+        }
+        m.raw("</g>")
+    }
+
+    // MARK: Event lanes
+
+    func lanes(_ m: inout Markup) {
+        let names = ["Meals", "Exercise", "Insulin"]
+        for (i, name) in names.enumerated() {
+            let top = Self.laneTop + Double(i) * Self.laneHeight
+            m.rect(Self.plotLeft, top + 1, Self.plotRight - Self.plotLeft, Self.laneHeight - 2,
+                   attributes: "fill=\"\(i % 2 == 0 ? "#F3F4F6" : "#F9FAFB")\"")
+            m.textElement(x: Self.plotLeft - 7, y: top + 12.5, name, attributes: "class=\"t-small\" text-anchor=\"end\"")
+        }
+        m.raw("<g class=\"events\">")
+        // Where each lane's last label ends: a label that would overprint it is left to the tooltip.
+        var labelEnds = [Double](repeating: -.infinity, count: 3)
+        for marker in view.markers {
+            let lane: Double = marker.kind == .meal ? 0 : marker.kind == .exercise ? 1 : 2
+            let cy = Self.laneTop + lane * Self.laneHeight + Self.laneHeight / 2
+            let cx = x(minute: min(max(marker.minute, 0), 1440))
+            let kind = marker.kind == .insulin ? (marker.isBasal ? "basal" : "bolus") : marker.kind.rawValue
+            if marker.isBasal && !view.showBasal && !inPage { continue }
+            let attrs = "class=\"event \(kind)\" data-kind=\"\(marker.kind.rawValue)\" data-time=\"\(marker.clock)\" tabindex=\"0\""
+            m.raw("<g " + attrs + ">")
+            m.title(marker.detail)
+            let colour = MarkerShape.colour(kind)
+            m.line(cx, cy + 7, cx, Self.plotBottom, attributes: "class=\"guide\" stroke=\"\(colour)\"")
+            var labelX = cx + 9
+            if marker.kind == .exercise {
+                let x2 = max(cx + 6, x(minute: min(marker.minute + marker.durationMinutes, 1440)))
+                m.rect(cx, cy - 5, x2 - cx, 10, attributes: "class=\"mark\" rx=\"3\" fill=\"\(colour)\"")
+                labelX = x2 + 4
+            } else {
+                MarkerShape.draw(&m, kind: kind, x: cx, y: cy, size: marker.kind == .meal ? Self.mealSize(marker.carbs) : 6)
+            }
+            let laneIndex = Int(lane)
+            if !marker.shortLabel.isEmpty && cx - 7 > labelEnds[laneIndex] {
+                m.textElement(x: labelX, y: cy + 3.5, marker.shortLabel, attributes: "class=\"t-small\"")
+                labelEnds[laneIndex] = labelX + Double(marker.shortLabel.count) * 5.6
+            } else {
+                labelEnds[laneIndex] = max(labelEnds[laneIndex], cx + 7)
+            }
+            m.raw("</g>")
+        }
+        m.raw("</g>")
+    }
+
+    /// The seeds plot meals higher for more carbs; in a lane, bigger.
+    static func mealSize(_ carbs: Double?) -> Double { 4.5 + min(max(carbs ?? 0, 0), 100) / 100 * 3 }
+
+    // MARK: Side views
+
+    /// Three day columns on the bands, leaning away from the main graph.
+    func sideView(_ m: inout Markup, days: [DayView.SideDay], left: Double, outerOnLeft: Bool, caption: String) {
+        let w = Self.sideWidth
+        let mid = (Self.plotTop + Self.plotBottom) / 2
+        func scale(_ x: Double) -> Double {
+            let f = (x - left) / w
+            return outerOnLeft ? Self.perspective + (1 - Self.perspective) * f : 1 - (1 - Self.perspective) * f
+        }
+        func py(_ yy: Double, _ x: Double) -> Double { mid + (yy - mid) * scale(x) }
+        let x0 = left, x1 = left + w
+        m.raw("<g class=\"side-view \(outerOnLeft ? "previous" : "next")\">")
+        for band in view.bands.bands {
+            let top = band.upper.map { y($0) } ?? Self.plotTop, bottom = band.lower.map { y($0) } ?? Self.plotBottom
+            guard bottom - top > 0.5 else { continue }
+            let pts = [(x0, py(top, x0)), (x1, py(top, x1)), (x1, py(bottom, x1)), (x0, py(bottom, x0))]
+            m.raw("<polygon fill=\"\(band.fill)\" stroke=\"#D1D5DB\" stroke-width=\".6\" points=\"" +
+                  pts.map { Fmt.coord($0.0) + "," + Fmt.coord($0.1) }.joined(separator: " ") + "\"/>")
+        }
+        let col = w / 3
+        for i in 1..<3 {
+            let xx = x0 + col * Double(i)
+            m.line(xx, py(Self.plotTop, xx), xx, py(Self.plotBottom, xx), attributes: "class=\"side-sep\"")
+        }
+        for (i, d) in days.enumerated() {
+            let cx = x0 + col * (Double(i) + 0.5)
+            let s = scale(cx)
+            m.raw("<g class=\"side-day\" data-date=\"\(CivilDate.isoDate(fromDays: d.day))\">")
+            if let lo = d.min, let mean = d.mean, let hi = d.max {
+                m.raw("<g class=\"range-bar\">")
+                m.title(Fmt.shortDate(d.day) + ": lowest \(unit.text(lo)), mean \(unit.text(mean)), highest \(unit.text(hi)) \(unit.rawValue) (\(d.count) readings)")
+                let half = 9 * s
+                m.line(cx, py(y(hi), cx), cx, py(y(lo), cx), attributes: "class=\"bar-line\"")
+                m.line(cx - half, py(y(hi), cx), cx + half, py(y(hi), cx), attributes: "class=\"bar-line\"")
+                m.line(cx - half, py(y(lo), cx), cx + half, py(y(lo), cx), attributes: "class=\"bar-line\"")
+                m.raw("<circle class=\"bar-mean\" cx=\"\(Fmt.coord(cx))\" cy=\"\(Fmt.coord(py(y(mean), cx)))\" r=\"\(Fmt.coord(4.5 * s))\"/>")
+                m.raw("</g>")
+            } else {
+                m.textElement(x: cx, y: y(CanonicalUnits.mgdl(fromMmol: 14)), "no", attributes: "text-anchor=\"middle\" class=\"t-small\"")
+                m.textElement(x: cx, y: y(CanonicalUnits.mgdl(fromMmol: 14)) + 11, "data", attributes: "text-anchor=\"middle\" class=\"t-small\"")
+                m.title(Fmt.shortDate(d.day) + ": no readings")
+            }
+            let (_, _, dd) = CivilDate.date(fromDays: d.day)
+            m.textElement(x: cx, y: Self.plotBottom + 17, Fmt.weekday(d.day) + " " + String(dd), attributes: "text-anchor=\"middle\" class=\"t-small\"")
+            m.raw("</g>")
+        }
+        m.textElement(x: left + w / 2, y: Self.plotTop - 8, caption, attributes: "text-anchor=\"middle\" class=\"t-small\"")
+        m.raw("</g>")
+    }
+}
+
+/// The marker shapes: a circle for meals, a bar for exercise, a drop-shaped triangle for insulin
+/// (filled for bolus, hollow for basal) — shape as well as colour tells them apart.
+enum MarkerShape {
+    static func colour(_ kind: String) -> String {
+        switch kind {
+        case "meal": return Palette.meal
+        case "exercise": return Palette.exercise
+        default: return Palette.insulin
+        }
+    }
+
+    static func draw(_ m: inout Markup, kind: String, x: Double, y: Double, size: Double) {
+        let c = colour(kind)
+        switch kind {
+        case "meal":
+            m.raw("<circle class=\"mark\" cx=\"\(Fmt.coord(x))\" cy=\"\(Fmt.coord(y))\" r=\"\(Fmt.coord(size))\" fill=\"\(c)\" stroke=\"#fff\" stroke-width=\"1\"/>")
+        case "exercise":
+            m.rect(x - size, y - size * 0.7, size * 2, size * 1.4, attributes: "class=\"mark\" rx=\"2\" fill=\"\(c)\"")
+        default:
+            let pts = "\(Fmt.coord(x - size)),\(Fmt.coord(y - size * 0.8)) \(Fmt.coord(x + size)),\(Fmt.coord(y - size * 0.8)) \(Fmt.coord(x)),\(Fmt.coord(y + size))"
+            if kind == "basal" {
+                m.raw("<polygon class=\"mark\" points=\"\(pts)\" fill=\"#fff\" stroke=\"\(c)\" stroke-width=\"1.8\"/>")
+            } else {
+                m.raw("<polygon class=\"mark\" points=\"\(pts)\" fill=\"\(c)\"/>")
+            }
+        }
+    }
+}
+
+extension String {
+    /// "1961-04-20" → "19610420" (for element ids).
+    func replacingDashes() -> String { String(filter { $0 != "-" }) }
+}

@@ -1,0 +1,103 @@
+import HealthPipeCore
+
+/// The seeds' bifocal display for one subject and local day (seeds 000/001): the glucose series on
+/// the 0–20 mmol/L axis over the bands, the day's meals, exercise and insulin with their details,
+/// the 30-minute forecast from the day's last reading, and the side views of the three days before
+/// and after (min, mean, max on the same bands). All values are mg/dL; `unit` says how to show them.
+public struct DayView: Sendable {
+    public struct Point: Sendable {
+        public var utc: Int64
+        public var offset: Int32
+        public var mgdl: Double
+        public var flags: RecordFlags
+        public var source: String
+        /// Minutes since local midnight of the view's day.
+        public var minute: Double
+    }
+
+    public struct Marker: Sendable {
+        public enum Kind: String, Sendable { case meal, exercise, insulin }
+        public var kind: Kind
+        /// Meal or exercise name ("Breakfast", "Running"); "" when the source gave none.
+        public var name: String
+        public var utc: Int64
+        public var endUTC: Int64
+        public var offset: Int32
+        public var minute: Double
+        public var carbs: Double?
+        public var protein: Double?
+        public var fat: Double?
+        public var insulin: Double?
+        /// `bolus`, `basal` or "" for insulin.
+        public var insulinType: String
+        /// `light`, `medium`, `heavy` for exercise, else "".
+        public var intensity: String
+        public var source: String
+
+        public var isBasal: Bool { kind == .insulin && insulinType == "basal" }
+        public var durationMinutes: Double { Double(max(0, endUTC - utc)) / 60 }
+        public var clock: String { Fmt.clock(localSeconds: LocalDays.local(utc, offset)) }
+    }
+
+    /// Min, mean and max of one neighbouring day (nil values: no readings that day).
+    public struct SideDay: Sendable {
+        public var day: Int64
+        public var count: Int
+        public var min: Double?
+        public var mean: Double?
+        public var max: Double?
+    }
+
+    public struct Forecast: Sendable {
+        public var model: String
+        public var issuedAt: Int64
+        public var offset: Int32
+        /// Value at `issuedAt` (the last reading), then one point per 5 minutes.
+        public var origin: Double
+        public var points: [(utc: Int64, mgdl: Double)]
+    }
+
+    /// An illness or stress episode touching the day.
+    public struct Episode: Sendable {
+        public var name: String
+        public var utc: Int64
+        public var endUTC: Int64
+        public var offset: Int32
+    }
+
+    public var subject: String
+    public var day: Int64
+    public var unit: DisplayUnit
+    public var bands: ChartBands
+    public var showBasal: Bool
+    public var points: [Point]
+    public var markers: [Marker]
+    public var episodes: [Episode]
+    public var forecast: Forecast?
+    /// The three days before (oldest first) and the three after.
+    public var previous: [SideDay]
+    public var next: [SideDay]
+    public var navigation: Navigation
+
+    public struct Navigation: Sendable {
+        public var previous: Int64
+        public var next: Int64
+        /// Today's local date (in the zone of the latest reading) and the first and last days with readings.
+        public var today: Int64
+        public var first: Int64?
+        public var last: Int64?
+    }
+
+    /// Local seconds of the view's midnight.
+    public var midnight: Int64 { day * 86_400 }
+
+    /// Markers the view shows (basal insulin hidden when the setting says so).
+    public var visibleMarkers: [Marker] { showBasal ? markers : markers.filter { !$0.isBasal } }
+
+    public var stats: (count: Int, min: Double?, mean: Double?, max: Double?) {
+        guard !points.isEmpty else { return (0, nil, nil, nil) }
+        var lo = Double.infinity, hi = -Double.infinity, sum = 0.0
+        for p in points { lo = Swift.min(lo, p.mgdl); hi = Swift.max(hi, p.mgdl); sum += p.mgdl }
+        return (points.count, lo, sum / Double(points.count), hi)
+    }
+}

@@ -1,0 +1,98 @@
+import HealthPipeCore
+
+/// Builds `DayView`s from readings and events that cover the days wanted (and three days either
+/// side), whatever their source: the store through `ChartLoader`, or the `chart` sink's window.
+public struct DayViewBuilder {
+    public var subject: String
+    public var bands: ChartBands
+    public var settings: ViewSettings
+    /// Days with readings, for the navigation's first/last.
+    public var firstDay: Int64?
+    public var lastDay: Int64?
+    public var today: Int64
+
+    public init(subject: String, bands: ChartBands, settings: ViewSettings, firstDay: Int64?, lastDay: Int64?, today: Int64) {
+        self.subject = subject
+        self.bands = bands
+        self.settings = settings
+        self.firstDay = firstDay
+        self.lastDay = lastDay
+        self.today = today
+    }
+
+    /// `readingsByDay` maps each local day to its readings in time order; `events` are the day's.
+    public func build(day: Int64, readingsByDay: [Int64: [Measurement]], events: [Event], forecast: DayView.Forecast?) -> DayView {
+        let midnight = day * 86_400
+        let points = (readingsByDay[day] ?? []).map { m in
+            DayView.Point(utc: m.start, offset: m.utcOffset, mgdl: m.value, flags: m.flags, source: m.source.text,
+                          minute: Double(LocalDays.local(m.start, m.utcOffset) - midnight) / 60)
+        }
+        var markers: [DayView.Marker] = []
+        var episodes: [DayView.Episode] = []
+        for e in events {
+            let startDay = LocalDays.day(e.start, e.utcOffset)
+            if e.kind == .episode {
+                // An episode touches every day from its start to its end.
+                guard startDay <= day, LocalDays.day(e.end, e.utcOffset) >= day else { continue }
+                episodes.append(DayView.Episode(name: e.subtype.text.isEmpty ? "episode" : e.subtype.text, utc: e.start,
+                                                endUTC: e.end, offset: e.utcOffset))
+                continue
+            }
+            guard startDay == day, let marker = Self.marker(e, midnight: midnight) else { continue }
+            markers.append(marker)
+        }
+        // Same order whatever order the records came in (store or stream): time, then kind and amount.
+        markers.sort { ($0.utc, $0.kind.rawValue, $0.insulinType, $0.insulin ?? $0.carbs ?? 0, $0.name)
+            < ($1.utc, $1.kind.rawValue, $1.insulinType, $1.insulin ?? $1.carbs ?? 0, $1.name) }
+        func side(_ d: Int64) -> DayView.SideDay { Self.side(day: d, readings: readingsByDay[d] ?? []) }
+        return DayView(subject: subject, day: day, unit: settings.unit, bands: bands, showBasal: settings.showBasal,
+                       points: points, markers: markers, episodes: episodes, forecast: forecast,
+                       previous: (1...3).reversed().map { side(day - Int64($0)) }, next: (1...3).map { side(day + Int64($0)) },
+                       navigation: .init(previous: day - 1, next: day + 1, today: today, first: firstDay, last: lastDay))
+    }
+
+    static func side(day: Int64, readings: [Measurement]) -> DayView.SideDay {
+        guard !readings.isEmpty else { return DayView.SideDay(day: day, count: 0, min: nil, mean: nil, max: nil) }
+        var lo = Double.infinity, hi = -Double.infinity, sum = 0.0
+        for r in readings { lo = min(lo, r.value); hi = max(hi, r.value); sum += r.value }
+        return DayView.SideDay(day: day, count: readings.count, min: lo, mean: sum / Double(readings.count), max: hi)
+    }
+
+    static func marker(_ e: Event, midnight: Int64) -> DayView.Marker? {
+        let kind: DayView.Marker.Kind
+        var name = ""
+        switch e.kind {
+        case .meal:
+            kind = .meal
+            name = e.note ?? ""
+        case .exercise:
+            kind = .exercise
+            name = exerciseName(e.subtype.text)
+        case .insulin:
+            kind = .insulin
+        default:
+            return nil
+        }
+        return DayView.Marker(kind: kind, name: name, utc: e.start, endUTC: e.end, offset: e.utcOffset,
+                              minute: Double(LocalDays.local(e.start, e.utcOffset) - midnight) / 60, carbs: e.carbs,
+                              protein: e.protein, fat: e.fat, insulin: e.insulin,
+                              insulinType: e.kind == .insulin ? e.subtype.text : "", intensity: e.intensity.text,
+                              source: e.source.text)
+    }
+
+    /// "HKWorkoutActivityTypeHighIntensityIntervalTraining" → "High Intensity Interval Training"; "running" → "Running".
+    static func exerciseName(_ subtype: String) -> String {
+        var s = Substring(subtype)
+        if s.hasPrefix("HKWorkoutActivityType") { s = s.dropFirst("HKWorkoutActivityType".count) }
+        guard let first = s.first else { return "" }
+        var out = String(first).uppercased()
+        var previous = first
+        for c in s.dropFirst() {
+            if c == "_" || c == "-" { out.append(" "); previous = " "; continue }
+            if c.isUppercase && previous.isLowercase { out.append(" ") }
+            out.append(previous == " " ? Character(c.uppercased()) : c)
+            previous = c
+        }
+        return out
+    }
+}

@@ -1,0 +1,29 @@
+import HealthPipeCore
+
+/// What the views read, for one subject. The CLI implements it over the SQLite store (queries in
+/// plugins/SQLiteStore); the `chart` sink and the tests implement it over records in memory.
+public protocol ChartDataSource {
+    /// Glucose readings (resampled grid values excluded) with `fromUTC <= start < toUTC`, in time order.
+    func glucose(fromUTC: Int64, toUTC: Int64) throws -> [Measurement]
+    /// Events with `fromUTC <= start < toUTC`, in time order.
+    func events(fromUTC: Int64, toUTC: Int64) throws -> [Event]
+    /// The subject's first and last glucose reading; nil when there is none.
+    func glucoseSpan() throws -> (first: Measurement, last: Measurement)?
+    /// The day table's rows for local days `fromDay...toDay` that have any summary, oldest first.
+    func dayRows(fromDay: Int64, toDay: Int64) throws -> [DayTable.Row]
+}
+
+/// UTC bounds that surely hold every instant of a run of local days, whatever the offset
+/// (offsets run from −12 h to +14 h): callers filter by each record's own local day.
+public enum LocalDays {
+    public static func utcBounds(firstDay: Int64, lastDay: Int64) -> (from: Int64, to: Int64) {
+        (firstDay * 86_400 - 14 * 3600, (lastDay + 1) * 86_400 + 14 * 3600)
+    }
+
+    /// Local seconds since the epoch of a UTC instant.
+    @inline(__always)
+    public static func local(_ utc: Int64, _ offset: Int32) -> Int64 { utc + Int64(offset) }
+
+    @inline(__always)
+    public static func day(_ utc: Int64, _ offset: Int32) -> Int64 { CivilDate.floorDiv(utc + Int64(offset), 86_400) }
+}

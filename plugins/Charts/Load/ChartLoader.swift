@@ -1,0 +1,77 @@
+import HealthPipeAnalytics
+import HealthPipeCore
+
+/// Reads what each view needs from a `ChartDataSource` (one range query per view, never the whole
+/// history) and builds the views.
+public struct ChartLoader {
+    public let source: ChartDataSource
+    public let subject: String
+    public let settings: ViewSettings
+
+    public init(source: ChartDataSource, subject: String, settings: ViewSettings) {
+        self.source = source
+        self.subject = subject
+        self.settings = settings
+    }
+
+    /// The first and last local days with readings, and the first and latest reading (nil: no glucose at all).
+    public func span() throws -> (first: Int64, last: Int64, earliest: Measurement, latest: Measurement)? {
+        guard let s = try source.glucoseSpan() else { return nil }
+        return (LocalDays.day(s.first.start, s.first.utcOffset), LocalDays.day(s.last.start, s.last.utcOffset), s.first, s.last)
+    }
+
+    /// "Today" as the settings give it, else the real date where the latest reading was taken.
+    public func today(latest: Measurement?) -> Int64 {
+        if let t = settings.today { return t }
+        let offset = Int64(latest?.utcOffset ?? 0)
+        return CivilDate.floorDiv(Clock.nowSeconds() + offset, 86_400)
+    }
+
+    /// Day views for `days`, reading them and their three neighbours on each side in one pass.
+    public func dayViews(_ days: ClosedRange<Int64>) throws -> [DayView] {
+        let span = try span()
+        let window = LocalDays.utcBounds(firstDay: days.lowerBound - 3, lastDay: days.upperBound + 3)
+        let readings = try source.glucose(fromUTC: window.from, toUTC: window.to)
+        let eventBounds = LocalDays.utcBounds(firstDay: days.lowerBound - 1, lastDay: days.upperBound)
+        let events = try source.events(fromUTC: eventBounds.from, toUTC: eventBounds.to)
+
+        var byDay: [Int64: [Measurement]] = [:]
+        for r in readings { byDay[LocalDays.day(r.start, r.utcOffset), default: []].append(r) }
+        let scheme = settings.scheme ?? ChartBands.detectPreset(readings) ?? .seeds
+        let builder = DayViewBuilder(subject: subject, bands: ChartBands(scheme: scheme), settings: settings,
+                                     firstDay: span?.first, lastDay: span?.last, today: today(latest: span?.latest))
+
+        var forecasts: [Int64: DayView.Forecast] = [:]
+        if let model = settings.model, let first = span?.earliest.start {
+            let issueTimes = days.compactMap { byDay[$0]?.map(\.start).max() }
+            forecasts = try DayForecasts(model: model, steps: max(1, settings.horizonMinutes / 5))
+                .run(source: source, first: first, issueTimes: issueTimes, recent: readings)
+        }
+        return days.map { d in
+            let last = byDay[d]?.map(\.start).max()
+            return builder.build(day: d, readingsByDay: byDay, events: events, forecast: last.flatMap { forecasts[$0] })
+        }
+    }
+
+    public func dayView(_ day: Int64) throws -> DayView { try dayViews(day...day)[0] }
+
+    /// The AGP of local days `firstDay...lastDay`.
+    public func agp(firstDay: Int64, lastDay: Int64) throws -> AGPView {
+        let window = LocalDays.utcBounds(firstDay: firstDay, lastDay: lastDay)
+        let readings = try source.glucose(fromUTC: window.from, toUTC: window.to)
+        return AGPBuilder.build(subject: subject, firstDay: firstDay, lastDay: lastDay, readings: readings, unit: settings.unit)
+    }
+
+    /// The bands the settings ask for, else those the readings of `day` were classified with (seeds when unknown).
+    public func bands(around day: Int64) throws -> ChartBands {
+        if let s = settings.scheme { return ChartBands(scheme: s) }
+        let window = LocalDays.utcBounds(firstDay: day, lastDay: day)
+        return ChartBands(scheme: ChartBands.detectPreset(try source.glucose(fromUTC: window.from, toUTC: window.to)) ?? .seeds)
+    }
+
+    /// The day table of local days `firstDay...lastDay`.
+    public func dayTable(firstDay: Int64, lastDay: Int64, filter: DayTable.Filter = .init()) throws -> DayTable {
+        DayTable(subject: subject, firstDay: firstDay, lastDay: lastDay, unit: settings.unit,
+                 rows: try source.dayRows(fromDay: firstDay, toDay: lastDay), filter: filter)
+    }
+}

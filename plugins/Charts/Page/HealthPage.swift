@@ -1,0 +1,146 @@
+import HealthPipeCore
+
+/// ONE self-contained HTML file with every view drawn as inline SVG on the server side: readable
+/// with JavaScript off, printable on A4, and asking for nothing outside itself (a Content Security
+/// Policy forbids any request; the favicon is an inline data URL).
+public struct HealthPage {
+    public var subject: String
+    public var firstDay: Int64
+    public var lastDay: Int64
+    public var unit: DisplayUnit
+    public var showBasal: Bool
+    /// One per day of the period, oldest first; the last one is shown first ("today").
+    public var days: [DayView]
+    public var agp: AGPView
+    public var table: DayTable
+    public var bands: ChartBands
+    /// The toothbrushing history (week, month, year); empty when the subject has no sessions.
+    public var history: [HistoryChart]
+    /// Shown in the footer, e.g. "healthpipe 0.1.0".
+    public var generator: String
+
+    public init(subject: String, firstDay: Int64, lastDay: Int64, unit: DisplayUnit, showBasal: Bool, days: [DayView], agp: AGPView,
+                table: DayTable, bands: ChartBands, history: [HistoryChart], generator: String) {
+        self.subject = subject
+        self.firstDay = firstDay
+        self.lastDay = lastDay
+        self.unit = unit
+        self.showBasal = showBasal
+        self.days = days
+        self.agp = agp
+        self.table = table
+        self.bands = bands
+        self.history = history
+        self.generator = generator
+    }
+
+    /// The day opened first: the latest day of the period that has readings (else the last day).
+    var currentDay: Int64? { days.last(where: { !$0.points.isEmpty })?.day ?? days.last?.day }
+
+    public func html() -> String {
+        var m = Markup(capacity: 900 * 1024)
+        let period = Fmt.shortDate(firstDay) + " – " + Fmt.shortDate(lastDay)
+        m.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+        m.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+        m.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">")
+        m.raw("<link rel=\"icon\" href=\"data:,\"><title>")
+        m.escaped("Health views · " + subject + " · " + period)
+        m.raw("</title><style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + "</style></head><body>")
+
+        m.raw("<header class=\"top\"><div class=\"wrap\"><div class=\"brand\">HealthPipe · health views</div><h1>")
+        m.escaped(subject)
+        m.raw("</h1><p>")
+        m.escaped(period + " · glucose in " + unit.rawValue + " · bands: " + bands.bands.enumerated().map { $0.element.title + " " + bands.rangeText($0.offset, unit: unit) }.joined(separator: ", "))
+        m.raw("</p><nav class=\"tabs\"><a href=\"#day\">Day</a><a href=\"#agp\">AGP report</a><a href=\"#days\">Days</a>")
+        if !history.isEmpty { m.raw("<a href=\"#history\">Toothbrushing</a>") }
+        m.raw("</nav></div></header><main>")
+        daySection(&m)
+        m.raw("<section id=\"agp\" class=\"card sheet\"><h2>AGP report</h2><p class=\"lead\">The standard one-page summary of the period for clinicians (prints on one A4 page).</p>")
+        m.raw(AGPSVG(view: agp).element())
+        m.raw("</section>")
+        m.raw("<section id=\"days\" class=\"card\"><h2>Days</h2><p class=\"lead\">Low, average and high glucose of each day with its hypo, hyper, exercise, stress and illness marks and favourites. Filter to find days; a date opens that day.</p>")
+        DayTableHTML(table: table, bands: bands, viewable: Set(days.map(\.day))).render(&m)
+        m.raw("</section>")
+        if !history.isEmpty {
+            m.raw("<section id=\"history\" class=\"card\"><h2>Toothbrushing</h2><p class=\"lead\">Sessions by week, month and year.</p><div class=\"history-grid\">")
+            for h in history { m.raw(HistorySVG(chart: h).element()) }
+            m.raw("</div></section>")
+        }
+        m.raw("</main><footer>")
+        m.escaped("Made by " + generator + " from the database on " + Fmt.shortDate(lastDay) + " data. Everything on this page is in this one file; it works without a network and without JavaScript.")
+        m.raw("</footer><div id=\"bubble\" role=\"tooltip\" hidden></div><script>\n" + PageScript.js + "</script></body></html>\n")
+        return m.text
+    }
+
+    func daySection(_ m: inout Markup) {
+        m.raw("<section id=\"day\" class=\"card\"><h2>Day</h2><p class=\"lead\">Glucose through the day with meals, exercise and insulin; the 30-minute forecast from the day's last reading; the three days before and after at the sides. Hover or tap for details.</p>")
+        m.raw("<div class=\"controls\"><label class=\"switch\"><input type=\"checkbox\" id=\"show-basal\"\(showBasal ? " checked" : "")> Show basal insulin</label>")
+        if let first = days.first?.day, let last = days.last?.day, let current = currentDay {
+            m.raw("<span class=\"js-only\"><label for=\"day-picker\">Go to</label><input type=\"date\" id=\"day-picker\" min=\"\(CivilDate.isoDate(fromDays: first))\" max=\"\(CivilDate.isoDate(fromDays: last))\" value=\"\(CivilDate.isoDate(fromDays: current))\">")
+            m.raw("<button type=\"button\" class=\"btn\" id=\"go-today\">\(current == days.last?.navigation.today ? "Today" : "Latest day")</button></span>")
+        }
+        m.raw("</div><div class=\"dayviews\">")
+        let onPage = Set(days.map(\.day))
+        for v in days {
+            let iso = CivilDate.isoDate(fromDays: v.day)
+            m.raw("<article class=\"dayview\(v.day == currentDay ? " current" : "")\" id=\"day-\(iso)\" data-date=\"\(iso)\"><nav class=\"daynav\">")
+            navLink(&m, day: v.navigation.previous, onPage: onPage, rel: "prev", text: "‹ " + Fmt.shortDate(v.navigation.previous))
+            m.raw("<h3>")
+            m.escaped(Fmt.longDate(v.day))
+            m.raw("</h3>")
+            navLink(&m, day: v.navigation.next, onPage: onPage, rel: "next", text: Fmt.shortDate(v.navigation.next) + " ›")
+            m.raw("</nav>")
+            m.raw(DaySVG(view: v, inPage: true).element())
+            facts(&m, v)
+            m.raw("</article>")
+        }
+        m.raw("</div><details class=\"all-days\"><summary>All days on this page</summary><ol>")
+        for v in days.reversed() {
+            let iso = CivilDate.isoDate(fromDays: v.day)
+            m.raw("<li><a href=\"#day-\(iso)\">")
+            m.escaped(Fmt.shortDate(v.day))
+            m.raw("</a>" + (v.points.isEmpty ? " (no readings)" : "") + "</li>")
+        }
+        m.raw("</ol></details></section>")
+    }
+
+    func navLink(_ m: inout Markup, day: Int64, onPage: Set<Int64>, rel: String, text: String) {
+        if onPage.contains(day) {
+            m.raw("<a class=\"nav \(rel)\" rel=\"\(rel)\" href=\"#day-\(CivilDate.isoDate(fromDays: day))\">")
+            m.escaped(text)
+            m.raw("</a>")
+        } else {
+            m.raw("<span class=\"nav \(rel) off\" title=\"Not on this page: make a page for another period with --from/--to\">")
+            m.escaped(text)
+            m.raw("</span>")
+        }
+    }
+
+    /// One line under the chart: the numbers a person looks for first, and what was logged.
+    func facts(_ m: inout Markup, _ v: DayView) {
+        m.raw("<p class=\"facts\">")
+        for e in v.episodes {
+            m.raw("<span class=\"episode\">")
+            m.escaped(e.name.prefix(1).uppercased() + e.name.dropFirst())
+            m.raw("</span>")
+        }
+        let s = v.stats
+        if s.count > 0 {
+            let inRange = v.points.filter { v.bands.bands[v.bands.index(of: $0.mgdl)].level == 0 }.count
+            m.raw("Mean <b>\(unit.text(s.mean!))</b> · lowest <b>\(unit.text(s.min!))</b> · highest <b>\(unit.text(s.max!))</b> \(unit.rawValue)")
+            m.raw(" · <b>\(Fmt.fixed(100 * Double(inRange) / Double(s.count), 0))%</b> of readings in the ")
+            m.escaped(v.bands.bands.first { $0.level == 0 }?.title.lowercased() ?? "target")
+            m.raw(" band")
+        } else {
+            m.raw("No glucose readings this day")
+        }
+        let meals = v.markers.filter { $0.kind == .meal }, doses = v.markers.filter { $0.kind == .insulin }
+        let carbs = meals.compactMap(\.carbs).reduce(0, +), units = doses.compactMap(\.insulin).reduce(0, +)
+        if !meals.isEmpty { m.raw(" · \(meals.count) meal\(meals.count == 1 ? "" : "s") (\(Fmt.amount(carbs, 0)) g carbs)") }
+        if !doses.isEmpty { m.raw(" · insulin \(Fmt.amount(units, 1)) U") }
+        if let f = v.forecast, let end = f.points.last {
+            m.raw(" · forecast (\(f.model)) \(unit.text(end.mgdl)) at \(Fmt.clock(localSeconds: LocalDays.local(end.utc, f.offset)))")
+        }
+        m.raw("</p>")
+    }
+}

@@ -1,0 +1,279 @@
+import HealthPipeCore
+
+/// The reads behind the chart views (`healthpipe chart`, `healthpipe page`): a subject's glucose and
+/// events over a time range and its day-table rows. Every query is a seek on a primary key: a
+/// series' sources are found one seek each (as `MeasurementGroups` does), then each source is
+/// read as one range of (subject, metric, source, start) — never a scan of the whole table, so a
+/// day of a ten-year database costs what a day of a new one does. Nothing here relies on `value`
+/// or `end` being part of the key.
+public final class ChartQueries {
+    let db: SQLiteConnection
+    public let path: String
+    private var sourceCache: [String: [String]] = [:]
+    private var eventGroupCache: [String: [EventGroup]] = [:]
+
+    struct EventGroup: Hashable { var kind: String, subtype: String, source: String }
+
+    /// A SQLite file that no healthpipe has written to (no schema version).
+    public struct NotAStore: Error, CustomStringConvertible {
+        public var description: String { "not a HealthPipe database (it has no HealthPipe tables)" }
+    }
+
+    /// Opens an existing database read-only (a missing file is an error, never an empty store);
+    /// refuses one written by a newer healthpipe, or by something else.
+    public init(path: String) throws {
+        db = try SQLiteConnection(path: path, readOnly: true)
+        self.path = path
+        try SQLiteSchema.migrator.checkSupported(db)
+        guard try Migrator.version(of: db) > 0 else { throw NotAStore() }
+    }
+
+    // MARK: Subjects and sources
+
+    /// Subjects that have readings of `metric`, sorted (one seek per subject).
+    public func subjects(metric: String = "glucose") throws -> [String] {
+        let first = try db.prepare("SELECT subject FROM measurements ORDER BY subject LIMIT 1")
+        let next = try db.prepare("SELECT subject FROM measurements WHERE subject > ?1 ORDER BY subject LIMIT 1")
+        let has = try db.prepare("SELECT 1 FROM measurements WHERE subject = ?1 AND metric = ?2 LIMIT 1")
+        var out: [String] = []
+        var current = try first.step() ? first.text(0) : nil
+        while let subject = current {
+            has.reset()
+            try has.bindText(1, subject)
+            try has.bindText(2, metric)
+            if try has.step() { out.append(subject) }
+            next.reset()
+            try next.bindText(1, subject)
+            current = try next.step() ? next.text(0) : nil
+        }
+        return out
+    }
+
+    /// The sources of a subject's `metric` that hold readings, in key order. A source whose first
+    /// row is an interpolated grid value (the `resample` transform's) holds no readings and is left out.
+    public func readingSources(subject: String, metric: String = "glucose") throws -> [String] {
+        let key = subject + "\u{0}" + metric
+        if let cached = sourceCache[key] { return cached }
+        let next = try db.prepare("""
+            SELECT source, flags FROM measurements WHERE subject = ?1 AND metric = ?2 AND source > ?3 ORDER BY source, start LIMIT 1
+            """)
+        let first = try db.prepare("""
+            SELECT source, flags FROM measurements WHERE subject = ?1 AND metric = ?2 ORDER BY source, start LIMIT 1
+            """)
+        var out: [String] = []
+        try first.bindText(1, subject)
+        try first.bindText(2, metric)
+        var found = try first.step() ? (first.text(0) ?? "", first.int(1)) : nil
+        while let (source, flags) = found {
+            if flags & Int64(RecordFlags.interpolated.rawValue) == 0 { out.append(source) }
+            next.reset()
+            try next.bindText(1, subject)
+            try next.bindText(2, metric)
+            try next.bindText(3, source)
+            found = try next.step() ? (next.text(0) ?? "", next.int(1)) : nil
+        }
+        sourceCache[key] = out
+        return out
+    }
+
+    // MARK: Readings
+
+    /// Readings of a subject's `metric` with `fromUTC <= start < toUTC`, all sources merged in time
+    /// order (grid values excluded).
+    public func readings(subject: String, metric: String = "glucose", fromUTC: Int64, toUTC: Int64) throws -> [Measurement] {
+        let s = try db.prepare("""
+            SELECT start, "end", utc_offset, value, unit, flags, band FROM measurements
+            WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start >= ?4 AND start < ?5
+              AND (flags & \(RecordFlags.interpolated.rawValue)) = 0
+            ORDER BY start
+            """)
+        let subjectSymbol = Symbol(subject), metricSymbol = Symbol(metric)
+        var out: [Measurement] = []
+        var bandSymbols: [String: Symbol] = [:]
+        func band(_ text: String?) -> Symbol {
+            guard let text, !text.isEmpty else { return .empty }
+            if let b = bandSymbols[text] { return b }
+            let b = Symbol(text)
+            bandSymbols[text] = b
+            return b
+        }
+        let sources = try readingSources(subject: subject, metric: metric)
+        for source in sources {
+            let sourceSymbol = Symbol(source)
+            s.reset()
+            try s.bindText(1, subject)
+            try s.bindText(2, metric)
+            try s.bindText(3, source)
+            try s.bindInt(4, fromUTC)
+            try s.bindInt(5, toUTC)
+            var unit = Symbol.empty, unitText = ""
+            while try s.step() {
+                let u = s.text(4) ?? ""
+                if u != unitText { unitText = u; unit = Symbol(u) }
+                out.append(Measurement(subject: subjectSymbol, metric: metricSymbol, source: sourceSymbol, start: s.int(0), end: s.int(1),
+                                       utcOffset: Int32(truncatingIfNeeded: s.int(2)), value: s.double(3), unit: unit,
+                                       flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: s.int(5))), band: band(s.text(6))))
+            }
+        }
+        if sources.count > 1 {
+            // Stable: readings at the same instant keep their source order.
+            let order = out.indices.sorted { (out[$0].start, $0) < (out[$1].start, $1) }
+            out = order.map { out[$0] }
+        }
+        return out
+    }
+
+    /// The first and the last reading of a subject's `metric` (one seek per source each way).
+    public func readingSpan(subject: String, metric: String = "glucose") throws -> (first: Measurement, last: Measurement)? {
+        var first: Measurement?, last: Measurement?
+        for (order, pick) in [("ASC", true), ("DESC", false)] {
+            let s = try db.prepare("""
+                SELECT start, utc_offset, value, flags FROM measurements
+                WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND (flags & \(RecordFlags.interpolated.rawValue)) = 0
+                ORDER BY start \(order) LIMIT 1
+                """)
+            for source in try readingSources(subject: subject, metric: metric) {
+                s.reset()
+                try s.bindText(1, subject)
+                try s.bindText(2, metric)
+                try s.bindText(3, source)
+                guard try s.step() else { continue }
+                let m = Measurement(subject: Symbol(subject), metric: Symbol(metric), source: Symbol(source), start: s.int(0),
+                                    utcOffset: Int32(truncatingIfNeeded: s.int(1)), value: s.double(2), unit: CanonicalUnits.glucose,
+                                    flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: s.int(3))))
+                if pick { if first == nil || m.start < first!.start { first = m } } else if last == nil || m.start > last!.start { last = m }
+            }
+        }
+        guard let first, let last else { return nil }
+        return (first, last)
+    }
+
+    // MARK: Events
+
+    /// The (kind, subtype, source) groups of a subject's events, one seek each.
+    func eventGroups(subject: String) throws -> [EventGroup] {
+        if let cached = eventGroupCache[subject] { return cached }
+        let firstOf = try db.prepare("SELECT kind, subtype, source FROM events WHERE subject = ?1 ORDER BY kind, subtype, source LIMIT 1")
+        let nextSource = try db.prepare("""
+            SELECT source FROM events WHERE subject = ?1 AND kind = ?2 AND subtype = ?3 AND source > ?4 ORDER BY source LIMIT 1
+            """)
+        let nextSubtype = try db.prepare("""
+            SELECT subtype, source FROM events WHERE subject = ?1 AND kind = ?2 AND subtype > ?3 ORDER BY subtype, source LIMIT 1
+            """)
+        let nextKind = try db.prepare("""
+            SELECT kind, subtype, source FROM events WHERE subject = ?1 AND kind > ?2 ORDER BY kind, subtype, source LIMIT 1
+            """)
+        func t(_ s: Statement, _ c: Int32) -> String { s.text(c) ?? "" }
+        var out: [EventGroup] = []
+        try firstOf.bindText(1, subject)
+        var found = try firstOf.step() ? EventGroup(kind: t(firstOf, 0), subtype: t(firstOf, 1), source: t(firstOf, 2)) : nil
+        while let g = found {
+            out.append(g)
+            found = nil
+            nextSource.reset()
+            try nextSource.bindText(1, subject); try nextSource.bindText(2, g.kind); try nextSource.bindText(3, g.subtype)
+            try nextSource.bindText(4, g.source)
+            if try nextSource.step() { found = EventGroup(kind: g.kind, subtype: g.subtype, source: t(nextSource, 0)); continue }
+            nextSubtype.reset()
+            try nextSubtype.bindText(1, subject); try nextSubtype.bindText(2, g.kind); try nextSubtype.bindText(3, g.subtype)
+            if try nextSubtype.step() { found = EventGroup(kind: g.kind, subtype: t(nextSubtype, 0), source: t(nextSubtype, 1)); continue }
+            nextKind.reset()
+            try nextKind.bindText(1, subject); try nextKind.bindText(2, g.kind)
+            if try nextKind.step() { found = EventGroup(kind: t(nextKind, 0), subtype: t(nextKind, 1), source: t(nextKind, 2)) }
+        }
+        eventGroupCache[subject] = out
+        return out
+    }
+
+    /// A subject's events with `fromUTC <= start < toUTC`, in time order. Episodes (illness,
+    /// stress) that started up to `episodeLookbackDays` earlier and are still running are included.
+    public func events(subject: String, fromUTC: Int64, toUTC: Int64, episodeLookbackDays: Int64 = 31) throws -> [Event] {
+        let s = try db.prepare("""
+            SELECT start, "end", utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags FROM events
+            WHERE subject = ?1 AND kind = ?2 AND subtype = ?3 AND source = ?4 AND start >= ?5 AND start < ?6 ORDER BY start
+            """)
+        let subjectSymbol = Symbol(subject)
+        var out: [Event] = []
+        for g in try eventGroups(subject: subject) {
+            guard let kind = Event.Kind(rawValue: g.kind) else { continue }
+            let isEpisode = kind == .episode
+            s.reset()
+            try s.bindText(1, subject)
+            try s.bindText(2, g.kind)
+            try s.bindText(3, g.subtype)
+            try s.bindText(4, g.source)
+            try s.bindInt(5, isEpisode ? fromUTC - episodeLookbackDays * 86_400 : fromUTC)
+            try s.bindInt(6, toUTC)
+            let subtype = Symbol(g.subtype), source = Symbol(g.source)
+            while try s.step() {
+                let start = s.int(0), end = s.int(1)
+                if isEpisode && start < fromUTC && end < fromUTC { continue }
+                func optional(_ c: Int32) -> Double? { s.isNull(c) ? nil : s.double(c) }
+                out.append(Event(subject: subjectSymbol, kind: kind, subtype: subtype, source: source, start: start, end: end,
+                                 utcOffset: Int32(truncatingIfNeeded: s.int(2)), carbs: optional(3), protein: optional(4),
+                                 fat: optional(5), insulin: optional(6), intensity: s.text(7).map { Symbol($0) } ?? .empty,
+                                 note: s.text(8), flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: s.int(9)))))
+            }
+        }
+        let order = out.indices.sorted { (out[$0].start, $0) < (out[$1].start, $1) }
+        return order.map { out[$0] }
+    }
+
+    // MARK: Day table
+
+    /// One day of the seeds' health table, as the `day_log` view defines it.
+    public struct DayLogRow: Sendable, Hashable {
+        public var day: String
+        public var readings: Int
+        public var low: Double?, avg: Double?, high: Double?
+        public var hypo: Bool, hyper: Bool, exercise: Bool, stress: Bool, illness: Bool
+        public var favourite: Bool
+        public var note: String?
+    }
+
+    /// The `day_log` rows of local days `fromDay...toDay` (YYYY-MM-DD), oldest first: a range of
+    /// `daily_summaries`' key (subject, day, metric) and of `favourites`' (subject, day).
+    public func dayLog(subject: String, fromDay: String, toDay: String) throws -> [DayLogRow] {
+        let s = try db.prepare("""
+            SELECT day, metric, n, min, mean, max, hypo, hyper, exercise_min, stress, illness FROM daily_summaries
+            WHERE subject = ?1 AND day >= ?2 AND day <= ?3 ORDER BY day
+            """)
+        try s.bindText(1, subject)
+        try s.bindText(2, fromDay)
+        try s.bindText(3, toDay)
+        var rows: [DayLogRow] = []
+        while try s.step() {
+            let day = s.text(0) ?? ""
+            if rows.last?.day != day {
+                rows.append(DayLogRow(day: day, readings: 0, hypo: false, hyper: false, exercise: false, stress: false, illness: false,
+                                      favourite: false))
+            }
+            let i = rows.count - 1
+            if s.text(1) == "glucose" {
+                rows[i].readings = Int(s.int(2))
+                rows[i].low = s.isNull(3) ? nil : s.double(3)
+                rows[i].avg = s.isNull(4) ? nil : s.double(4)
+                rows[i].high = s.isNull(5) ? nil : s.double(5)
+                rows[i].hypo = s.int(6) != 0
+                rows[i].hyper = s.int(7) != 0
+            }
+            // As day_log: any metric's row carries the day's exercise and episodes.
+            if s.double(8) > 0 { rows[i].exercise = true }
+            if s.int(9) != 0 { rows[i].stress = true }
+            if s.int(10) != 0 { rows[i].illness = true }
+        }
+        let f = try db.prepare("SELECT day, note FROM favourites WHERE subject = ?1 AND day >= ?2 AND day <= ?3")
+        try f.bindText(1, subject)
+        try f.bindText(2, fromDay)
+        try f.bindText(3, toDay)
+        var favourites: [String: String?] = [:]
+        while try f.step() { favourites[f.text(0) ?? ""] = .some(f.text(1)) }
+        for i in rows.indices {
+            if let note = favourites[rows[i].day] {
+                rows[i].favourite = true
+                rows[i].note = note
+            }
+        }
+        return rows
+    }
+}
