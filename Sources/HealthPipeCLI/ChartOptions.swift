@@ -30,7 +30,7 @@ struct ChartOptions: ParsableArguments {
     }
 
     static func day(_ text: String, option: String) throws -> Int64 {
-        guard let d = MetricDates.day(fromISO: text) else { throw configFailure(ValidationError("\(option) is a date YYYY-MM-DD (got '\(text)')")) }
+        guard let d = CivilDate.days(fromISO: text) else { throw configFailure(ValidationError("\(option) is a date YYYY-MM-DD (got '\(text)')")) }
         return d
     }
 

@@ -24,7 +24,7 @@ struct StoreChartSource: ChartDataSource {
     func dayRows(fromDay: Int64, toDay: Int64) throws -> [DayTable.Row] {
         try queries.dayLog(subject: subject, fromDay: CivilDate.isoDate(fromDays: fromDay), toDay: CivilDate.isoDate(fromDays: toDay))
             .compactMap { r in
-                guard let day = MetricDates.day(fromISO: r.day) else { return nil }
+                guard let day = CivilDate.days(fromISO: r.day) else { return nil }
                 return DayTable.Row(day: day, readings: r.readings, low: r.low, avg: r.avg, high: r.high, hypo: r.hypo,
                                     hyper: r.hyper, exercise: r.exercise, stress: r.stress, illness: r.illness,
                                     favourite: r.favourite, note: r.note)

@@ -31,8 +31,8 @@ import ZIPFoundation
         let sim = read(E2E.fixtures.appendingPathComponent("reference/simglucose/all.csv")).split(separator: "\n")
         let rows = sim.dropFirst().filter { ($0.contains("adult#001") || $0.contains("child#002")) && $0 < "2024-01-05" }
         add("simglucose.csv", ([sim[0]] + rows).joined(separator: "\n") + "\n", .simglucose)
-        if let archive = try? Archive(url: E2E.fixtures.appendingPathComponent("apple-health/generated_2days_dst_export.zip"), accessMode: .read),
-           let entry = archive["apple_health_export/export.xml"] {
+        let zip = E2E.fixtures.appendingPathComponent("apple-health/generated_2days_dst_export.zip")
+        if let archive = try? Archive(url: zip, accessMode: .read, pathEncoding: nil), let entry = archive["apple_health_export/export.xml"] {
             var data = Data()
             _ = try? archive.extract(entry) { data.append($0) }
             add("export.xml", String(decoding: data, as: UTF8.self), .appleXML)
