@@ -103,22 +103,6 @@ final class NightscoutMapper {
     }
 
     func provenance(_ doc: JSONDocument) -> Provenance { Provenance(file: file, line: doc.line) }
-
-    /// `Site Change` → `site_change`, `D.A.D. Alert` → `d_a_d_alert`.
-    static func snake(_ s: String) -> String {
-        var out = ""
-        var pendingUnderscore = false
-        for ch in s.lowercased() {
-            if ch.isLetter || ch.isNumber {
-                if pendingUnderscore, !out.isEmpty { out.append("_") }
-                pendingUnderscore = false
-                out.append(ch)
-            } else {
-                pendingUnderscore = true
-            }
-        }
-        return out
-    }
 }
 
 /// The last few readings' starts per source, to drop a reading a second uploader repeated a few

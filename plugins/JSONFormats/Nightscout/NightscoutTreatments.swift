@@ -49,7 +49,7 @@ extension NightscoutMapper {
         case _ where Self.deviceEvents.contains(type):
             var e = base
             e.kind = .device
-            e.subtype = Symbol(Self.snake(eventType))
+            e.subtype = Symbol(HealthNames.snake(eventType))
             out.add(e)
         case "exercise":
             var e = base
@@ -83,7 +83,7 @@ extension NightscoutMapper {
                 }
                 // Notes, announcements, temporary targets, profile switches, unknown types: kept, never dropped.
                 var e = base
-                e.subtype = Symbol(eventType.isEmpty ? "note" : Self.snake(eventType))
+                e.subtype = Symbol(eventType.isEmpty ? "note" : HealthNames.snake(eventType))
                 if e.note == nil { e.note = doc.string(F.reason) ?? doc.string(F.profile) }
                 out.add(e)
             }
