@@ -1,7 +1,8 @@
 /// The HealthPipe database: its migration history and how a connection is opened for writing.
 public enum SQLiteSchema {
     public static let migrator = Migrator(migrations: [SchemaV1.migration, SchemaV2.migration, SchemaV3.migration,
-                                                       SchemaV4.migration, SchemaV5.migration, SchemaV6.migration])
+                                                       SchemaV4.migration, SchemaV5.migration, SchemaV6.migration,
+                                                       SchemaV8.migration])
     public static var version: Int32 { migrator.latestVersion }
 
     /// Opens (creating if needed) a database, refuses one from a newer build, sets the pragmas and

@@ -15,6 +15,8 @@ final class SinkSession {
     private let forecasts: ForecastWriter
     private let alerts: AlertWriter
     private let motionSessions: MotionSessionWriter
+    private let routes: RouteWriter
+    private let electrocardiograms: ElectrocardiogramWriter
 
     init(path: String, batchRows: Int, run: RunInfo) throws {
         db = try SQLiteSchema.open(path: path)
@@ -30,6 +32,8 @@ final class SinkSession {
         forecasts = try ForecastWriter(db: db, symbols: symbols)
         alerts = try AlertWriter(db: db, symbols: symbols)
         motionSessions = try MotionSessionWriter(db: db, symbols: symbols)
+        routes = try RouteWriter(db: db, symbols: symbols, imports: imports, devices: devices)
+        electrocardiograms = try ElectrocardiogramWriter(db: db, symbols: symbols, imports: imports, devices: devices)
         // new_rows commits atomically with the rows it counts.
         transaction.beforeCommit = { [imports] in try imports.flushNewRows() }
 
@@ -49,6 +53,8 @@ final class SinkSession {
             try transaction.write(count: batch.forecasts.count) { try forecasts.write(batch.forecasts[$0]) }
             try transaction.write(count: batch.alerts.count) { try alerts.write(batch.alerts[$0]) }
             try transaction.write(count: batch.motionSessions.count) { try motionSessions.write(batch.motionSessions[$0]) }
+            try transaction.write(count: batch.routes.count) { try routes.write(batch.routes[$0]) }
+            try transaction.write(count: batch.electrocardiograms.count) { try electrocardiograms.write(batch.electrocardiograms[$0]) }
             // A live stream may run for days: a finished session is committed at once, not at the end.
             if !batch.motionSessions.isEmpty { try transaction.commit() }
         } catch {
