@@ -33,14 +33,19 @@ extension NightscoutMapper {
         let written = at.offset ?? (doc.has(F.dateString) ? time(doc, F.dateString)?.offset : nil)
         let cgm = cgmSource(doc)
         let metric = meter ? bloodGlucose : Metrics.glucose
-        if recent.isNearDuplicate(source: cgm.source, metric: metric, start: at.utc) {
-            nearDuplicates += 1
-            return
-        }
-        out.add(Measurement(subject: options.subject, metric: metric, source: cgm.source, start: at.utc,
+        let m = Measurement(subject: options.subject, metric: metric, source: cgm.source, start: at.utc,
                             utcOffset: offset(doc, utc: at.utc, written: written), value: value,
                             unit: CanonicalUnits.glucose, flags: meter ? .userEntered : [], provenance: provenance(doc), device: cgm.device,
-                            metadata: directionJSON(doc)))
+                            metadata: directionJSON(doc))
+        switch recent.check(source: cgm.source, metric: metric, start: at.utc, position: out.nextMeasurementPosition) {
+        case .new:
+            out.add(m)
+        case .repeatLater:
+            nearDuplicates += 1
+        case .repeatEarlier(let position):
+            nearDuplicates += 1
+            if !out.replace(at: position, with: m) { out.add(m) }
+        }
     }
 
     /// Source and device of an entry: the family its `device` names, else the `cgm` option, else `Nightscout`.

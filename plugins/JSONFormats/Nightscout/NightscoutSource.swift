@@ -105,25 +105,42 @@ final class NightscoutMapper {
     func provenance(_ doc: JSONDocument) -> Provenance { Provenance(file: file, line: doc.line) }
 }
 
-/// The last few readings' starts per source, to drop a reading a second uploader repeated a few
-/// seconds apart (Nightscout's best-known duplicate: `Dexcom G6 SERIAL` and `com.dexcom.G6` ~1 s
-/// apart). CGM readings are at least a minute apart, so two within 30 s are one reading.
+/// The last few readings per source, to fold a reading a second uploader repeated a few seconds
+/// apart (Nightscout's best-known duplicate: `Dexcom G6 SERIAL` and `com.dexcom.G6` ~1 s apart)
+/// into one. CGM readings are at least a minute apart, so two within 30 s are one reading; the
+/// earliest time wins (a repeat is an upload delay), whichever order the file lists them in, so the
+/// reading meets the same reading from Clarity or Tidepool.
 struct RecentReadings {
     static let window: Int64 = 30
-    private var keys: [(source: Symbol, metric: Symbol)] = []
-    private var starts: [[Int64]] = []
 
-    /// True when a reading of `source` lies within the window of `start` (but not at it: an exact
-    /// repeat is the same row and upserts).
-    mutating func isNearDuplicate(source: Symbol, metric: Symbol, start: Int64) -> Bool {
+    enum Verdict {
+        case new
+        /// A repeat of a reading already kept with an earlier or equal time: drop it.
+        case repeatLater
+        /// A repeat earlier than the kept reading at `position`: it replaces that one.
+        case repeatEarlier(position: (generation: Int, index: Int))
+    }
+
+    private struct Kept {
+        var start: Int64
+        var position: (generation: Int, index: Int)
+    }
+    private var keys: [(source: Symbol, metric: Symbol)] = []
+    private var kept: [[Kept]] = []
+
+    mutating func check(source: Symbol, metric: Symbol, start: Int64, position: (generation: Int, index: Int)) -> Verdict {
         guard let i = keys.firstIndex(where: { $0.source == source && $0.metric == metric }) else {
             keys.append((source, metric))
-            starts.append([start])
-            return false
+            kept.append([Kept(start: start, position: position)])
+            return .new
         }
-        for s in starts[i] where s != start && abs(s - start) < Self.window { return true }
-        if starts[i].count >= 8 { starts[i].removeFirst() }
-        starts[i].append(start)
-        return false
+        for (j, k) in kept[i].enumerated() where k.start != start && abs(k.start - start) < Self.window {
+            if start > k.start { return .repeatLater }
+            kept[i][j].start = start
+            return .repeatEarlier(position: k.position)
+        }
+        if kept[i].count >= 8 { kept[i].removeFirst() }
+        kept[i].append(Kept(start: start, position: position))
+        return .new
     }
 }

@@ -66,6 +66,8 @@ struct RecordBatcher {
     let limit: Int
     private(set) var measurements: Int64 = 0
     private(set) var events: Int64 = 0
+    /// Counts flushes, so a position in the current batch can be told from one in a batch already sent.
+    private(set) var generation = 0
 
     init(limit: Int = 4096) {
         self.limit = limit
@@ -77,6 +79,16 @@ struct RecordBatcher {
     mutating func add(_ m: HealthPipeCore.Measurement) {
         batch.measurements.append(m)
         measurements += 1
+    }
+
+    /// Where the next measurement goes: (generation, index in the batch).
+    var nextMeasurementPosition: (generation: Int, index: Int) { (generation, batch.measurements.count) }
+
+    /// Replaces a measurement still in the current batch; false when that batch was already sent.
+    mutating func replace(at position: (generation: Int, index: Int), with m: HealthPipeCore.Measurement) -> Bool {
+        guard position.generation == generation, position.index < batch.measurements.count else { return false }
+        batch.measurements[position.index] = m
+        return true
     }
 
     mutating func add(_ e: Event) {
@@ -94,6 +106,7 @@ struct RecordBatcher {
         guard !batch.isEmpty else { return }
         let full = batch
         batch.removeAll()
+        generation += 1
         try emit(full)
     }
 }
