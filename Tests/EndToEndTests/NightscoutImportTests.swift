@@ -76,7 +76,7 @@ import Testing
         // The negative correction is quarantined with its JSON path and line.
         let bad = try String(contentsOf: q, encoding: .utf8)
         #expect(bad.contains("$[12].insulin: insulin -2 U is outside the plausible range"), "\(bad)")
-        #expect(bad.contains("\"line\":121"), "\(bad)")
+        #expect(bad.contains("\"line\":112"), "\(bad)")
     }
 
     @Test func mongoexportExtendedJSONStreams() throws {

@@ -32,7 +32,6 @@ struct TandemRowMapper {
     let file: Symbol
     private var placer: LocalTimePlacer
     private var section: TandemSection? = nil
-    private var afterBlank = true
     private(set) var sections = 0
     private(set) var unknownRows = 0
     private let pattern = try! TimestampPattern("%Y-%m-%dT%H:%M:%S")
@@ -50,17 +49,15 @@ struct TandemRowMapper {
     }
 
     mutating func map<Row: TableRow>(_ row: inout Row, _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
-        if row.isBlank {
-            afterBlank = true
-            return
-        }
-        if afterBlank || section == nil, let s = TandemSection(header: row.strings()) {
+        if row.isBlank { return }  // blank lines separate sections (libcsv does not even report them)
+        // A section header starts with `Type` or `DeviceType`; data rows start with their type's value.
+        let first = row.trimmed(0)
+        if ByteText.equalsIgnoringCase(first, "Type") || ByteText.equalsIgnoringCase(first, "DeviceType"),
+           let s = TandemSection(header: row.strings()) {
             section = s
             sections += 1
-            afterBlank = false
             return
         }
-        afterBlank = false
         switch section {
         case nil: return  // the preamble (patient name, report date)
         case .unknown?: unknownRows += 1

@@ -7,8 +7,11 @@ import HealthPipeCore
 /// events named after the eventType. BG Check readings become blood_glucose measurements. Every
 /// treatment keeps its own fields (eventType, _id, enteredBy, nested uploader objects) as metadata.
 extension NightscoutMapper {
-    /// Fields stored in columns; the rest of a treatment goes into its metadata.
-    static let treatmentColumns: Set<String> = ["created_at", "utcOffset", "insulin", "carbs", "protein", "fat", "notes", "enteredBy"]
+    /// Fields stored in columns, and `_id`: uploaders post one treatment several times under new ids
+    /// (iAPS: 462 Sensor Starts at 19 instants), which must land as one unchanged row. The rest of a
+    /// treatment goes into its metadata.
+    static let treatmentColumns: Set<String> = ["_id", "created_at", "utcOffset", "insulin", "carbs", "protein", "fat", "notes",
+                                                "enteredBy"]
 
     func treatment(_ doc: JSONDocument, _ out: inout RecordBatcher) throws {
         typealias F = NightscoutFields

@@ -117,6 +117,14 @@ final class JSONDocumentReader {
             }
         }
 
+        /// Skips to the start of the next line.
+        func skipLine() throws {
+            while true {
+                while pos < filled { if buf[pos] == 0x0A { return }; pos += 1 }
+                guard try refill() else { return }
+            }
+        }
+
         while true {
             // Whitespace and separators between objects.
             while pos < filled {
@@ -169,8 +177,12 @@ final class JSONDocumentReader {
                 let before = UnsafeRawBufferPointer(start: buf + pos, count: offset)
                 let at = line + Int64(before.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
                 let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: min(512, filled - pos)), as: UTF8.self)
-                try problem(Problem(line: at, reason: "invalid JSON in \(inArray ? "$[\(index)]" : "the object"): \(reason)", raw: raw))
-                try skipValue()
+                try problem(Problem(line: line, reason: "invalid JSON in \(inArray ? "$[\(index)]" : "the object")"
+                                    + (at != line ? " (at line \(at))" : "") + ": \(reason)", raw: raw))
+                // In an array the bad element is skipped to its matching close; in a file of one
+                // object per line (mongoexport) only its own line goes, so a cut-off document does
+                // not take the next ones with it.
+                if inArray { try skipValue() } else { try skipLine() }
                 index += 1
             }
         }
