@@ -1,3 +1,4 @@
+import Foundation
 import HealthPipeCore
 
 /// Maps the rows of a Clarity export (CSV or XLSX) to records: the header locates the columns,
@@ -129,27 +130,43 @@ struct ClarityRowMapper {
     }
 }
 
-/// Device symbols of Clarity readings by (uploader, transmitter): a handful per export, looked up
-/// with two memcmps per row.
+/// Device symbols of Clarity readings by (uploader, transmitter): a handful per export. Rows repeat
+/// the previous row's device, so the last hit is checked first with two memcmps.
 struct ClarityDevices {
-    private var keys: [(uploader: [UInt8], transmitter: [UInt8], info: String, fallback: Symbol)] = []
-    private var symbols: [Symbol] = []
+    private struct Key {
+        var uploader: [UInt8], transmitter: [UInt8], info: String, fallback: Symbol, symbol: Symbol
+    }
+    private var keys: [Key] = []
+    private var last = -1
 
     /// `fallback` names the uploader when the row's cell is empty (the Device row's Source Device ID).
     mutating func symbol(uploaderBytes: UnsafeRawBufferPointer, fallback: Symbol, transmitter: UnsafeRawBufferPointer,
                          deviceInfo: String) -> Symbol {
-        for i in keys.indices where keys[i].fallback == fallback && keys[i].info == deviceInfo
-            && keys[i].uploader.withUnsafeBytes({ $0.elementsEqual(uploaderBytes) })
-            && keys[i].transmitter.withUnsafeBytes({ $0.elementsEqual(transmitter) }) {
-            return symbols[i]
+        if last >= 0, matches(keys[last], uploaderBytes, fallback, transmitter, deviceInfo) { return keys[last].symbol }
+        for i in keys.indices where matches(keys[i], uploaderBytes, fallback, transmitter, deviceInfo) {
+            last = i
+            return keys[i].symbol
         }
         let uploader = uploaderBytes.isEmpty ? (fallback == .empty ? "" : fallback.text) : uploaderBytes.text
         let model = CGMSource.model(of: uploader) ?? CGMSource.model(of: deviceInfo)
         let s = CGMSource.device(family: CGMSource.dexcom, model: model, serial: transmitter.isEmpty ? nil : transmitter.text,
                                  uploader: uploader)
-        if keys.count >= 16 { keys.removeFirst(); symbols.removeFirst() }
-        keys.append((Array(uploaderBytes), Array(transmitter), deviceInfo, fallback))
-        symbols.append(s)
+        if keys.count >= 16 { keys.removeFirst() }
+        keys.append(Key(uploader: Array(uploaderBytes), transmitter: Array(transmitter), info: deviceInfo, fallback: fallback, symbol: s))
+        last = keys.count - 1
         return s
+    }
+
+    @inline(__always)
+    private func matches(_ k: Key, _ uploader: UnsafeRawBufferPointer, _ fallback: Symbol, _ transmitter: UnsafeRawBufferPointer,
+                         _ info: String) -> Bool {
+        k.fallback == fallback && Self.same(k.uploader, uploader) && Self.same(k.transmitter, transmitter) && k.info == info
+    }
+
+    @inline(__always)
+    private static func same(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.isEmpty { return true }
+        return a.withUnsafeBytes { memcmp($0.baseAddress!, b.baseAddress!, a.count) == 0 }
     }
 }
