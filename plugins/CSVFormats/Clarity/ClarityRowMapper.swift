@@ -71,12 +71,9 @@ struct ClarityRowMapper {
                 guard v > 0, v < 2000 else { throw CSVFileRun.Reject("glucose value \(cell.text) is out of range") }
                 value = cols.glucoseUnit.toMgdl(v)
                 if cols.glucoseUnit == .mmol { flags.insert(.convertedFromMmol) }
-            } else if ByteText.equalsIgnoringCase(cell, "Low") {
-                value = ClaritySource.sensorLow
-                flags.insert(.belowSensorRange)
-            } else if ByteText.equalsIgnoringCase(cell, "High") {
-                value = ClaritySource.sensorHigh
-                flags.insert(.aboveSensorRange)
+            } else if let limit = ClaritySource.outOfRange(cell) {
+                value = limit.value
+                flags.insert(limit.flag)
             } else {
                 throw CSVFileRun.Reject(cell.isEmpty ? "\(type.text) row without a glucose value"
                                                      : "glucose value '\(cell.text)' is not a number")

@@ -10,6 +10,13 @@ final class ClaritySource: Source, InputDescribing {
     /// kept at the limit with a flag, never dropped and never mistaken for a real 40 or 400.
     static let sensorLow = 40.0, sensorHigh = 400.0
 
+    /// A Dexcom sensor's `Low`/`High` text as its limit with the range flag; nil for any other cell.
+    static func outOfRange(_ cell: UnsafeRawBufferPointer) -> (value: Double, flag: RecordFlags)? {
+        if ByteText.equalsIgnoringCase(cell, "Low") { return (sensorLow, .belowSensorRange) }
+        if ByteText.equalsIgnoringCase(cell, "High") { return (sensorHigh, .aboveSensorRange) }
+        return nil
+    }
+
     let options: CSVCommonOptions
     var inputPaths: [String] { [options.path] }
 

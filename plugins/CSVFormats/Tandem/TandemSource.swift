@@ -96,12 +96,9 @@ struct TandemRowMapper {
         if let v = ByteText.double(cell) {
             guard TandemRanges.glucose.contains(v) else { throw CSVFileRun.Reject("reading \(cell.text) mg/dL is out of range") }
             value = v
-        } else if ByteText.equalsIgnoringCase(cell, "Low") {
-            value = ClaritySource.sensorLow
-            flags.insert(.belowSensorRange)
-        } else if ByteText.equalsIgnoringCase(cell, "High") {
-            value = ClaritySource.sensorHigh
-            flags.insert(.aboveSensorRange)
+        } else if let limit = ClaritySource.outOfRange(cell) {  // the pump shows the Dexcom sensor's Low/High
+            value = limit.value
+            flags.insert(limit.flag)
         } else {
             throw CSVFileRun.Reject(cell.isEmpty ? "reading without a value" : "reading '\(cell.text)' is not a number")
         }
