@@ -53,12 +53,13 @@ import Testing
         #expect(try E2E.run(["reaggregate", "--db", db.path]).code == 0)
         let want7: [[String]] = [["2024-06-05", "60"]]
         #expect(E2E.query(db, "SELECT day, n FROM daily_summaries WHERE metric = 'glucose'") == want7)
-        // Again, in either order: still 60 readings. A reading keeps the device of the export that
-        // wrote it last, so re-importing the last export alone changes nothing at all.
+        // Again, in either order: still 60 readings. A reading keeps the device of the export written
+        // last (the files of one run are read concurrently, so that is per reading), so an export
+        // imported again right after itself changes nothing at all.
         #expect(try E2E.run(["import"] + files.reversed() + ["--db", db.path, "--timezone", "Europe/Berlin"]).code == 0)
         #expect(try E2E.run(["import"] + files + ["--db", db.path, "--timezone", "Europe/Berlin"]).code == 0)
         #expect(E2E.count(db, "measurements") == 60)
-        #expect(try E2E.run(["import", files[2], "--db", db.path]).code == 0)
+        for _ in 0..<2 { #expect(try E2E.run(["import", files[2], "--db", db.path]).code == 0) }
         #expect(E2E.scalar(db, "SELECT new_rows FROM imports WHERE path = '\(files[2])'") == "0")
         #expect(E2E.count(db, "measurements") == 60)
     }
