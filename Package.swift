@@ -31,7 +31,10 @@ let package = Package(
                 path: "Sources/HealthPipeAnalytics"),
 
         // Format adapters and sinks: one target per family.
-        .target(name: "CSVFormats", dependencies: ["HealthPipeCore", "CLibCSV", "Yams"],
+        .target(name: "CSVFormats",
+                dependencies: ["HealthPipeCore", "CLibCSV", "Yams",
+                               // Excel workbooks (Clarity XLSX) are zips of XML.
+                               "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                 path: "plugins/CSVFormats"),
         .target(name: "SQLiteStore", dependencies: ["HealthPipeCore", "CSQLite"],
                 path: "plugins/SQLiteStore"),

@@ -8,6 +8,13 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The FHIR export test validates against FHIR R4 with SMART's fhirclient models (generated from 4.0.1).
+if ! python3 -c "import fhirclient.models.observation" 2>/dev/null; then
+  for attempt in 1 2 3; do
+    python3 -m pip install -q fhirclient==4.4.0 2>/dev/null || python3 -m pip install -q --break-system-packages fhirclient==4.4.0 && break
+    sleep $((attempt * 10))
+  done
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"

@@ -12,7 +12,7 @@ import Testing
         #expect(r.code == 0, "\(r.stderr)")
         // 2160 lines: header, 11 metadata rows, 2148 EGV rows with unique timestamps.
         #expect(E2E.count(db, "measurements") == 2148)
-        #expect(E2E.count(db, "measurements", "metric = 'glucose' AND source = 'iPhone G6' AND unit = 'mg/dL'") == 2148)
+        #expect(E2E.count(db, "measurements", "metric = 'glucose' AND source = 'Dexcom' AND unit = 'mg/dL'") == 2148)
         #expect(E2E.count(db, "events") == 0)
         // First and last EGV, spot-checked.
         #expect(E2E.query(db, "SELECT value, utc_offset, line FROM measurements ORDER BY start LIMIT 1") == [["103.0", "0", "13"]])

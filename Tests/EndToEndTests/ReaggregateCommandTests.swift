@@ -258,7 +258,7 @@ import Testing
         #expect(grid == 2145, "\(grid) grid points")
         #expect(E2E.scalar(db, "SELECT datetime(min(start), 'unixepoch') || ' ' || datetime(max(start), 'unixepoch') FROM measurements WHERE source = 'resampled'")
                 == "2016-10-24 11:25:00 2016-11-01 09:15:00")
-        #expect(E2E.count(db, "measurements", "source = 'iPhone G6'") == 2148)
+        #expect(E2E.count(db, "measurements", "source = 'Dexcom'") == 2148)
         // Daily rows come from the stored readings only, not from the grid.
         #expect(E2E.scalar(db, "SELECT sum(n) FROM daily_summaries WHERE metric = 'glucose'") == "2148")
 
@@ -346,8 +346,8 @@ import Testing
         let settings = dir.appendingPathComponent("settings.yml")
         try E2E.write("resample: {}\npredict: false\nalerts: false\n", to: settings)
         #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path]).code == 0)
-        #expect(E2E.count(db, "measurements", "source = 'iPhone G6'") == 2148)
-        #expect(E2E.count(db, "measurements", "source = 'iPhone G6' AND flags & 128 != 0") == 0)
+        #expect(E2E.count(db, "measurements", "source = 'Dexcom'") == 2148)
+        #expect(E2E.count(db, "measurements", "source = 'Dexcom' AND flags & 128 != 0") == 0)
         #expect(E2E.count(db, "measurements", "source = 'resampled'") == 2145)
     }
 }

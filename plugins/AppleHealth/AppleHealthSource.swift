@@ -60,6 +60,8 @@ final class AppleHealthSource: Source, InputDescribing {
             if parsing { parser.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) }
         }
         try handler.finish(drain: drain)
+        // Route files and ECGs, once every workout has named its routes.
+        if !stopped { try SideFiles(options: options, input: input, links: handler.side.routeLinks).read(context: context, emit: emit) }
         if let error = parser.error {
             rejected += 1
             let where_ = input.entryName.map { " (\($0) in the zip)" } ?? ""

@@ -4,6 +4,6 @@ import HealthPipeCore
 public enum CSVFormatsPlugin {
     public static let family = "CSVFormats"
     public static var components: [ComponentDescriptor] {
-        [dexcomClarityComponent, libreViewComponent, careLinkComponent]
+        [dexcomClarityComponent, libreViewComponent, careLinkComponent, dexcomClarityXLSXComponent, tandemComponent]
     }
 }

@@ -224,5 +224,5 @@ public let ndjsonSinkComponent = ComponentDescriptor(
 
 /// Everything JSONFormats registers.
 public enum JSONFormatsPlugin {
-    public static var components: [ComponentDescriptor] { [ndjsonSinkComponent] }
+    public static var components: [ComponentDescriptor] { [ndjsonSinkComponent, nightscoutComponent, tidepoolComponent, fhirSinkComponent] }
 }

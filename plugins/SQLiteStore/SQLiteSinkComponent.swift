@@ -17,7 +17,8 @@ public let sqliteSinkComponent = ComponentDescriptor(
                   + "alerts), write the incoming derived records and update only the band of stored readings; events are "
                   + "not written. Commits only when the run completes."),
     ],
-    accepts: [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts, .motionSessions],
+    accepts: [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts, .motionSessions, .routes,
+              .electrocardiograms],
     produces: [],
     build: { builder in
         let o = try builder.options(SQLiteSink.Options.self)

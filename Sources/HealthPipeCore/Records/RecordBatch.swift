@@ -13,6 +13,9 @@ public struct RecordBatch: Sendable {
     public var motionSamples: [MotionSample] = []
     public var sessionProgress: [SessionProgress] = []
     public var motionSessions: [MotionSession] = []
+    // Apple Health side files: workout routes and ECG recordings (few, each carrying its points).
+    public var routes: [WorkoutRoute] = []
+    public var electrocardiograms: [Electrocardiogram] = []
 
     public init(measurements: [Measurement] = [], events: [Event] = [], dailySummaries: [DailySummary] = [],
                 metricSets: [MetricSet] = [], forecasts: [ForecastPoint] = [], alerts: [Alert] = []) {
@@ -33,6 +36,7 @@ public struct RecordBatch: Sendable {
     public var count: Int {
         measurements.count + events.count + dailySummaries.count + profiles.count + metricSets.count + forecasts.count
             + alerts.count + motionSamples.count + sessionProgress.count + motionSessions.count
+            + routes.count + electrocardiograms.count
     }
     public var isEmpty: Bool { count == 0 }
 
@@ -48,6 +52,8 @@ public struct RecordBatch: Sendable {
         if !motionSamples.isEmpty { k.insert(.motionSamples) }
         if !sessionProgress.isEmpty { k.insert(.sessionProgress) }
         if !motionSessions.isEmpty { k.insert(.motionSessions) }
+        if !routes.isEmpty { k.insert(.routes) }
+        if !electrocardiograms.isEmpty { k.insert(.electrocardiograms) }
         return k
     }
 
@@ -63,6 +69,8 @@ public struct RecordBatch: Sendable {
         motionSamples.removeAll(keepingCapacity: true)
         sessionProgress.removeAll(keepingCapacity: true)
         motionSessions.removeAll(keepingCapacity: true)
+        routes.removeAll(keepingCapacity: true)
+        electrocardiograms.removeAll(keepingCapacity: true)
     }
 }
 
@@ -81,6 +89,8 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
     public static let motionSamples = RecordKinds(rawValue: 1 << 6)
     public static let sessionProgress = RecordKinds(rawValue: 1 << 7)
     public static let motionSessions = RecordKinds(rawValue: 1 << 8)
+    public static let routes = RecordKinds(rawValue: 1 << 9)
+    public static let electrocardiograms = RecordKinds(rawValue: 1 << 10)
     /// Every kind an NDJSON-style sink writes (motion samples and live progress are stream-only).
     public static let all: RecordKinds = [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts]
 
@@ -95,6 +105,8 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
         if contains(.motionSamples) { names.append("motion samples") }
         if contains(.sessionProgress) { names.append("session progress") }
         if contains(.motionSessions) { names.append("motion sessions") }
+        if contains(.routes) { names.append("workout routes") }
+        if contains(.electrocardiograms) { names.append("electrocardiograms") }
         return names.isEmpty ? "nothing" : names.joined(separator: ", ")
     }
 }

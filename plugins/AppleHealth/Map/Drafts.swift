@@ -84,6 +84,8 @@ struct WorkoutDraft {
     var statistics: [Statistic] = []
     var events: [(type: String, date: String)] = []
     var routes: [String] = []
+    /// Inline `Location` points of a `WorkoutRoute` (exports up to iOS 12).
+    var locations: [WorkoutRoute.Point] = []
 
     mutating func reset() { self = WorkoutDraft() }
 }

@@ -48,7 +48,8 @@ extension ExportHandler {
         let (value, converted) = conversion.convert(raw)
         add(HealthPipeCore.Measurement(subject: subject, metric: type.metric, source: draft.source, start: start.utc,
                                        end: end.utc, utcOffset: offset, value: value, unit: conversion.unit,
-                                       flags: flags.union(converted), provenance: prov, device: deviceSymbol, metadata: metadataJSON()))
+                                       flags: flags.union(converted), provenance: prov, device: deviceSymbol,
+                                       metadata: side.hasBeats(line: draft.line) ? metadataJSON(extra: beatsJSON(start)) : metadataJSON()))
         if type.kind == .dietaryCarbs {
             ledger.add(.init(start: start.utc, end: end.utc, carbs: value, line: draft.line, source: draft.source,
                              offset: offset, device: deviceSymbol, flags: flags))

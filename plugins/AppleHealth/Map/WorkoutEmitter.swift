@@ -109,6 +109,7 @@ extension ExportHandler {
                   intensity: Self.intensity(energyKcal: energy, minutes: minutes),
                   flags: draft.userEntered ? .userEntered : [], provenance: Provenance(file: file, line: draft.line),
                   device: deviceSymbol, metadata: metadata))
+        finishRoutes(workoutStart: start.utc, offset: offset)
     }
 
     /// Energy per minute (kcal/min, roughly METs × body mass): < 5 light, < 10 medium, else heavy.

@@ -41,6 +41,8 @@ final class ExportHandler: SAXElementHandler {
     @exclusivity(unchecked) var correlation = CorrelationDraft()
     @exclusivity(unchecked) var workout = WorkoutDraft()
     @exclusivity(unchecked) var ledger = MealLedger()
+    /// Beat-to-beat lists, inline route points and the workouts that route files belong to.
+    @exclusivity(unchecked) var side = SideData()
 
     @exclusivity(unchecked) var types = ByteCache<HealthType>(capacity: 32)
     @exclusivity(unchecked) private var sources = ByteCache<SourceInfo>(capacity: 16)
@@ -106,6 +108,10 @@ final class ExportHandler: SAXElementHandler {
         case 4:
             if top == .workout, named(name, "FileReference") {
                 for i in 0..<a.count where named(a.name(i), "path") { workout.routes.append(a.string(i)) }
+            } else if top == .workout, named(name, "Location") {
+                routeLocation(a)
+            } else if top == .record, named(name, "InstantaneousBeatsPerMinute") {
+                heartbeat(a)
             }
         default: break
         }
@@ -275,6 +281,12 @@ final class ExportHandler: SAXElementHandler {
 
     func add(_ p: SubjectProfile) {
         batch.profiles.append(p)
+    }
+
+    /// A route carries all its points: a few per batch.
+    func add(_ r: WorkoutRoute) {
+        batch.routes.append(r)
+        if batch.routes.count >= 4 || batch.count >= Self.batchSize { flushBatch() }
     }
 
     func flushBatch() {

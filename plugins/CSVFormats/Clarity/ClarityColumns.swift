@@ -5,6 +5,8 @@ import HealthPipeCore
 struct ClarityColumns {
     var timestamp = 1, eventType = 2, subtype = 3, deviceInfo = 5, sourceDevice = 6
     var glucose = 7, insulin = 8, carbs = 9, duration = 10
+    /// `Transmitter ID` (14-column layout only).
+    var transmitter: Int? = nil
     var glucoseUnit = GlucoseUnit.mgdl
 
     /// Nil when the header is not a Clarity header.
@@ -25,6 +27,7 @@ struct ClarityColumns {
         insulin = find(["insulin value", "valor de insulina"]) ?? 8
         carbs = find(["carb value", "valor de carbohidratos"]) ?? 9
         duration = find(["duration", "duración", "duracion"]) ?? 10
+        transmitter = find(["transmitter id", "id. del transmisor", "id del transmisor"])
     }
 
     /// Event types of Clarity's untimed metadata rows (English and Spanish exports).

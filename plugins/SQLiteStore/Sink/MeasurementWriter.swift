@@ -2,7 +2,9 @@ import HealthPipeCore
 
 /// Writes measurements on their natural key (subject, metric, source, start, end): the value is not
 /// part of it, so a corrected value replaces the row it corrects (the later write wins) and the
-/// imports log counts it as changed. The hot path binds by index from cached symbol bytes and
+/// imports log counts it as changed. What says where a reading came from (import, line, device,
+/// metadata) follows the write that last changed it: the same reading in two exports of one sensor
+/// (Clarity and Nightscout name other uploaders) is not a change. The hot path binds by index from cached symbol bytes and
 /// allocates nothing per row; rows go `groupSize` to a statement when they share a provenance file
 /// (so one changes() count belongs to one import), the rest one at a time.
 ///
@@ -22,7 +24,7 @@ final class MeasurementWriter {
     static func upsertSQL(rows: Int) -> String {
         UpsertSQL.make(table: "measurements", columns: columns, key: key,
                        update: ["value", "unit", "flags", "band", "utc_offset", "import_id", "line", "metadata", "device_id"],
-                       changedWhen: ["value", "unit", "flags", "band", "utc_offset", "metadata", "device_id"], rows: rows)
+                       changedWhen: ["value", "unit", "flags", "band", "utc_offset"], rows: rows)
     }
 
     static func insertSQL(rows: Int) -> String {

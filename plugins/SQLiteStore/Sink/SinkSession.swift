@@ -13,6 +13,8 @@ final class SinkSession {
     private let profiles: ProfileWriter
     private let metricSets: MetricSetWriter
     private let motionSessions: MotionSessionWriter
+    private let routes: RouteWriter
+    private let electrocardiograms: ElectrocardiogramWriter
     private let pending: PendingDays
     /// Daily summaries and day metric sets that arrive are written for fresh days (and those days
     /// taken off `derived_pending`) only when every step of the database's derivation settings is
@@ -35,6 +37,8 @@ final class SinkSession {
         profiles = try ProfileWriter(db: db, symbols: symbols, imports: imports)
         metricSets = try MetricSetWriter(db: db, symbols: symbols)
         motionSessions = try MotionSessionWriter(db: db, symbols: symbols)
+        routes = try RouteWriter(db: db, symbols: symbols, imports: imports, devices: devices)
+        electrocardiograms = try ElectrocardiogramWriter(db: db, symbols: symbols, imports: imports, devices: devices)
         // new_rows and the pending days commit atomically with the rows they describe.
         transaction.beforeCommit = { [imports, pending] in
             try imports.flushNewRows()
@@ -66,6 +70,8 @@ final class SinkSession {
             }
             try transaction.write(count: batch.profiles.count) { try profiles.write(batch.profiles[$0]) }
             try transaction.write(count: batch.motionSessions.count) { try motionSessions.write(batch.motionSessions[$0]) }
+            try transaction.write(count: batch.routes.count) { try routes.write(batch.routes[$0]) }
+            try transaction.write(count: batch.electrocardiograms.count) { try electrocardiograms.write(batch.electrocardiograms[$0]) }
             // A live stream may run for days: a finished session is committed at once, not at the end.
             if !batch.motionSessions.isEmpty { try transaction.commit() }
         } catch {

@@ -1,0 +1,108 @@
+import HealthPipeCore
+
+/// Dexcom Clarity's Excel export (`.xlsx`, the default in many countries): every worksheet whose
+/// first row is Clarity's header is read row by row through the same `ClarityRowMapper` as the CSV,
+/// so a workbook and its CSV give the same records (and the same line numbers: a sheet's row
+/// numbers are the CSV's lines). Sheets that are not Clarity tables are skipped with a warning.
+final class ClarityXLSXSource: Source, InputDescribing {
+    static let format = "dexcom-clarity-xlsx"
+
+    let options: CSVCommonOptions
+    var inputPaths: [String] { [options.path] }
+
+    init(options: CSVCommonOptions) { self.options = options }
+
+    func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        let package = try XLSXPackage(path: options.path)
+        let index = context.registerInput(InputFileInfo(path: options.path, format: Self.format, size: package.size))
+        context.progress.addExpected(package.sheets.reduce(0) { $0 + package.uncompressedSize($1.part) })
+        var hasher = ContentHasher()
+        var rows: Int64 = 0, rejected: Int64 = 0, measurements: Int64 = 0, events: Int64 = 0
+        var skipped: [String] = [], read = 0
+        defer {
+            context.updateInput(index) {
+                $0.rowsRead = rows
+                $0.measurements = measurements
+                $0.events = events
+                $0.rejected = rejected
+                $0.hash = hasher.finalize()
+            }
+        }
+        try withoutActuallyEscaping(emit) { emit in
+            for sheet in package.sheets {
+                var mapper = ClarityRowMapper(options: options)
+                var out = BatchBuilder()
+                var notClarity = false
+                let reader = SheetReader(package: package) { row in
+                    if notClarity { return }
+                    if !mapper.sawHeader, !row.isBlank, ClarityColumns(header: row.strings()) == nil {
+                        notClarity = true
+                        return
+                    }
+                    rows += 1
+                    do {
+                        try mapper.map(&row, &out, emit)
+                    } catch let r as CSVFileRun.Reject {
+                        rejected += 1
+                        try context.reject(RowError(file: self.options.path, line: row.line, reason: "sheet '\(sheet.name)': \(r.reason)",
+                                                    raw: row.rawText))
+                    } catch let z as ZoneResolutionError {
+                        rejected += 1
+                        try context.reject(RowError(file: self.options.path, line: row.line,
+                                                    reason: "sheet '\(sheet.name)': \(z.description)", raw: row.rawText))
+                    }
+                }
+                var stopped = false
+                try package.stream(sheet.part, reader) { bytes in
+                    hasher.update(bytes)
+                    context.progress.advance(Int64(bytes.count))
+                    if context.shouldStop { stopped = true }
+                    return reader.failure == nil && !notClarity && !stopped
+                }
+                if let failure = reader.failure { throw failure }
+                try out.flush(emit)
+                measurements += out.measurements
+                events += out.events
+                if notClarity || !mapper.sawHeader { skipped.append(sheet.name) } else { read += 1 }
+                if stopped { return }
+            }
+        }
+        guard read > 0 else {
+            throw InputError(file: options.path, reason: "no worksheet of the workbook is a Dexcom Clarity export "
+                             + "(sheets: \(package.sheets.map(\.name).joined(separator: ", ")))")
+        }
+        if !skipped.isEmpty {
+            context.warn("\(options.path): sheets without Clarity's header were not read: \(skipped.joined(separator: ", "))")
+        }
+    }
+}
+
+/// Registry entry for the Clarity XLSX source.
+public let dexcomClarityXLSXComponent = ComponentDescriptor(
+    name: ClarityXLSXSource.format, role: .source, family: "CSVFormats",
+    summary: "Dexcom Clarity Excel export (.xlsx; EU exports in mmol/L): every worksheet with Clarity's header is read "
+        + "like the CSV export (same columns, metadata rows, Low/High, events), shared and inline strings, Excel date "
+        + "serials (1900 or 1904 system) or text timestamps. Timestamps are local time: a zone is required.",
+    options: CSVCommonOptions.docs,
+    produces: [.measurements, .events],
+    detect: { ClarityXLSXDetection.score($0) },
+    build: { b in
+        let o = try b.options(CommonOptionFields.self)
+        return ClarityXLSXSource(options: try o.resolve(b))
+    })
+
+/// Content detection: a zip holding an Excel workbook whose strings name Clarity's columns.
+enum ClarityXLSXDetection {
+    static func score(_ sniff: FileSniff) -> Int {
+        guard sniff.prefix.starts(with: XLSXPackage.zipMagic),
+              let package = try? XLSXPackage(path: sniff.path, contents: false) else { return 0 }
+        var parts = ["xl/sharedStrings.xml"]
+        if let first = package.sheets.first { parts.append(first.part) }
+        for part in parts {
+            let text = String(decoding: package.peek(part), as: UTF8.self).lowercased()
+            if (text.contains("timestamp (yyyy-mm-ddthh:mm:ss)") || text.contains("marca temporal (aaaa-mm-ddthh:mm:ss)"))
+                && (text.contains("event type") || text.contains("tipo de evento")) { return 90 }
+        }
+        return 0
+    }
+}

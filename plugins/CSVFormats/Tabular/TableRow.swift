@@ -1,0 +1,13 @@
+/// A row of a tabular export, from a CSV file or a spreadsheet sheet: its cells by index as
+/// trimmed bytes, and the line (or sheet row) it came from. Row mappers written against it read
+/// both, so a workbook and its CSV give the same records.
+protocol TableRow {
+    var line: Int64 { get }
+    var count: Int { get }
+    func trimmed(_ i: Int) -> UnsafeRawBufferPointer
+    func isEmpty(_ i: Int) -> Bool
+    func strings() -> [String]
+    var isBlank: Bool { get }
+}
+
+extension CSVRow: TableRow {}

@@ -1,0 +1,139 @@
+import Foundation
+import HealthPipeCore
+import ZIPFoundation
+
+/// An Office Open XML workbook (`.xlsx`: a zip of XML parts), read in place: the workbook's sheet
+/// list, relationships, styles and shared strings, and each worksheet streamed through libxml2.
+final class XLSXPackage {
+    struct Sheet {
+        var name: String
+        /// Path of the worksheet part inside the zip (`xl/worksheets/sheet1.xml`).
+        var part: String
+    }
+
+    let path: String
+    private let archive: Archive
+    private(set) var sheets: [Sheet] = []
+    /// UTF-8 bytes of each shared string (held for the whole read: a workbook's distinct texts).
+    private(set) var sharedStrings: [[UInt8]] = []
+    private(set) var styles = CellStyles()
+    /// Dates count from 1904-01-01 (old Mac workbooks) instead of 1899-12-30.
+    private(set) var date1904 = false
+
+    static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+
+    /// `contents: false` reads only the sheet list (content detection).
+    init(path: String, contents: Bool = true) throws {
+        self.path = path
+        do { archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch {
+            throw InputError(file: path, reason: "not a readable zip archive (\(error))")
+        }
+        guard archive["xl/workbook.xml"] != nil else {
+            throw InputError(file: path, reason: "not an Excel workbook (the zip has no xl/workbook.xml)")
+        }
+        let book = WorkbookParts()
+        try stream("xl/workbook.xml", book)
+        let rels = Relationships()
+        try stream("xl/_rels/workbook.xml.rels", rels)
+        date1904 = book.date1904
+        sheets = book.sheets.compactMap { s in
+            rels.targets[s.relation].map { Sheet(name: s.name, part: Self.resolve($0)) }
+        }
+        guard contents else { return }
+        if archive["xl/styles.xml"] != nil { try stream("xl/styles.xml", styles) }
+        if archive["xl/sharedStrings.xml"] != nil {
+            let strings = SharedStrings()
+            try stream("xl/sharedStrings.xml", strings)
+            sharedStrings = strings.strings
+        }
+    }
+
+    /// Bytes of the zip file.
+    var size: Int64 { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0 }
+
+    /// Inflated bytes of a part (for progress).
+    func uncompressedSize(_ part: String) -> Int64 { archive[part].map { Int64($0.uncompressedSize) } ?? 0 }
+
+    /// `worksheets/sheet1.xml` or `/xl/worksheets/sheet1.xml` → `xl/worksheets/sheet1.xml`.
+    static func resolve(_ target: String) -> String {
+        if target.hasPrefix("/") { return String(target.dropFirst()) }
+        return "xl/" + target
+    }
+
+    /// Streams one part through `handler`; `chunk` sees the inflated bytes (content hash, progress)
+    /// and returns false to stop reading.
+    func stream(_ part: String, _ handler: XMLStreamHandler, chunk: (UnsafeRawBufferPointer) -> Bool = { _ in true }) throws {
+        struct Stop: Error {}
+        guard let entry = archive[part] else { throw InputError(file: path, reason: "the workbook has no part \(part)") }
+        let parser = XMLStream(handler: handler)
+        do {
+            _ = try archive.extract(entry, bufferSize: 256 << 10, skipCRC32: false) { data in
+                let more = data.withUnsafeBytes { b in chunk(b) && parser.feed(b) }
+                if !more { throw Stop() }
+            }
+        } catch is Stop {
+            if let e = parser.error { throw InputError(file: path, reason: "\(part): \(e)") }
+            return
+        } catch let e as InputError { throw e
+        } catch let e as StageFailure { throw e
+        } catch {
+            throw InputError(file: path, reason: "cannot read \(part) from the workbook: \(error)")
+        }
+        parser.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
+        if let e = parser.error { throw InputError(file: path, reason: "\(part): \(e)") }
+    }
+
+    /// Up to `limit` bytes of a part, for content detection.
+    func peek(_ part: String, limit: Int = 64 << 10) -> [UInt8] {
+        struct Enough: Error {}
+        guard let entry = archive[part] else { return [] }
+        var bytes: [UInt8] = []
+        do {
+            _ = try archive.extract(entry, bufferSize: 16 << 10, skipCRC32: true) { data in
+                bytes.append(contentsOf: data)
+                if bytes.count >= limit { throw Enough() }
+            }
+        } catch {}
+        return bytes
+    }
+}
+
+/// `xl/workbook.xml`: the sheets in order, with their relationship ids, and the date system.
+final class WorkbookParts: XMLStreamHandler {
+    var sheets: [(name: String, relation: String)] = []
+    var date1904 = false
+    func start(_ name: UnsafePointer<UInt8>, _ a: XMLAttributes) {
+        if XMLName.equals(name, "sheet"), let n = a.string("name"), let r = a.string("id") { sheets.append((n, r)) }
+        if XMLName.equals(name, "workbookPr"), let d = a.string("date1904") { date1904 = d == "1" || d == "true" }
+    }
+    func end(_ name: UnsafePointer<UInt8>) {}
+    func text(_ bytes: UnsafeRawBufferPointer) {}
+}
+
+/// `xl/_rels/workbook.xml.rels`: relationship id → part path.
+final class Relationships: XMLStreamHandler {
+    var targets: [String: String] = [:]
+    func start(_ name: UnsafePointer<UInt8>, _ a: XMLAttributes) {
+        if XMLName.equals(name, "Relationship"), let id = a.string("Id"), let t = a.string("Target") { targets[id] = t }
+    }
+    func end(_ name: UnsafePointer<UInt8>) {}
+    func text(_ bytes: UnsafeRawBufferPointer) {}
+}
+
+/// `xl/sharedStrings.xml`: the strings cells of type `s` point to, in order (rich text runs joined).
+final class SharedStrings: XMLStreamHandler {
+    var strings: [[UInt8]] = []
+    private var current: [UInt8] = []
+    private var inText = false, inPhonetic = false
+    func start(_ name: UnsafePointer<UInt8>, _ a: XMLAttributes) {
+        if XMLName.equals(name, "si") { current.removeAll(keepingCapacity: true) }
+        else if XMLName.equals(name, "t") { inText = !inPhonetic }
+        else if XMLName.equals(name, "rPh") { inPhonetic = true }
+    }
+    func end(_ name: UnsafePointer<UInt8>) {
+        if XMLName.equals(name, "si") { strings.append(current) }
+        else if XMLName.equals(name, "t") { inText = false }
+        else if XMLName.equals(name, "rPh") { inPhonetic = false }
+    }
+    func text(_ bytes: UnsafeRawBufferPointer) { if inText { current.append(contentsOf: bytes) } }
+}

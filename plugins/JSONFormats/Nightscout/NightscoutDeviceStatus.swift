@@ -1,0 +1,44 @@
+import HealthPipeCore
+
+/// Device status (Loop, OpenAPS/AAPS/iAPS, pumps, uploader phones) → measurements of what the
+/// loop reported: insulin on board (U), carbs on board (g), pump reservoir (U), pump and uploader
+/// battery (%). The source is the status's `device` (`loop://iPhone`, `openaps://rig`).
+extension NightscoutMapper {
+    static let insulinOnBoard = Symbol("insulin_on_board")
+    static let carbsOnBoard = Symbol("carbs_on_board")
+    static let pumpReservoir = Symbol("pump_reservoir")
+    static let pumpBattery = Symbol("pump_battery")
+    static let uploaderBattery = Symbol("uploader_battery")
+    static let percentUnit = Symbol("%")
+
+    func deviceStatus(_ doc: JSONDocument, _ out: inout RecordBatcher) throws {
+        typealias F = NightscoutFields
+        guard let at = time(doc, F.createdAt) ?? time(doc, F.mills) ?? time(doc, F.date) else {
+            throw JSONFileRun.Reject("device status without created_at", at: doc.path(ofSlot: F.createdAt))
+        }
+        let source: Symbol
+        if let b = doc.bytes(F.device), doc.kind(F.device) == .string, !b.isEmpty {
+            source = uploaders.value(b) { Symbol($0) }
+        } else {
+            source = nightscout
+        }
+        let utcOffset = offset(doc, utc: at.utc, written: at.offset)
+        let values: [(Symbol, Symbol, [Int], ClosedRange<Double>)] = [
+            (Self.insulinOnBoard, CanonicalUnits.insulinUnits, [F.openapsIOB, F.openapsIOBList, F.loopIOB], -50.0...Plausible.insulinUnits.upperBound),
+            (Self.carbsOnBoard, CanonicalUnits.grams, [F.openapsCOB, F.openapsEnactedCOB, F.loopCOB], Plausible.carbsGrams),
+            (Self.pumpReservoir, CanonicalUnits.insulinUnits, [F.pumpReservoir], 0...1000),
+            (Self.pumpBattery, Self.percentUnit, [F.pumpBattery], Plausible.percent),
+            (Self.uploaderBattery, Self.percentUnit, [F.uploaderBatteryNested, F.uploaderBattery], Plausible.percent),
+        ]
+        var wrote = false
+        for (metric, unit, slots, range) in values {
+            guard let slot = slots.first(where: { doc.present($0) }) else { continue }
+            guard let v = doc.number(slot) else { throw JSONFileRun.Reject("\(metric) is not a number", at: doc.path(ofSlot: slot)) }
+            if let why = Plausible.check(v, range, metric.text, unit: unit.text) { throw JSONFileRun.Reject(why, at: doc.path(ofSlot: slot)) }
+            out.add(Measurement(subject: options.subject, metric: metric, source: source, start: at.utc, utcOffset: utcOffset,
+                                value: v, unit: unit, provenance: provenance(doc)))
+            wrote = true
+        }
+        _ = wrote  // a status with none of these (only a loop prediction, say) simply adds nothing
+    }
+}

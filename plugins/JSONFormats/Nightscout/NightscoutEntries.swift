@@ -1,0 +1,78 @@
+import HealthPipeCore
+
+/// Entries (`sgv` CGM readings, `mbg` meter readings) → glucose measurements in mg/dL (Nightscout
+/// stores mg/dL whatever the site displays). The source is the CGM family named by `device`
+/// (`CGMSource`), so the same reading from Clarity or Tidepool lands on the same row.
+extension NightscoutMapper {
+    static let firstReading = 13.0
+
+    func entry(_ doc: JSONDocument, _ out: inout RecordBatcher) throws {
+        typealias F = NightscoutFields
+        if doc.equals(F.type, "cal") || (!doc.has(F.sgv) && !doc.has(F.mbg) && doc.has(F.type)) {
+            calibrations += 1
+            return
+        }
+        let meter = doc.equals(F.type, "mbg") || (!doc.has(F.sgv) && doc.has(F.mbg))
+        let slot = meter ? F.mbg : F.sgv
+        guard let value = doc.number(slot) else {
+            throw JSONFileRun.Reject(doc.present(slot) ? "\(meter ? "mbg" : "sgv") is not a number" : "entry without an sgv or mbg value",
+                                     at: doc.path(ofSlot: slot))
+        }
+        // Dexcom's special values (0–12: sensor not active, no antenna, ? / ???…) are not readings. Values
+        // from 13 up are: the real iAPS sample has a smooth night low 43 → 32 → 43 with trend arrows.
+        if !meter, value < Self.firstReading {
+            throw JSONFileRun.Reject("sgv \(value.formatted6) is a Dexcom status code (0–12), not a reading", at: doc.path(ofSlot: slot))
+        }
+        if let why = Plausible.check(value, Plausible.glucoseMgdl, meter ? "mbg" : "sgv", unit: "mg/dL") {
+            throw JSONFileRun.Reject(why, at: doc.path(ofSlot: slot))
+        }
+        guard let at = time(doc, F.date) ?? time(doc, F.dateString) ?? time(doc, F.sysTime) else {
+            throw JSONFileRun.Reject(doc.present(F.date) || doc.present(F.dateString) ? "unreadable date" : "entry without a date",
+                                     at: doc.path(ofSlot: F.date))
+        }
+        let written = at.offset ?? (doc.has(F.dateString) ? time(doc, F.dateString)?.offset : nil)
+        let cgm = cgmSource(doc)
+        let metric = meter ? bloodGlucose : Metrics.glucose
+        let m = Measurement(subject: options.subject, metric: metric, source: cgm.source, start: at.utc,
+                            utcOffset: offset(doc, utc: at.utc, written: written), value: value,
+                            unit: CanonicalUnits.glucose, flags: meter ? .userEntered : [], provenance: provenance(doc), device: cgm.device,
+                            metadata: directionJSON(doc))
+        switch recent.check(source: cgm.source, metric: metric, start: at.utc, position: out.nextMeasurementPosition) {
+        case .new:
+            out.add(m)
+        case .repeatLater:
+            nearDuplicates += 1
+        case .repeatEarlier(let position):
+            nearDuplicates += 1
+            if !out.replace(at: position, with: m) { out.add(m) }
+        }
+    }
+
+    /// Source and device of an entry: the family its `device` names, else the `cgm` option, else `Nightscout`.
+    private func cgmSource(_ doc: JSONDocument) -> (source: Symbol, device: Symbol) {
+        let fallback = options.cgm ?? "Nightscout"
+        guard let b = doc.bytes(NightscoutFields.device), doc.kind(NightscoutFields.device) == .string, !b.isEmpty else {
+            return cgmDevices.value(UnsafeRawBufferPointer(start: nil, count: 0)) { _ in
+                (Symbol(fallback), options.cgm.map { CGMSource.device(family: $0, model: nil, serial: nil, uploader: nil) } ?? .empty)
+            }
+        }
+        return cgmDevices.value(b) { name in
+            let family = CGMSource.family(of: name) ?? fallback
+            return (Symbol(family), CGMSource.device(family: family, model: CGMSource.model(of: name), serial: nil, uploader: name))
+        }
+    }
+
+    /// `{"direction":"Flat"}` (trend arrow), shared by every reading with that direction.
+    private func directionJSON(_ doc: JSONDocument) -> String? {
+        guard let b = doc.bytes(NightscoutFields.direction), doc.kind(NightscoutFields.direction) == .string, !b.isEmpty else {
+            return nil
+        }
+        return directions.value(b) { d in
+            var w = JSONWriter(capacity: 32)
+            w.beginObject()
+            w.key("direction"); w.string(d)
+            w.endObject()
+            return String(decoding: w.bytes, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import HealthPipeCore
+
+/// Nightscout JSON: API dumps (`/api/v1/entries.json`, `treatments.json`, `devicestatus.json`,
+/// `profile.json`: arrays) and `mongoexport` files (one extended-JSON document per line), streamed
+/// document by document. Each document is recognised by its keys, so one file may mix kinds.
+final class NightscoutSource: Source, InputDescribing {
+    static let format = "nightscout"
+
+    let options: NightscoutOptions
+    var inputPaths: [String] { [options.path] }
+
+    init(options: NightscoutOptions) { self.options = options }
+
+    func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        let mapper = NightscoutMapper(options: options)
+        let run = JSONFileRun(path: options.path, format: Self.format, context: context)
+        try run.run(table: NightscoutFields.table, emit: emit) { doc, out in
+            switch NightscoutFields.kind(of: doc) {
+            case .entry: try mapper.entry(doc, &out)
+            case .treatment: try mapper.treatment(doc, &out)
+            case .deviceStatus: try mapper.deviceStatus(doc, &out)
+            case .profile: try mapper.profile(doc)
+            case .unknown:
+                throw JSONFileRun.Reject("not a Nightscout entry (sgv/mbg), treatment (eventType), device status or profile (store)")
+            }
+        }
+        var tail = RecordBatch()
+        if let p = mapper.newestProfile { tail.profiles.append(p) }
+        if !tail.isEmpty { try emit(tail) }
+        for w in mapper.warnings(path: options.path) { context.warn(w) }
+    }
+}
+
+/// Turns Nightscout documents into records; state shared by the document kinds (caches, counters).
+final class NightscoutMapper {
+    let options: NightscoutOptions
+    let file: Symbol
+    var zone: ZoneOffsets?
+
+    // Counters for the run report's warnings.
+    var utcOnly = 0, located = 0, nearDuplicates = 0, calibrations = 0
+
+    // Caches: a device or uploader name repeats on every document.
+    var cgmDevices = BytesCache<(source: Symbol, device: Symbol)>()
+    var uploaders = BytesCache<Symbol>()
+    var directions = BytesCache<String>()
+    var recent = RecentReadings()
+    var newestProfile: SubjectProfile?
+    var newestProfileTime: Int64 = .min
+
+    let nightscout = Symbol("Nightscout")
+    let bloodGlucose = Symbol("blood_glucose")
+
+    init(options: NightscoutOptions) {
+        self.options = options
+        file = Symbol(options.path)
+        zone = options.zone.map { ZoneOffsets(zone: $0) }
+    }
+
+    /// A time field: epoch milliseconds (number or digits, extended JSON `$date` too) or ISO 8601.
+    /// UTC seconds, and the offset the text carried when it had one.
+    func time(_ doc: JSONDocument, _ slot: Int) -> (utc: Int64, offset: Int32?)? {
+        guard let b = doc.bytes(slot), let kind = doc.kind(slot) else { return nil }
+        if kind == .number { return JSONScalars.epochMilliseconds(b).map { (CivilDate.floorDiv($0, 1000), nil) } }
+        guard kind == .string, b.count > 0 else { return nil }
+        if b.count < 19 || b[4] != UInt8(ascii: "-") {
+            return JSONScalars.epochMilliseconds(b).map { (CivilDate.floorDiv($0, 1000), nil) }
+        }
+        guard let t = JSONScalars.isoTime(b), let offset = t.offset else { return nil }
+        return (CivilDate.floorDiv(t.milliseconds, 1000), offset)
+    }
+
+    /// The local offset: the stage's or run's zone, else the document's `utcOffset` (minutes), else
+    /// the offset written in its date text, else UTC (counted for the warning).
+    func offset(_ doc: JSONDocument, utc: Int64, written: Int32?) -> Int32 {
+        if zone != nil { return zone!.offset(atUTC: utc) }
+        if let m = doc.number(NightscoutFields.utcOffset), m != 0, abs(m) <= 16 * 60 {
+            located += 1
+            return Int32(m * 60)
+        }
+        if let w = written, w != 0 {
+            located += 1
+            return w
+        }
+        utcOnly += 1
+        return 0
+    }
+
+    func warnings(path: String) -> [String] {
+        var out: [String] = []
+        if zone == nil, utcOnly > 0, located == 0 {
+            out.append("\(path): no document carries a local UTC offset (utcOffset is 0 or missing): local days are UTC days; "
+                       + "pass --timezone (or the stage's timezone) to count days in the person's zone")
+        }
+        if nearDuplicates > 0 {
+            out.append("\(path): \(nearDuplicates) readings repeated within 30 s by a second uploader were skipped")
+        }
+        if calibrations > 0 {
+            out.append("\(path): \(calibrations) 'cal' entries (sensor calibration factors, not readings) were not imported")
+        }
+        return out
+    }
+
+    func provenance(_ doc: JSONDocument) -> Provenance { Provenance(file: file, line: doc.line) }
+}
+
+/// The last few readings per source, to fold a reading a second uploader repeated a few seconds
+/// apart (Nightscout's best-known duplicate: `Dexcom G6 SERIAL` and `com.dexcom.G6` ~1 s apart)
+/// into one. CGM readings are at least a minute apart, so two within 30 s are one reading; the
+/// earliest time wins (a repeat is an upload delay), whichever order the file lists them in, so the
+/// reading meets the same reading from Clarity or Tidepool.
+struct RecentReadings {
+    static let window: Int64 = 30
+
+    enum Verdict {
+        case new
+        /// A repeat of a reading already kept with an earlier or equal time: drop it.
+        case repeatLater
+        /// A repeat earlier than the kept reading at `position`: it replaces that one.
+        case repeatEarlier(position: (generation: Int, index: Int))
+    }
+
+    private struct Kept {
+        var start: Int64
+        var position: (generation: Int, index: Int)
+    }
+    private var keys: [(source: Symbol, metric: Symbol)] = []
+    private var kept: [[Kept]] = []
+
+    mutating func check(source: Symbol, metric: Symbol, start: Int64, position: (generation: Int, index: Int)) -> Verdict {
+        guard let i = keys.firstIndex(where: { $0.source == source && $0.metric == metric }) else {
+            keys.append((source, metric))
+            kept.append([Kept(start: start, position: position)])
+            return .new
+        }
+        for (j, k) in kept[i].enumerated() where k.start != start && abs(k.start - start) < Self.window {
+            if start > k.start { return .repeatLater }
+            kept[i][j].start = start
+            return .repeatEarlier(position: k.position)
+        }
+        if kept[i].count >= 8 { kept[i].removeFirst() }
+        kept[i].append(Kept(start: start, position: position))
+        return .new
+    }
+}

@@ -1,0 +1,142 @@
+import HealthPipeCore
+
+/// Treatments → events: boluses (Bolus, SMB, Meal/Correction/Snack/Combo Bolus) as insulin events
+/// with subtype `bolus`, carbs as meal events, Temp Basal as an insulin event `temp_basal` with its
+/// rate and duration (no amount: a later temp basal supersedes it, so rate × duration is not what
+/// was delivered), site/sensor/insulin changes as device events, notes and everything else as note
+/// events named after the eventType. BG Check readings become blood_glucose measurements. Every
+/// treatment keeps its own fields (eventType, _id, enteredBy, nested uploader objects) as metadata.
+extension NightscoutMapper {
+    /// Fields stored in columns, and `_id`: uploaders post one treatment several times under new ids
+    /// (iAPS: 462 Sensor Starts at 19 instants), which must land as one unchanged row. The rest of a
+    /// treatment goes into its metadata.
+    static let treatmentColumns: Set<String> = ["_id", "created_at", "utcOffset", "insulin", "carbs", "protein", "fat", "notes",
+                                                "enteredBy"]
+
+    func treatment(_ doc: JSONDocument, _ out: inout RecordBatcher) throws {
+        typealias F = NightscoutFields
+        guard let at = time(doc, F.createdAt) ?? time(doc, F.timestamp) ?? time(doc, F.mills) ?? time(doc, F.date) else {
+            throw JSONFileRun.Reject(doc.present(F.createdAt) ? "unreadable created_at" : "treatment without created_at",
+                                     at: doc.path(ofSlot: F.createdAt))
+        }
+        let eventType = doc.string(F.eventType) ?? ""
+        let type = eventType.lowercased()
+        let source = enteredBy(doc)
+        let utcOffset = offset(doc, utc: at.utc, written: at.offset)
+        let note = doc.string(F.notes).flatMap { $0.isEmpty ? nil : $0 }
+        let metadata = JSONCompact.members(of: doc, skipping: Self.treatmentColumns)
+        var base = Event(subject: options.subject, kind: .note, source: source, start: at.utc, utcOffset: utcOffset,
+                         note: note, provenance: provenance(doc), metadata: metadata)
+        let minutes = try amount(doc, F.duration, Plausible.durationMinutes, "duration", unit: "min")
+        if let minutes { base.end = at.utc + Int64((minutes * 60).rounded()) }
+
+        if type == "bg check" || (doc.has(F.glucose) && type.isEmpty) {
+            try bloodGlucoseCheck(doc, base, &out)
+            return
+        }
+        let insulin = try amount(doc, F.insulin, Plausible.insulinUnits, "insulin", unit: "U")
+            ?? (type == "combo bolus" ? try amount(doc, F.enteredInsulin, Plausible.insulinUnits, "enteredinsulin", unit: "U") : nil)
+        let carbs = try amount(doc, F.carbs, Plausible.carbsGrams, "carbs", unit: "g")
+
+        switch type {
+        case "temp basal":
+            var e = base
+            e.kind = .insulin
+            e.subtype = Self.tempBasal
+            let rate = try amount(doc, F.absolute, Plausible.basalRate, "absolute", unit: "U/h")
+                ?? amount(doc, F.rate, Plausible.basalRate, "rate", unit: "U/h")
+            if rate == nil, !doc.present(F.percent) {
+                throw JSONFileRun.Reject("Temp Basal without a rate (absolute, rate or percent)", at: doc.path(ofSlot: F.absolute))
+            }
+            out.add(e)
+        case _ where Self.deviceEvents.contains(type):
+            var e = base
+            e.kind = .device
+            e.subtype = Symbol(HealthNames.snake(eventType))
+            out.add(e)
+        case "exercise":
+            var e = base
+            e.kind = .exercise
+            e.subtype = Symbol("exercise")
+            out.add(e)
+        default:
+            var wrote = false
+            if let insulin, insulin > 0 {
+                var e = base
+                e.kind = .insulin
+                e.subtype = InsulinKinds.bolus
+                e.insulin = insulin
+                out.add(e)
+                wrote = true
+            }
+            if let carbs, carbs > 0 {
+                var e = base
+                e.kind = .meal
+                e.subtype = .empty
+                e.end = at.utc
+                e.carbs = carbs
+                e.protein = try amount(doc, F.protein, Plausible.carbsGrams, "protein", unit: "g")
+                e.fat = try amount(doc, F.fat, Plausible.carbsGrams, "fat", unit: "g")
+                out.add(e)
+                wrote = true
+            }
+            if !wrote {
+                if Self.doseTypes.contains(type) {
+                    throw JSONFileRun.Reject("\(eventType) without an insulin or carbs amount", at: doc.path(ofSlot: F.insulin))
+                }
+                // Notes, announcements, temporary targets, profile switches, unknown types: kept, never dropped.
+                var e = base
+                e.subtype = Symbol(eventType.isEmpty ? "note" : HealthNames.snake(eventType))
+                if e.note == nil { e.note = doc.string(F.reason) ?? doc.string(F.profile) }
+                out.add(e)
+            }
+        }
+    }
+
+    static let tempBasal = Symbol("temp_basal")
+    static let deviceEvents: Set<String> = ["site change", "insulin change", "sensor start", "sensor change", "sensor stop",
+                                            "pump battery change", "cannula change", "pod change", "reservoir change"]
+    /// Event types that exist to record a dose: one without an amount is a bad row.
+    static let doseTypes: Set<String> = ["bolus", "smb", "meal bolus", "correction bolus", "snack bolus", "combo bolus",
+                                         "carb correction"]
+
+    /// A BG Check: `glucose` in the treatment's `units` (`mg/dl` or `mmol`).
+    private func bloodGlucoseCheck(_ doc: JSONDocument, _ base: Event, _ out: inout RecordBatcher) throws {
+        typealias F = NightscoutFields
+        guard let v = doc.number(F.glucose) else {
+            throw JSONFileRun.Reject("BG Check without a glucose value", at: doc.path(ofSlot: F.glucose))
+        }
+        let unitText = doc.string(F.units) ?? "mg/dl"
+        guard let unit = GlucoseUnit(spelling: unitText) else {
+            throw JSONFileRun.Reject("unknown glucose unit '\(unitText)'", at: doc.path(ofSlot: F.units))
+        }
+        let mgdl = unit.toMgdl(v)
+        if let why = Plausible.check(mgdl, Plausible.glucoseMgdl, "glucose", unit: "mg/dL") {
+            throw JSONFileRun.Reject(why, at: doc.path(ofSlot: F.glucose))
+        }
+        var flags: RecordFlags = .userEntered
+        if unit == .mmol { flags.insert(.convertedFromMmol) }
+        out.add(Measurement(subject: base.subject, metric: bloodGlucose, source: base.source, start: base.start,
+                            utcOffset: base.utcOffset, value: mgdl, unit: CanonicalUnits.glucose, flags: flags,
+                            provenance: base.provenance, metadata: base.metadata))
+    }
+
+    /// A non-negative amount inside its plausible range; nil when absent or null.
+    func amount(_ doc: JSONDocument, _ slot: Int, _ range: ClosedRange<Double>, _ what: String, unit: String) throws -> Double? {
+        guard doc.present(slot) else { return nil }
+        guard let v = doc.number(slot) else {
+            if doc.kind(slot) == .string, doc.bytes(slot)?.isEmpty == true { return nil }
+            throw JSONFileRun.Reject("\(what) is not a number", at: doc.path(ofSlot: slot))
+        }
+        if let why = Plausible.check(v, range, what, unit: unit) { throw JSONFileRun.Reject(why, at: doc.path(ofSlot: slot)) }
+        return v
+    }
+
+    /// The treatment's `enteredBy` (iAPS, loop://iPhone, xdrip…) as its source.
+    private func enteredBy(_ doc: JSONDocument) -> Symbol {
+        guard let b = doc.bytes(NightscoutFields.enteredBy), doc.kind(NightscoutFields.enteredBy) == .string, !b.isEmpty else {
+            return nightscout
+        }
+        return uploaders.value(b) { Symbol($0) }
+    }
+}

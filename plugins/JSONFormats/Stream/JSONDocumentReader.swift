@@ -1,0 +1,190 @@
+import Foundation
+import HealthPipeCore
+
+/// Streams the objects of a JSON file one at a time with flat memory: a top-level array of objects
+/// (API dumps, `mongoexport --jsonArray`, Tidepool exports), one object per line (`mongoexport`,
+/// NDJSON), concatenated objects, or a single object. Each object is parsed in place in a read
+/// buffer (1 MiB, grown only for a larger object, up to 64 MiB) and handed to the callback; an
+/// object cut by the buffer's end is parsed again once more bytes are read.
+final class JSONDocumentReader {
+    struct Problem {
+        var line: Int64
+        var reason: String
+        var raw: String
+    }
+
+    static let chunk = 1 << 20
+    static let maxDocument = 64 << 20
+
+    let path: String
+    private(set) var size: Int64 = 0
+    private var hasher = ContentHasher()
+    private let fd: Int32
+    private let document: JSONDocument
+
+    init(path: String, table: JSONPathTable) throws {
+        self.path = path
+        document = JSONDocument(table: table)
+        if path == "-" { fd = 0 } else {
+            fd = open(path, O_RDONLY)
+            guard fd >= 0 else { throw InputError(file: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
+            var st = stat()
+            if fstat(fd, &st) == 0 {
+                if (st.st_mode & S_IFMT) == S_IFDIR { close(fd); throw InputError(file: path, reason: "is a directory") }
+                size = Int64(st.st_size)
+            }
+        }
+    }
+
+    deinit { if fd > 2 { close(fd) } }
+
+    /// The content hash of everything read so far.
+    var contentHash: String { hasher.finalize() }
+
+    /// Calls `body` with each object; `problem` gets what cannot be read (with its line), and reading goes on.
+    func forEach(progress: (Int) -> Void, _ body: (JSONDocument) throws -> Void, problem: (Problem) throws -> Void) throws {
+        var cap = Self.chunk
+        var buf = UnsafeMutablePointer<UInt8>.allocate(capacity: cap)
+        defer { buf.deallocate() }
+        var filled = 0, pos = 0, eof = false, first = true
+        var line: Int64 = 1
+        var inArray = false
+        var index = 0
+        var parser = JSONDocumentParser(document: document)
+
+        /// Keeps the bytes from `pos` on, reads more; false when nothing more can be read.
+        func refill() throws -> Bool {
+            if eof { return false }
+            if pos > 0 {
+                if filled > pos { memmove(buf, buf + pos, filled - pos) }
+                filled -= pos
+                pos = 0
+            }
+            if filled == cap {
+                guard cap < Self.maxDocument else { return false }
+                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: cap * 2)
+                bigger.update(from: buf, count: filled)
+                buf.deallocate()
+                buf = bigger
+                cap *= 2
+            }
+            while true {
+                let r = read(fd, buf + filled, cap - filled)
+                if r < 0 {
+                    if errno == EINTR { continue }
+                    throw InputError(file: path, line: line, reason: "read failed: \(String(cString: strerror(errno)))")
+                }
+                if r == 0 { eof = true; return false }
+                hasher.update(UnsafeRawBufferPointer(start: buf + filled, count: r))
+                progress(r)
+                if first {
+                    first = false
+                    if r >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { pos = 3 }
+                }
+                filled += r
+                return true
+            }
+        }
+
+        /// Skips a value that is not read (bad or not an object): to its matching close, tracking
+        /// strings; to the end of the line when it never closes. Counts the lines it passes.
+        func skipValue() throws {
+            var depth = 0, inString = false, escaped = false, j = pos
+            while true {
+                while j < filled {
+                    let c = buf[j]
+                    if c == 0x0A { line += 1; if inString { inString = false } }
+                    if inString {
+                        if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+                    } else if c == 0x22 {
+                        inString = true
+                    } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                        depth += 1
+                    } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+                        depth -= 1
+                        if depth <= 0 { pos = j + 1; return }
+                    } else if depth == 0 && (c == UInt8(ascii: ",") || c == 0x0A) {
+                        pos = j + (c == 0x0A ? 1 : 0)
+                        return
+                    }
+                    j += 1
+                }
+                let consumed = j - pos
+                pos = j
+                _ = consumed
+                guard try refill() else { pos = filled; return }
+                j = pos
+            }
+        }
+
+        /// Skips to the start of the next line.
+        func skipLine() throws {
+            while true {
+                while pos < filled { if buf[pos] == 0x0A { return }; pos += 1 }
+                guard try refill() else { return }
+            }
+        }
+
+        while true {
+            // Whitespace and separators between objects.
+            while pos < filled {
+                let c = buf[pos]
+                if c == 0x0A { line += 1; pos += 1 }
+                else if c == 0x20 || c == 0x0D || c == 0x09 || c == UInt8(ascii: ",") { pos += 1 }
+                else { break }
+            }
+            if pos == filled {
+                guard try refill() else { break }
+                continue
+            }
+            let c = buf[pos]
+            if c == UInt8(ascii: "[") && !inArray {
+                inArray = true
+                index = 0
+                pos += 1
+                continue
+            }
+            if c == UInt8(ascii: "]") && inArray {
+                inArray = false
+                pos += 1
+                continue
+            }
+            guard c == UInt8(ascii: "{") else {
+                let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: min(80, filled - pos)), as: UTF8.self)
+                try problem(Problem(line: line, reason: (inArray ? "$[\(index)] is not a JSON object" : "not a JSON object or array")
+                                    + " (starts with '\(JSONDocumentParser.show(c))')", raw: raw))
+                try skipValue()
+                if inArray { index += 1 }
+                continue
+            }
+            switch parser.parse(buf + pos, count: filled - pos) {
+            case .complete(let length, let newlines):
+                document.line = line
+                document.index = index
+                document.inArray = inArray
+                try body(document)
+                pos += length
+                line += Int64(newlines)
+                index += 1
+            case .incomplete:
+                if try refill() { continue }
+                let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: min(512, filled - pos)), as: UTF8.self)
+                let reason = eof ? "the file ends inside this object (truncated?)"
+                                 : "an object larger than \(Self.maxDocument >> 20) MiB; the rest of the file is not read"
+                try problem(Problem(line: line, reason: (inArray ? "$[\(index)]: " : "") + reason, raw: raw))
+                return
+            case .invalid(let offset, let reason):
+                let before = UnsafeRawBufferPointer(start: buf + pos, count: offset)
+                let at = line + Int64(before.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
+                let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: min(512, filled - pos)), as: UTF8.self)
+                try problem(Problem(line: line, reason: "invalid JSON in \(inArray ? "$[\(index)]" : "the object")"
+                                    + (at != line ? " (at line \(at))" : "") + ": \(reason)", raw: raw))
+                // In an array the bad element is skipped to its matching close; in a file of one
+                // object per line (mongoexport) only its own line goes, so a cut-off document does
+                // not take the next ones with it.
+                if inArray { try skipValue() } else { try skipLine() }
+                index += 1
+            }
+        }
+    }
+}

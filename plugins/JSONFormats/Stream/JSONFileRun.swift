@@ -1,0 +1,112 @@
+import HealthPipeCore
+
+/// The bookkeeping every JSON source shares (as CSVFileRun does for CSV): register the file for the
+/// run report and imports log, feed progress, turn a document's rejection into the stage's error
+/// policy with its line and JSON path, batch the records, record counts and the content hash.
+struct JSONFileRun {
+    let path: String
+    let format: String
+    let context: StageContext
+
+    /// Reason a document is rejected; `at` is the JSON path of the offending value, when known.
+    struct Reject: Error {
+        var reason: String
+        var at: String?
+        init(_ reason: String, at: String? = nil) {
+            self.reason = reason
+            self.at = at
+        }
+    }
+
+    /// Thrown inside the document loop when the user asked to stop.
+    struct Stop: Error {}
+
+    func run(table: JSONPathTable, emit: (RecordBatch) throws -> Void,
+             handle: (JSONDocument, inout RecordBatcher) throws -> Void) throws {
+        let reader = try JSONDocumentReader(path: path, table: table)
+        let index = context.registerInput(InputFileInfo(path: path, format: format, size: reader.size))
+        context.progress.addExpected(reader.size)
+        var out = RecordBatcher()
+        var documents: Int64 = 0, rejected: Int64 = 0
+        defer {
+            context.updateInput(index) {
+                $0.rowsRead = documents
+                $0.measurements = out.measurements
+                $0.events = out.events
+                $0.rejected = rejected
+                $0.hash = reader.contentHash
+            }
+        }
+        do {
+            try reader.forEach(progress: { context.progress.advance(Int64($0)) }, { doc in
+                documents += 1
+                do {
+                    try handle(doc, &out)
+                } catch let r as Reject {
+                    rejected += 1
+                    try context.reject(RowError(file: path, line: doc.line,
+                                                reason: r.at.map { "\($0): \(r.reason)" } ?? "\(doc.path(of: nil)): \(r.reason)",
+                                                raw: doc.rawText()))
+                }
+                if out.isEmpty, context.shouldStop { throw Stop() }
+                try out.flushIfFull(emit)
+            }, problem: { p in
+                documents += 1
+                rejected += 1
+                try context.reject(RowError(file: path, line: p.line, reason: p.reason, raw: p.raw))
+            })
+        } catch is Stop {}
+        try out.flush(emit)
+    }
+}
+
+/// Collects records into batches and hands each full batch on (records move in thousands, never one by one).
+struct RecordBatcher {
+    private(set) var batch = RecordBatch()
+    let limit: Int
+    private(set) var measurements: Int64 = 0
+    private(set) var events: Int64 = 0
+    /// Counts flushes, so a position in the current batch can be told from one in a batch already sent.
+    private(set) var generation = 0
+
+    init(limit: Int = 4096) {
+        self.limit = limit
+        batch.reserve(limit)
+    }
+
+    var isEmpty: Bool { batch.isEmpty }
+
+    mutating func add(_ m: HealthPipeCore.Measurement) {
+        batch.measurements.append(m)
+        measurements += 1
+    }
+
+    /// Where the next measurement goes: (generation, index in the batch).
+    var nextMeasurementPosition: (generation: Int, index: Int) { (generation, batch.measurements.count) }
+
+    /// Replaces a measurement still in the current batch; false when that batch was already sent.
+    mutating func replace(at position: (generation: Int, index: Int), with m: HealthPipeCore.Measurement) -> Bool {
+        guard position.generation == generation, position.index < batch.measurements.count else { return false }
+        batch.measurements[position.index] = m
+        return true
+    }
+
+    mutating func add(_ e: Event) {
+        batch.events.append(e)
+        events += 1
+    }
+
+    mutating func add(_ p: SubjectProfile) { batch.profiles.append(p) }
+
+    mutating func flushIfFull(_ emit: (RecordBatch) throws -> Void) throws {
+        if batch.count >= limit { try flush(emit) }
+    }
+
+    mutating func flush(_ emit: (RecordBatch) throws -> Void) throws {
+        guard !batch.isEmpty else { return }
+        let full = batch
+        batch.removeAll()
+        generation += 1
+        try emit(full)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import HealthPipeCore
+
+/// Scalars read straight from a value's bytes: numbers, epoch and ISO 8601 times, decoded strings.
+enum JSONScalars {
+    /// A JSON number (or a string holding one): optional sign, digits, fraction, exponent.
+    /// Exact for up to 15 significant digits; longer or exponent forms go through strtod.
+    static func double(_ b: UnsafeRawBufferPointer) -> Double? {
+        let n = b.count
+        guard n > 0, n < 40 else { return nil }
+        var i = 0, negative = false
+        if b[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if b[0] == UInt8(ascii: "+") { i = 1 }
+        var mantissa: UInt64 = 0, digits = 0, fraction = 0, sawPoint = false, sawDigit = false
+        while i < n {
+            let c = b[i]
+            let d = c &- 0x30
+            if d <= 9 {
+                sawDigit = true
+                if digits < 18 {
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    if mantissa > 0 { digits += 1 }
+                    if sawPoint { fraction += 1 }
+                } else if !sawPoint { return slow(b) }
+            } else if c == UInt8(ascii: ".") && !sawPoint {
+                sawPoint = true
+            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                return sawDigit ? slow(b) : nil
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard sawDigit else { return nil }
+        if digits > 15 || fraction > 22 { return slow(b) }
+        var v = Double(mantissa)
+        if fraction > 0 { v /= pow10[fraction] }
+        return negative ? -v : v
+    }
+
+    private static let pow10: [Double] = (0...22).map { Double("1e\($0)")! }
+
+    private static func slow(_ b: UnsafeRawBufferPointer) -> Double? {
+        let v = Double(String(decoding: b, as: UTF8.self))
+        return v?.isFinite == true ? v : nil
+    }
+
+    /// Milliseconds since the epoch from a number or a string of digits (fractions dropped: Nightscout's
+    /// `date` may be `1778284500105.5488`).
+    static func epochMilliseconds(_ b: UnsafeRawBufferPointer) -> Int64? {
+        var i = 0, v: Int64 = 0, n = 0, negative = false
+        if i < b.count, b[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        while i < b.count, (b[i] &- 0x30) <= 9, n < 17 { v = v * 10 + Int64(b[i] &- 0x30); i += 1; n += 1 }
+        guard n > 0 else { return nil }
+        if i < b.count {
+            guard b[i] == UInt8(ascii: ".") else { return double(b).map { Int64(($0).rounded(.down)) } }
+            i += 1
+            while i < b.count, (b[i] &- 0x30) <= 9 { i += 1 }
+            guard i == b.count else { return nil }
+        }
+        return negative ? -v : v
+    }
+
+    /// An ISO 8601 / RFC 3339 date-time: `2026-04-05T20:30:29.000Z`, `2014-07-19T10:49:15-07:00`,
+    /// `+0100`, a space instead of `T`, any number of fraction digits, or no offset (naive local time).
+    /// Milliseconds are UTC when `offset` is set, wall clock otherwise.
+    static func isoTime(_ b: UnsafeRawBufferPointer) -> (milliseconds: Int64, offset: Int32?)? {
+        let n = b.count
+        guard n >= 19 else { return nil }
+        @inline(__always) func num(_ at: Int, _ len: Int) -> Int? {
+            var v = 0
+            for k in at..<(at + len) {
+                let d = b[k] &- 0x30
+                guard d <= 9 else { return nil }
+                v = v * 10 + Int(d)
+            }
+            return v
+        }
+        guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T") || b[10] == 0x20,
+              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+              let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2), let s = num(17, 2),
+              (1...12).contains(mo), d >= 1, d <= CivilDate.daysInMonth(year: y, month: mo), h < 24, mi < 60, s < 61 else { return nil }
+        var i = 19, ms = 0
+        if i < n, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
+            i += 1
+            var scale = 100
+            while i < n, (b[i] &- 0x30) <= 9 { ms += Int(b[i] &- 0x30) * scale; scale /= 10; i += 1 }
+        }
+        var offset: Int32? = nil
+        if i < n {
+            let c = b[i]
+            if c == UInt8(ascii: "Z") || c == UInt8(ascii: "z") {
+                offset = 0
+                i += 1
+            } else if c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
+                guard i + 3 <= n, let oh = num(i + 1, 2) else { return nil }
+                var j = i + 3, om = 0
+                if j < n, b[j] == UInt8(ascii: ":") { j += 1 }
+                if j + 2 <= n, let m = num(j, 2) { om = m; j += 2 }
+                guard oh < 24, om < 60 else { return nil }
+                offset = Int32((c == UInt8(ascii: "-") ? -1 : 1) * (oh * 3600 + om * 60))
+                i = j
+            }
+        }
+        guard i == n else { return nil }
+        let local = (CivilDate.days(year: y, month: mo, day: d) * 86_400 + Int64(h * 3600 + mi * 60 + min(s, 59))) * 1000 + Int64(ms)
+        return (local - Int64(offset ?? 0) * 1000, offset)
+    }
+
+    /// Decodes a string's escapes (`\n`, `\"`, `\u00e9`, surrogate pairs).
+    static func unescape(_ b: UnsafeRawBufferPointer) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        func hex4(_ at: Int) -> UInt32? {
+            guard at + 4 <= b.count else { return nil }
+            var v: UInt32 = 0
+            for k in at..<(at + 4) {
+                let c = b[k]
+                let d: UInt8
+                switch c {
+                case 0x30...0x39: d = c - 0x30
+                case 0x41...0x46: d = c - 0x37
+                case 0x61...0x66: d = c - 0x57
+                default: return nil
+                }
+                v = v << 4 | UInt32(d)
+            }
+            return v
+        }
+        while i < b.count {
+            let c = b[i]
+            guard c == 0x5C, i + 1 < b.count else { out.append(c); i += 1; continue }
+            let e = b[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard var scalar = hex4(i) else { out.append(contentsOf: "\u{FFFD}".utf8); continue }
+                i += 4
+                if (0xD800..<0xDC00).contains(scalar), i + 6 <= b.count, b[i] == 0x5C, b[i + 1] == UInt8(ascii: "u"),
+                   let low = hex4(i + 2), (0xDC00..<0xE000).contains(low) {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                }
+                out.append(contentsOf: String(UnicodeScalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
+            default: out.append(e)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import HealthPipeCore
+
+/// Options of the `tidepool` source.
+struct TidepoolOptions {
+    var path: String
+    /// Zone for local days of data without a `timezoneOffset`.
+    var zone: TimeZone?
+    var subject: Symbol
+
+    static let docs: [OptionDoc] = [
+        OptionDoc("path", "path", "the Tidepool JSON export (`-` for standard input)"),
+        OptionDoc("timezone", "IANA zone or ±HH:MM", default: "UTC",
+                  "zone for local days of data that carry no timezoneOffset (every datum Tidepool exports has one)"),
+        OptionDoc("subject", "text", default: "the run's --subject", "whose data this is"),
+    ]
+}
+
+struct TidepoolOptionFields: Decodable {
+    var path: String
+    var timezone: String?
+    var subject: String?
+
+    func resolve(_ b: ComponentBuilder) throws -> TidepoolOptions {
+        TidepoolOptions(path: b.path(path), zone: try b.zone(timezone), subject: Symbol(subject ?? b.settings.subject))
+    }
+}
