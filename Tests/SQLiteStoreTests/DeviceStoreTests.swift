@@ -34,8 +34,14 @@ import SQLiteStore
         #expect(try RawSQLite.count(h.dbPath, "devices") == 2)
         #expect(try RawSQLite.value(h.dbPath, "SELECT new_rows FROM imports") == "0")
 
-        // A record whose device changed (a firmware update re-attributed) is updated in place.
+        // The same reading named by another device (another export of one sensor) is not a change;
+        // when the reading itself changes, its device follows.
         rows[1].device = Self.phone
+        h.startedAt += 86_400
+        try h.run([RecordBatch(measurements: rows)], inputs: [input], batchRows: 64)
+        #expect(try RawSQLite.value(h.dbPath, "SELECT new_rows FROM imports") == "0")
+        #expect(try RawSQLite.value(h.dbPath, "SELECT device_id FROM measurements WHERE start = \(rows[1].start)") == "2")
+        rows[1].value += 1
         h.startedAt += 86_400
         try h.run([RecordBatch(measurements: rows)], inputs: [input], batchRows: 64)
         #expect(try RawSQLite.value(h.dbPath, "SELECT new_rows FROM imports") == "1")
