@@ -54,6 +54,9 @@ final class MeasurementWriter {
     }
 
     func write(_ rows: ArraySlice<Measurement>) throws {
+        // A row followed at once by another with its natural key (two LibreView scans in one minute)
+        // is superseded: writing it would only be undone, and a re-import would count both as changes.
+        if let superseded = Self.supersededRows(rows) { return try write(superseded[...]) }
         var i = rows.startIndex
         var groups = 0
         while i < rows.endIndex {
@@ -86,6 +89,22 @@ final class MeasurementWriter {
             for m in chunk { pending.note(subject: m.subject, day: m.localDay, changed: changed > 0, contested: contested) }
             i += n
         }
+    }
+
+    /// `rows` without those whose very next row has the same natural key and file; nil when none.
+    static func supersededRows(_ rows: ArraySlice<Measurement>) -> [Measurement]? {
+        var i = rows.startIndex
+        while i + 1 < rows.endIndex, !Self.sameKey(rows[i], rows[i + 1]) { i += 1 }
+        guard i + 1 < rows.endIndex else { return nil }
+        var out = Array(rows[rows.startIndex..<i])
+        for j in i..<rows.endIndex where j + 1 == rows.endIndex || !Self.sameKey(rows[j], rows[j + 1]) { out.append(rows[j]) }
+        return out
+    }
+
+    @inline(__always)
+    static func sameKey(_ a: Measurement, _ b: Measurement) -> Bool {
+        a.start == b.start && a.end == b.end && a.source == b.source && a.metric == b.metric && a.subject == b.subject
+            && a.provenance.file == b.provenance.file
     }
 
     @inline(__always)
