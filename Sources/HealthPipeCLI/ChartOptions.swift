@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuiltinPlugins
 import Charts
 import Foundation
 import HealthPipeAnalytics
@@ -26,7 +27,19 @@ struct ChartOptions: ParsableArguments {
         default: throw configFailure(ValidationError("--basal is on or off (got '\(basal)')"))
         }
         if let today { s.today = try Self.day(today, option: "--today") }
+        if s.scheme == nil { s.scheme = storedScheme() }
         return s
+    }
+
+    /// The bands the database classifies with (its stored derivation settings); nil when it keeps
+    /// none (the views then go by the stored band labels).
+    func storedScheme() -> BandScheme? {
+        let path = ComponentBuilder.resolve(db, base: FileManager.default.currentDirectoryPath)
+        guard let settings = try? StoreDerivation.stored(path), let classify = settings["classify"],
+              let registry = try? BuiltinPlugins.registry(), let component = registry.component(named: "classify") else { return nil }
+        let doc = classify.document ?? ConfigDocument(command: "stored settings", root: classify.options)
+        let builder = ComponentBuilder(stageName: "classify", document: doc, node: classify.options, settings: RunSettings())
+        return ((try? component.build(builder)) as? ClassifyTransform)?.scheme
     }
 
     static func day(_ text: String, option: String) throws -> Int64 {
