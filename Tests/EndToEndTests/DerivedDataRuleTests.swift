@@ -188,8 +188,9 @@ import Testing
         // A two-pump export's preamble: the first section starts on line 13 or later.
         var lines = sample.components(separatedBy: "\r\n")
         let extra = ["Device;MiniMed 640G MMT-1712;Serial Number;NG1111111H", "Device;MiniMed 780G MMT-1886;Serial Number;NG2222222H",
-                     "", "Report;Data Export", "", "", "", ""]
+                     "", "Report;Data Export", "Generated;2024-01-02 10:00", "", "", "", ""]
         lines.replaceSubrange(0..<2, with: extra)
+        #expect(lines.firstIndex { $0.hasPrefix("-------") }! >= 12 && lines.firstIndex { $0.hasPrefix("Index") }! >= 13)
         let file = dir.appendingPathComponent("two-pumps.csv")
         try Data(lines.joined(separator: "\r\n").utf8).write(to: file)
         let db = dir.appendingPathComponent("t.sqlite")

@@ -10,6 +10,8 @@ enum E2E {
     static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
 
     static var binary: URL {
+        // Another build to run the same tests against (e.g. to see a test fail on older code).
+        if let other = ProcessInfo.processInfo.environment["HEALTHPIPE_BINARY"] { return URL(fileURLWithPath: other) }
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("healthpipe")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
         for config in ["debug", "release"] {
