@@ -26,7 +26,7 @@ public final class DailyTransform: Transform {
     /// Thresholds in mg/dL: a glucose reading below `hypoBelow` marks a hypo day, above `hyperAbove` a
     /// hyper day. `per` chooses the metric sets (nil: none); `options` their grid settings.
     public init(hypoBelow: Double, hyperAbove: Double, glucoseMetrics: Set<Symbol> = [Metrics.glucose],
-                per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init(), readingsInMemory: Int = 1 << 17) {
+                per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init(), readingsInMemory: Int = 1 << 16) {
         self.hypoBelow = hypoBelow
         self.hyperAbove = hyperAbove
         self.glucoseMetrics = glucoseMetrics
