@@ -27,15 +27,10 @@ enum SeriesLoader {
             let path = ComponentBuilder.resolve(input!, base: cwd)
             var type = format
             if type == nil {
-                guard let sniff = FileSniff.read(path: path) else {
-                    printError("\(input!): cannot read the file")
+                do { type = try registry.identify(FileSniff.read(path: path)).name } catch {
+                    printError("\(input!): \((error as? InputError)?.reason ?? "\(error)") (see `healthpipe plugins`)")
                     throw ExitCode(1)
                 }
-                guard let c = registry.detectFormat(of: sniff) else {
-                    printError("\(input!):1: unknown format (see `healthpipe plugins`)")
-                    throw ExitCode(1)
-                }
-                type = c.name
             }
             source = "{ type: \(q(type!)), path: \(q(path)) }"
         }

@@ -40,19 +40,13 @@ struct ImportCommand: ParsableCommand {
                 }
                 type = forced
             } else {
-                guard let sniff = FileSniff.read(path: path) else {
-                    printError("\(file): cannot read the file")
+                do {
+                    type = try registry.identify(FileSniff.read(path: path)).name
+                } catch {
+                    printError("\(file): \((error as? InputError)?.reason ?? "\(error)")")
                     unreadable += 1
                     continue
                 }
-                guard let c = registry.detectFormat(of: sniff) else {
-                    let first = sniff.lines(1).first.map { String($0.prefix(80)) } ?? ""
-                    printError("\(file):1: unknown format: not any of \(registry.all(role: .source).filter { $0.detect != nil }.map(\.name).joined(separator: ", "))"
-                               + (sniff.prefix.isEmpty ? " (the file is empty)" : "; it starts with '\(first)'"))
-                    unreadable += 1
-                    continue
-                }
-                type = c.name
             }
             sources.append(("file\(i + 1)", type, path))
         }

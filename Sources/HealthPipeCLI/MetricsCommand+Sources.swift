@@ -41,13 +41,10 @@ enum MetricsFromFile {
             guard registry.component(named: format)?.role == .source else { throw configFailure(RegistryError(message: "unknown source type '\(format)'")) }
             type = format
         } else {
-            guard let sniff = FileSniff.read(path: path) else { printError("\(input): cannot read the file"); throw ExitCode(1) }
-            guard let c = registry.detectFormat(of: sniff) else {
-                let known = registry.all(role: .source).filter { $0.detect != nil }.map(\.name).joined(separator: ", ")
-                printError("\(input):1: unknown format: not any of \(known) (use --format to force one)")
+            do { type = try registry.identify(FileSniff.read(path: path)).name } catch {
+                printError("\(input): \((error as? InputError)?.reason ?? "\(error)") (use --format to force one)")
                 throw ExitCode(1)
             }
-            type = c.name
         }
         func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
         var daily = "  daily: { type: daily, inputs: [file], metrics: [\(q(metric))]"

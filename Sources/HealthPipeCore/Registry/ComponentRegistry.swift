@@ -31,6 +31,23 @@ public struct ComponentRegistry: Sendable {
         }
         return best?.0
     }
+
+    /// The format of a file judged by its content; when no detector claims it, an `InputError`
+    /// that says what the file seems to be instead (empty, UTF-16 without a BOM, a corrupt zip…).
+    public func identify(_ sniff: FileSniff) throws -> ComponentDescriptor {
+        if let c = detectFormat(of: sniff) { return c }
+        let known = all(role: .source).filter { $0.detect != nil }.map(\.name).joined(separator: ", ")
+        throw InputError(file: sniff.path, reason: "unknown format: not any of \(known); " + diagnosis(of: sniff))
+    }
+
+    private func diagnosis(of sniff: FileSniff) -> String {
+        for c in all(role: .source) { if let d = c.diagnose?(sniff) { return d } }
+        if sniff.prefix.isEmpty { return "the file is empty" }
+        if let problem = sniff.encodingProblem { return problem }
+        if sniff.looksBinary { return "the file holds binary data (NUL bytes), not text" }
+        let first = sniff.lines(1).first ?? ""
+        return "it starts with '\(EchoText.cap(first, to: 80))'"
+    }
 }
 
 public struct RegistryError: Error, CustomStringConvertible, Sendable {

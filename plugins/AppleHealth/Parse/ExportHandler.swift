@@ -12,8 +12,22 @@ final class ExportHandler: SAXElementHandler {
     let options: AppleHealthOptions
     let path: String
     let file: Symbol
-    /// The parser's current line (set once the parser exists).
+    /// The parser's current line and consumed bytes as offsets into the whole input (set by `RecoveringParser`).
     var currentLine: () -> Int = { 0 }
+    var consumed: () -> Int64 = { 0 }
+    /// Stops the parser from inside a callback.
+    var stopParser: () -> Void = {}
+
+    /// Where the last complete top-level element (or the root's start tag) ended, and its line:
+    /// everything before it is imported; a malformed element is looked for from here.
+    @exclusivity(unchecked) var lastGoodEnd: Int64 = 0
+    @exclusivity(unchecked) var lastGoodLine: Int64 = 1
+    @exclusivity(unchecked) var rootStarted = false
+    @exclusivity(unchecked) var documentEnded = false
+    /// Why the handler stopped the parser (an element nested too deep), for the quarantine.
+    @exclusivity(unchecked) var stopReason: String?
+    /// Health exports nest 4 levels (HealthData/Workout/WorkoutRoute/FileReference); deeper is hostile.
+    static let maxDepth = 32
 
     // The SAX state below is touched only by the parser thread, one callback at a time and never
     // through overlapping accesses; the runtime's per-access exclusivity checks cost ~8 % of that
@@ -68,8 +82,19 @@ final class ExportHandler: SAXElementHandler {
 
     func startElement(_ name: UnsafePointer<UInt8>, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
         depth += 1
+        if depth > Self.maxDepth {
+            // libxml2's push parser keeps a stack entry per open element: millions of nested
+            // elements (a tiny zip can hold them) would take gigabytes. The element is quarantined.
+            if stopReason == nil { stopReason = "elements nested deeper than \(Self.maxDepth) levels" }
+            stopParser()
+            return
+        }
         let a = Attributes(base: attributes, count: count)
         switch depth {
+        case 1:
+            rootStarted = true
+            lastGoodEnd = consumed()
+            lastGoodLine = Int64(currentLine())
         case 2:
             elementsRead += 1
             switch topNames.code(name) {
@@ -120,8 +145,19 @@ final class ExportHandler: SAXElementHandler {
             case .none, .skip: break
             }
             top = .none
+            lastGoodEnd = consumed()
+            lastGoodLine = Int64(currentLine())
+        } else if depth == 1 {
+            documentEnded = true
         }
         depth -= 1
+    }
+
+    /// A new parser takes over after a malformed element: it starts outside any element.
+    func restart() {
+        depth = 0
+        top = .none
+        stopReason = nil
     }
 
     // MARK: Shared attribute handling

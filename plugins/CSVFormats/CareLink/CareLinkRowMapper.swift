@@ -50,7 +50,7 @@ struct CareLinkRowMapper {
 
         let date = cell(c.date), time = cell(c.time)
         guard let local = CareLinkDateTime.localSeconds(date: date, time: time) else {
-            throw CSVFileRun.Reject("unreadable date/time '\(date.text) \(time.text)'")
+            throw CSVFileRun.Reject("unreadable date/time '\(date.echo) \(time.echo)'")
         }
         let at = try placer.place(ParsedTimestamp(seconds: local, offset: nil), line: row.line)
         let stamp = RowStamp(subject: subject, source: source, at: at, provenance: Provenance(file: file, line: row.line))

@@ -6,10 +6,13 @@ struct ClarityColumns {
     var timestamp = 1, eventType = 2, subtype = 3, deviceInfo = 5, sourceDevice = 6
     var glucose = 7, insulin = 8, carbs = 9, duration = 10
     var glucoseUnit = GlucoseUnit.mgdl
+    /// Cells in the header row.
+    var count = 0
 
     /// Nil when the header is not a Clarity header.
     init?(header: [String]) {
         let cells = header.map(HeaderText.normalize)
+        count = cells.count
         func find(_ needles: [String]) -> Int? {
             cells.firstIndex { cell in needles.contains { cell.hasPrefix($0) } }
         }

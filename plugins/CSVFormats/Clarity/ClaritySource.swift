@@ -15,8 +15,8 @@ final class ClaritySource: Source, InputDescribing {
     init(options: CSVCommonOptions) { self.options = options }
 
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
-        let sniff = FileSniff.read(path: options.path, limit: 16 * 1024)
-        let delimiter = sniff.flatMap { $0.lines(1).first }.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ",")
+        let input = try CSVInput(path: options.path)
+        let delimiter = input.head.lines(1).first.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ",")
         let file = Symbol(options.path)
         var columns: ClarityColumns? = nil
         var placer = LocalTimePlacer(zone: options.zone, ambiguous: options.ambiguous, nonexistent: options.nonexistent,
@@ -29,7 +29,7 @@ final class ClaritySource: Source, InputDescribing {
         let bloodGlucose = Symbol("blood_glucose")
         var defaultSource = dexcom
 
-        try CSVFileRun(path: options.path, format: Self.format, context: context).run(delimiter: delimiter, emit: emit) { row, out in
+        try CSVFileRun(input: input, format: Self.format, context: context).run(delimiter: delimiter, emit: emit) { row, out in
             guard let cols = columns else {
                 if row.isBlank { return }
                 guard let c = ClarityColumns(header: row.strings()) else {
@@ -39,6 +39,7 @@ final class ClaritySource: Source, InputDescribing {
                 columns = c
                 return
             }
+            if row.count > cols.count { throw CSVFileRun.Reject.wider(row.count, than: cols.count) }
             let ts = row.trimmed(cols.timestamp)
             let type = row.trimmed(cols.eventType)
             if ts.isEmpty {
@@ -54,7 +55,7 @@ final class ClaritySource: Source, InputDescribing {
                 }
                 return
             }
-            guard let parsed = pattern.parse(ts) else { throw CSVFileRun.Reject("unreadable timestamp '\(ts.text)'") }
+            guard let parsed = pattern.parse(ts) else { throw CSVFileRun.Reject("unreadable timestamp '\(ts.echo)'") }
             let at = try placer.place(parsed, line: row.line)
             let src = row.isEmpty(cols.sourceDevice) ? defaultSource : sources.symbol(row.trimmed(cols.sourceDevice))
             let prov = Provenance(file: file, line: row.line)
@@ -64,9 +65,9 @@ final class ClaritySource: Source, InputDescribing {
                 var flags = at.flags
                 let value: Double
                 if let v = ByteText.double(cell, decimalComma: false) {
-                    guard v > 0, v < 2000 else { throw CSVFileRun.Reject("glucose value \(cell.text) is out of range") }
-                    value = cols.glucoseUnit.toMgdl(v)
-                    if cols.glucoseUnit == .mmol { flags.insert(.convertedFromMmol) }
+                    let (mgdl, converted) = try GlucoseValue.canonical(v, unit: cols.glucoseUnit, cell: cell, what: "glucose value")
+                    value = mgdl
+                    flags.formUnion(converted)
                 } else if ByteText.equalsIgnoringCase(cell, "Low") {
                     value = Self.sensorLow
                     flags.insert(.belowSensorRange)
@@ -74,8 +75,8 @@ final class ClaritySource: Source, InputDescribing {
                     value = Self.sensorHigh
                     flags.insert(.aboveSensorRange)
                 } else {
-                    throw CSVFileRun.Reject(cell.isEmpty ? "\(type.text) row without a glucose value"
-                                                         : "glucose value '\(cell.text)' is not a number")
+                    throw CSVFileRun.Reject(cell.isEmpty ? "\(type.echo) row without a glucose value"
+                                                         : "glucose value '\(cell.echo)' is not a number")
                 }
                 let isEGV = ByteText.equals(type, "EGV")
                 if !isEGV { flags.insert(ByteText.equals(type, "Calibration") ? [.calibration, .userEntered] : .userEntered) }
