@@ -24,6 +24,8 @@ public final class ByteInput: @unchecked Sendable {
     /// Bytes at the start of the file that rewinding skips (a UTF-16 byte-order mark).
     private var skipOnRewind: Int64 = 0
     private var scratch: [UInt8] = []
+    /// The bytes of an input that lives in memory (`provide`), for rewinding.
+    private var memory: [UInt8]?
     /// How long a stream read waits before looking at the stop flag again.
     static let pollMilliseconds: Int32 = 200
 
@@ -63,6 +65,16 @@ public final class ByteInput: @unchecked Sendable {
         default:
             return ByteInput(path: path, fd: fd, kind: .stream, size: 0)
         }
+    }
+
+    /// Makes the next `open(path)` read `bytes` instead of the file system: for tests and fuzzing,
+    /// which drive real sources through their real input path without touching the disk.
+    public static func provide(_ bytes: [UInt8], as path: String) {
+        let input = ByteInput(path: path, fd: -1, kind: .regularFile, size: Int64(bytes.count))
+        input.memory = bytes
+        input.pending = bytes
+        input.endOfInput = true
+        InputHandoff.deposit(input)
     }
 
     /// The first `count` bytes not yet read (fewer at the end of the input), without consuming them.
@@ -110,6 +122,18 @@ public final class ByteInput: @unchecked Sendable {
     public func rewind() throws {
         guard kind == .regularFile else {
             throw InputError(file: path, reason: "cannot be read twice (a pipe or device); save it to a file first")
+        }
+        if let memory {
+            pending = Array(memory.dropFirst(Int(skipOnRewind)))
+            pendingStart = 0
+            if let d = decoder {
+                var fresh = UTF16Transcoder(bigEndian: d.bigEndian)
+                var decoded: [UInt8] = []
+                fresh.transcode(pending, into: &decoded)
+                fresh.finish(into: &decoded)
+                pending = decoded
+            }
+            return
         }
         guard lseek(fd, off_t(skipOnRewind), SEEK_SET) >= 0 else {
             throw InputError(file: path, reason: "cannot rewind: \(OSError.reason(errno))")
@@ -191,6 +215,10 @@ public final class ByteInput: @unchecked Sendable {
     }
 
     private func readRaw(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if fd < 0 {  // in memory: everything is already pending
+            endOfInput = true
+            return 0
+        }
         while true {
             if StopRequest.isRequested { throw ReadInterrupted() }
             if kind == .stream {
