@@ -19,16 +19,27 @@ enum SourceTarget {
     }
 
     private static let quarantine = QuarantineWriter(path: "/dev/null")
-    nonisolated(unsafe) private static let options = try! ConfigDocument(file: "fuzz.yml", text: "path: /fuzz/input\ntimezone: Europe/London\n",
-                                                     environment: [:])
+    /// Each component reads its own path, so targets replayed side by side never take each other's bytes.
+    private static func options(_ component: String) -> (path: String, document: ConfigDocument) {
+        let path = "/fuzz/\(component)"
+        return (path, try! ConfigDocument(file: "fuzz.yml", text: "path: \(path)\ntimezone: Europe/London\n", environment: [:]))
+    }
+    nonisolated(unsafe) private static var documents: [String: (path: String, document: ConfigDocument)] = [:]
+    private static let lock = NSLock()
 
     static func run(component: String, bytes: [UInt8]) -> Int {
         guard let descriptor = FuzzRegistry.shared.component(named: component) else { fatalError("no component \(component)") }
-        let sniff = FileSniff(path: "/fuzz/input", prefix: Array(bytes.prefix(64 << 10)))
+        let (path, document) = lock.withLock {
+            if let known = documents[component] { return known }
+            let made = options(component)
+            documents[component] = made
+            return made
+        }
+        let sniff = FileSniff(path: path, prefix: Array(bytes.prefix(64 << 10)))
         _ = descriptor.detect?(sniff)
         _ = try? FuzzRegistry.shared.identify(sniff)
-        ByteInput.provide(bytes, as: "/fuzz/input")
-        let builder = ComponentBuilder(stageName: "in", document: options, node: options.root,
+        ByteInput.provide(bytes, as: path)
+        let builder = ComponentBuilder(stageName: "in", document: document, node: document.root,
                                        settings: RunSettings(timezone: "Europe/London", subject: "fuzz", baseDirectory: "/"))
         guard let source = (try? descriptor.build(builder)) as? any Source else { fatalError("\(component) is not a source") }
         let context = StageContext(name: "in", type: component, policy: .quarantine, quarantine: quarantine, progress: ProgressMeter())

@@ -21,6 +21,7 @@ final class AppleHealthSource: Source, InputDescribing {
         let handler = ExportHandler(options: options)
         let parser = RecoveringParser(handler: handler, entryName: input.entryName)
         var filter = PrologFilter()
+        filter.declareUTF8 = input.transcoded
         let hasher = HashBox()
         var rejected: Int64 = 0
 

@@ -59,6 +59,7 @@ public struct GraphRunner {
                 let thread = Thread {
                     let started = ContinuousClock.now
                     do { try job.execute() } catch is Cancelled {
+                    } catch is ReadInterrupted {  // a stop request reached a read: the run is interrupted, not failed
                     } catch let e as InputError where job.stage is any Source {
                         // One unreadable input ends only its own source: the other files still land.
                         failure.record("\(job.context.name): \(e)")

@@ -47,14 +47,27 @@ public enum OutputPath {
             close(fd)
             return target
         }
-        let folder = (target as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                throw OutputError(path: path, reason: "cannot create the folder for the \(what): \(reasonOf(error))")
-            }
-        }
+        try createFolders(for: target, path: path, what: what)
         try probeFolder(of: target, path: path, what: what)
         return target
+    }
+
+    /// Creates the missing folders above `target` one by one, so a failure names the OS reason and
+    /// the part of the path it concerns (a regular file where a folder should be: "Not a directory").
+    private static func createFolders(for target: String, path: String, what: String) throws {
+        let folder = (target as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return }
+        var built = folder.hasPrefix("/") ? "" : "."
+        for part in folder.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o777) != 0, errno != EEXIST {
+                throw OutputError(path: path, reason: "cannot create the folder \(built) for the \(what): \(OSError.reason(errno))")
+            }
+            var st = stat()
+            if stat(built, &st) == 0, st.st_mode & S_IFMT != S_IFDIR {
+                throw OutputError(path: path, reason: "cannot write the \(what): \(built) is a file, not a folder (\(OSError.reason(ENOTDIR)))")
+            }
+        }
     }
 
     /// Creates and removes a file beside `target`: the one test that also holds for root, read-only
@@ -68,13 +81,5 @@ public enum OutputPath {
             close(fd)
             unlink(probe)
         }
-    }
-
-    static func reasonOf(_ error: Error) -> String {
-        if let e = error as? CocoaError, let underlying = e.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain {
-            return OSError.reason(Int32(underlying.code))
-        }
-        return (error as NSError).localizedDescription
     }
 }

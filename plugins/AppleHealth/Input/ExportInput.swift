@@ -16,11 +16,15 @@ final class ExportInput {
     private let entry: Entry?
     private let plain: ByteInput?
     private var temporaryCopy: String?
+    /// The XML was UTF-16 and is delivered as UTF-8 (its declaration must then say UTF-8).
+    var transcoded: Bool { plain?.decodedEncoding != nil }
 
     init(path: String) throws {
         self.path = path
         let input = try ByteInput.open(path)
         guard try input.peek(4).starts(with: ExportLocator.zipMagic) else {
+            // UTF-16 is decoded here, so libxml2 (and recovery, which restarts mid-stream) see UTF-8.
+            try input.decodeUTF16IfMarked()
             plain = input
             archive = nil
             entry = nil

@@ -22,7 +22,7 @@ enum ExportLocator {
             guard sniff.isRegularFile else { return 60 }
             return (try? healthEntry(in: Archive(url: URL(fileURLWithPath: sniff.path), accessMode: .read))) != nil ? 95 : 0
         }
-        return isHealthXML(sniff.prefix) ? 95 : 0
+        return isHealthXML(Array(sniff.text.utf8)) ? 95 : 0  // text: UTF-16 with a BOM is decoded
     }
 
     /// Why a zip no format claims cannot be read: truncated, corrupt, or without a Health export.

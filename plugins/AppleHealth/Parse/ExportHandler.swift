@@ -92,8 +92,9 @@ final class ExportHandler: SAXElementHandler {
         let a = Attributes(base: attributes, count: count)
         switch depth {
         case 1:
+            // Inside the root's start tag: the search for a bad element may begin here (its `>` is text to it).
             rootStarted = true
-            lastGoodEnd = consumed()
+            lastGoodEnd = max(lastGoodEnd, consumed())
             lastGoodLine = Int64(currentLine())
         case 2:
             elementsRead += 1
@@ -292,9 +293,23 @@ final class ExportHandler: SAXElementHandler {
     /// The draft's device symbol (`.empty` when the element has no `device`).
     var deviceSymbol: Symbol { draft.device?.symbol ?? .empty }
 
+    /// A rejected element, with what was read of it (type, source, value, unit, dates) as its raw text.
     func reject(_ reason: String, line: Int64? = nil) {
-        let raw = "<\(draft.type?.identifier ?? "?") sourceName=\"\(draft.sourceName)\">"
-        rejects.append(RowError(file: path, line: line ?? draft.line, reason: reason, raw: raw))
+        var raw = "<\(draft.type?.identifier ?? "?") sourceName=\"\(draft.sourceName)\""
+        if let u = draft.unit { raw += " unit=\"\(u.appleUnit)\"" }
+        if let n = draft.number { raw += " value=\"\(Plausibility.number(n))\"" } else if let t = draft.text { raw += " value=\"\(t)\"" }
+        for (name, date) in [("startDate", draft.start), ("endDate", draft.end)] {
+            if let d = date {
+                let local = CivilDate.isoDateTime(seconds: d.utc + Int64(d.offset)).replacingOccurrences(of: "T", with: " ")
+                raw += " \(name)=\"\(local) \(Self.offsetText(d.offset))\""
+            }
+        }
+        rejects.append(RowError(file: path, line: line ?? draft.line, reason: reason, raw: raw + ">"))
+    }
+
+    private static func offsetText(_ seconds: Int32) -> String {
+        let m = abs(Int(seconds)) / 60
+        return (seconds < 0 ? "-" : "+") + String(format: "%02d%02d", m / 60, m % 60)
     }
 
     func add(_ m: HealthPipeCore.Measurement) {

@@ -1,3 +1,4 @@
+import Foundation
 import HealthPipeCore
 
 /// Feeds the Health XML to libxml2 and recovers from a malformed element: when the parser stops (a
@@ -39,6 +40,8 @@ final class RecoveringParser {
         var start: Int64?
         var startLine: Int64
         var raw: [UInt8] = []
+        /// The last element end seen before the error offset (libxml2 may stop just past it).
+        var lastEnd: (at: Int64, line: Int64)?
 
         mutating func capture(_ bytes: UnsafeRawBufferPointer.SubSequence) {
             let room = EchoText.rawLimit + 1 - raw.count
@@ -77,7 +80,7 @@ final class RecoveringParser {
         }
         let error = parser.error
         recover(reason: handler.stopReason ?? error.map { "malformed XML: \(AppleHealthSource.explain($0.message))" } ?? "malformed XML",
-                errorAt: handler.consumed(), errorLine: (error?.line ?? parser.line) + lineBase)
+                errorAt: errorOffset, errorLine: (error?.line ?? parser.line) + lineBase)
     }
 
     /// End of input: a parser still inside an element reports the cut; a span being skipped is quarantined.
@@ -92,7 +95,7 @@ final class RecoveringParser {
                 return
             }
             recover(reason: error.map { "malformed XML: \(AppleHealthSource.explain($0.message))" } ?? "malformed XML",
-                    errorAt: streamOffset, errorLine: (error?.line ?? parser.line) + lineBase)
+                    errorAt: errorOffset, errorLine: (error?.line ?? parser.line) + lineBase)
         }
         guard let s = skip else { return }
         // The input ended inside the span: the file is cut off there.
@@ -101,6 +104,11 @@ final class RecoveringParser {
                + "this element: truncated?); every complete record before it was imported", raw: s.raw)
         skip = nil
         ended = true
+    }
+
+    /// Where in the whole input the parser stopped: at its first fatal error or stop, else its end.
+    private var errorOffset: Int64 {
+        parser.errorOffset.map { instanceBase + $0 - syntheticBytes } ?? streamOffset
     }
 
     private func forgetCompleteElements() {
@@ -125,7 +133,8 @@ final class RecoveringParser {
             ended = true
             return
         }
-        let from = handler.lastGoodEnd
+        let from = max(handler.lastGoodEnd, historyStart)
+        if ProcessInfo.processInfo.environment["HP_DEBUG"] != nil { print("recover errorAt=\(errorAt) from=\(from) stream=\(streamOffset) base=\(instanceBase) reason=\(reason)") }
         skip = Skip(skipper: ElementSkipper(offset: from, line: handler.lastGoodLine), reason: reason, errorAt: errorAt,
                     errorLine: errorLine, startLine: handler.lastGoodLine)
         let pending = Array(history[Int(from - historyStart)...])
@@ -147,7 +156,16 @@ final class RecoveringParser {
             guard let event else { break }
             switch event {
             case .start(let at, let line):
-                guard s.start == nil else { continue }
+                if s.start != nil {
+                    // libxml2 stopped between the element that just ended and this one (it read a
+                    // little past the end): that element was the bad one.
+                    if let end = s.lastEnd, at > s.errorAt {
+                        reject(line: s.startLine, reason: "\(s.reason) at line \(s.errorLine); the element (lines \(s.startLine)–\(end.line)) "
+                               + "is quarantined and reading resumes after it", raw: s.raw)
+                        return resume(bytes, at: Int(at - streamOffset), line: line)
+                    }
+                    continue
+                }
                 let index = Int(at - streamOffset)  // -1 when the `<` ended the previous chunk
                 let textBefore = s.raw.dropLast(i - max(index, 0)).dropLast(index < 0 ? 1 : 0)
                 if at > s.errorAt, textBefore.contains(where: { !Self.isSpace($0) }) {
@@ -161,9 +179,14 @@ final class RecoveringParser {
                 skip = s
             case .end(let at, let line):
                 // An element that ends before the point libxml2 stopped at stays in the span.
-                guard s.start != nil, at > s.errorAt else { continue }
-                reject(line: s.startLine, reason: "\(s.reason) at line \(s.errorLine); the element is quarantined and reading "
-                       + "resumes at line \(line)", raw: s.raw)
+                guard s.start != nil else { continue }
+                guard at >= s.errorAt else {
+                    s.lastEnd = (at, line)
+                    skip = s
+                    continue
+                }
+                reject(line: s.startLine, reason: "\(s.reason) at line \(s.errorLine); the element (lines \(s.startLine)–\(line)) is "
+                       + "quarantined and reading resumes after it", raw: s.raw)
                 return resume(bytes, at: Int(at - streamOffset), line: line)
             case .rootEnd:
                 if s.start != nil { reject(line: s.startLine, reason: "\(s.reason) at line \(s.errorLine)", raw: s.raw) }
@@ -187,6 +210,8 @@ final class RecoveringParser {
         parser = SAXPushParser(handler: handler)
         wire()
         Self.rootTag.withUnsafeBytes { _ = parser.feed($0) }
+        handler.lastGoodEnd = at
+        handler.lastGoodLine = line
         history.removeAll(keepingCapacity: true)
         historyStart = at
         streamOffset = at

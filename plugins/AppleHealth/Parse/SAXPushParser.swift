@@ -43,6 +43,13 @@ final class SAXPushParser {
             // libxml2 appends the offending bytes on a second line ("Bytes: 0xE9 0x22 …"): keep one line.
             message = message.split(separator: "\n").joined(separator: "; ")
             box.error = (Int(e.line), message)
+            // After a fatal error libxml2 keeps consuming the chunk (without callbacks): note where the
+            // error was and stop it there, so recovery knows which element broke.
+            if e.level.rawValue >= XML_ERR_FATAL.rawValue, let raw = e.ctxt {
+                let ctxt = raw.assumingMemoryBound(to: xmlParserCtxt.self)
+                if box.errorOffset == nil { box.errorOffset = Int64(xmlByteConsumed(ctxt)) }
+                xmlStopParser(ctxt)
+            }
         }
         let opaque = Unmanaged.passUnretained(box).toOpaque()
         ctxt = xmlCreatePushParserCtxt(&sax, opaque, nil, 0, nil)
@@ -70,7 +77,14 @@ final class SAXPushParser {
     }
 
     /// Stops parsing from inside a callback (the element is too deep to be real).
-    func stop() { if let ctxt { xmlStopParser(ctxt) } }
+    func stop() {
+        guard let ctxt else { return }
+        if box.errorOffset == nil { box.errorOffset = consumed }
+        xmlStopParser(ctxt)
+    }
+
+    /// Bytes consumed when the first fatal error (or `stop`) happened.
+    var errorOffset: Int64? { box.errorOffset }
 
     /// The line the parser has reached.
     var line: Int { ctxt.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
@@ -83,5 +97,6 @@ final class SAXPushParser {
 final class ParserBox {
     let handler: ExportHandler
     var error: (line: Int, message: String)?
+    var errorOffset: Int64?
     init(handler: ExportHandler) { self.handler = handler }
 }

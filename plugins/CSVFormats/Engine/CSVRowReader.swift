@@ -168,8 +168,8 @@ public final class CSVRowReader {
         }
         atUnterminatedEnd = true
         try splitter.finish(handle)
-        if (parser.pstate != 0 || fieldCount > 0), rowStart < lineNo, parser.quoted != 0 {
-            // The file ends inside a quoted field opened lines ago: a stray quote, not a cut-off row.
+        if parser.pstate == 2, parser.quoted != 0 {
+            // The file ends inside a quoted field (FIELD_BEGUN, quoted): the quote never closes.
             try abandonOpenRow(.unbalancedQuote(lastLine: lineNo))
         }
         csv_fini(&parser, csvFieldCallback, csvRowCallback, me)
