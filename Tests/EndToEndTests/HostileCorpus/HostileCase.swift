@@ -43,6 +43,8 @@ struct Expectation: Sendable {
     var quarantineFile: String? = nil
     /// Substrings stderr must contain.
     var stderr: [String] = []
+    /// Substrings stderr must not contain (a claim that did not come true).
+    var stderrNot: [String] = []
     /// stderr must stay under this many bytes (echoed input is capped).
     var stderrLimit = 64 << 10
     /// Paths (relative to the sandbox) the run may create or change; everything else must be untouched.

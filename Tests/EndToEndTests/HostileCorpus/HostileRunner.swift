@@ -52,6 +52,7 @@ enum HostileRunner {
             }
         }
         for s in e.stderr where !outcome.stderr.contains(s) { problems.append("stderr lacks '\(s)'") }
+        for s in e.stderrNot where outcome.stderr.contains(s) { problems.append("stderr says '\(s)'") }
         if outcome.stderr.utf8.count > e.stderrLimit { problems.append("stderr is \(outcome.stderr.utf8.count) bytes (echo not capped)") }
         if let limit = e.stopWithin {
             if let s = outcome.stopSeconds, s > limit { problems.append(String(format: "stopped %.2f s after SIGTERM (limit %.1f s)", s, limit)) }

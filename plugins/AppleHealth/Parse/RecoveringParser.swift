@@ -168,9 +168,10 @@ final class RecoveringParser {
                 }
                 let index = Int(at - streamOffset)  // -1 when the `<` ended the previous chunk
                 let textBefore = s.raw.dropLast(i - max(index, 0)).dropLast(index < 0 ? 1 : 0)
-                if at > s.errorAt, textBefore.contains(where: { !Self.isSpace($0) }) {
+                if at > s.errorAt, let first = textBefore.firstIndex(where: { !Self.isSpace($0) }) {
                     // libxml2 stopped in text between elements: quarantine the text, keep the element.
-                    reject(line: s.startLine, reason: "\(s.reason) at line \(s.errorLine) (text between elements)", raw: Array(textBefore))
+                    let junkLine = s.startLine + Int64(textBefore[..<first].filter { $0 == 0x0A }.count)
+                    reject(line: junkLine, reason: "\(s.reason) at line \(s.errorLine) (text between elements)", raw: Array(textBefore[first...]))
                     return resume(bytes, at: index, line: line)
                 }
                 s.start = at

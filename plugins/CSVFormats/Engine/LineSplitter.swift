@@ -53,7 +53,11 @@ struct LineSplitter {
             }
             let line = UnsafeRawBufferPointer(start: base + start, count: end - start)
             if pending.isEmpty, !oversized {
-                try body(.text(line))
+                if line.count > maxLineBytes {
+                    try body(.overlong(head: Array(line.prefix(Self.headBytes))))
+                } else {
+                    try body(.text(line))
+                }
             } else {
                 gather(line)
                 try completePending(body)
