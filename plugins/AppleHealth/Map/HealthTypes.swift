@@ -13,6 +13,9 @@ final class HealthType {
     let included: Bool
     /// What its values may be in the canonical unit (nil: only finiteness is checked).
     let plausibility: Plausibility.Rule?
+    /// A HealthKit quantity type: its value must be a number (an identifier HealthPipe does not know
+    /// may carry a state as text, kept like a category).
+    var isQuantity: Bool { identifier.hasPrefix("HKQuantityTypeIdentifier") }
     let short: String
     /// Used by the parser thread only (see ExportHandler on exclusivity checks).
     @exclusivity(unchecked) var units = ByteCache<UnitConversion>(capacity: 4)

@@ -40,7 +40,7 @@ extension ExportHandler {
             // Category samples (sleep stages, mindful sessions…): the value names the state, the
             // measurement is the time spent in it. A quantity needs a number: "abc" or "NaN" is
             // refused, never turned into a metric named after it.
-            if type.kind != .category {
+            if type.kind != .category, draft.text == nil || type.isQuantity {
                 reject(draft.text.map { "\(type.identifier) value '\(EchoText.cap($0))' is not a number" }
                        ?? "\(type.identifier) record without a value")
                 return
