@@ -6,7 +6,7 @@
 # Environment: FUZZ_PARALLEL=1 runs the targets side by side (at the lowest priority), FUZZ_CONFIG=
 # debug|release (default release), FUZZ_DIR (default .build-fuzz/runs) keeps each target's growing
 # corpus, crashes and log between runs. The binary is built with -sanitize=fuzzer,address into
-# .build-fuzz. A crash, a leak, an out-of-memory or a timeout leaves an artifact in FUZZ_DIR/<target>/
+# FUZZ_BUILD (default .build-fuzz). A crash, a leak, an out-of-memory or a timeout leaves an artifact in FUZZ_DIR/<target>/
 # and makes the script exit 1: replay it with the binary, then copy it to
 # Tests/Fixtures/fuzz-regressions/<target>/ so FuzzReplayTests keeps it fixed.
 set -euo pipefail
@@ -16,10 +16,11 @@ seconds=${1:-60}
 shift || true
 config=${FUZZ_CONFIG:-release}
 runs=${FUZZ_DIR:-.build-fuzz/runs}
+build=${FUZZ_BUILD:-.build-fuzz}
 
-HEALTHPIPE_FUZZ=1 swift build --build-path .build-fuzz -c "$config" --product healthpipe-fuzz \
+HEALTHPIPE_FUZZ=1 swift build --build-path "$build" -c "$config" --product healthpipe-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld >&2
-binary=.build-fuzz/$config/healthpipe-fuzz
+binary=$build/$config/healthpipe-fuzz
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then

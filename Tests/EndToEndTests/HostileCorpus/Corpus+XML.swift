@@ -40,9 +40,9 @@ extension HostileCorpus {
         xmlCase("xml-eleven-megabyte-attribute-is-read", Expectation(exit: 0, measurements: 11)) {
             Data((glucose("77", close: ">") + "  <MetadataEntry key=\"note\" value=\"\(String(repeating: "n", count: 11 << 20))\"/>\n </Record>\n").utf8)
         },
-        xmlCase("xml-seventy-megabyte-element-is-refused",
-                Expectation(exit: 3, measurements: 10, quarantined: [.line(9, "larger than 64 MiB", raw: "value=\"77\"")], stderrLimit: 8192)) {
-            Data((glucose("77", close: ">") + "  <MetadataEntry key=\"note\" value=\"\(String(repeating: "n", count: 70 << 20))\"/>\n </Record>\n").utf8)
+        xmlCase("xml-twenty-megabyte-element-is-refused",
+                Expectation(exit: 3, measurements: 10, quarantined: [.line(9, "larger than 16 MiB", raw: "value=\"77\"")], stderrLimit: 8192)) {
+            Data((glucose("77", close: ">") + "  <MetadataEntry key=\"note\" value=\"\(String(repeating: "n", count: 20 << 20))\"/>\n </Record>\n").utf8)
         },
         xmlCase("xml-nested-200000-levels", Expectation(exit: 3, measurements: 10, quarantined: [.line(9, "nested deeper than 32")],
                                                       stderrLimit: 8192)) {
