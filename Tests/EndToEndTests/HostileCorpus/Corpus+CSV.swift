@@ -135,6 +135,12 @@ extension HostileCorpus {
             let rows = "Libre,1,13-04-2024 10:00,0,100\nLibre,1,04-13-2024 10:15,0,101\nLibre,1,05-04-2024 10:30,0,102\n"
             return Invocation(arguments: box.importing([try box.write("libre.csv", "Glucose Data,Generated on\n" + header + rows)]))
         },
+        HostileCase("carelink-separator-inside-a-value-does-not-shift-columns",
+                    Expectation(exit: 3, measurements: 1538, events: 348, quarantined: [.line(411, "the header has 48")])) { box in
+            var (lines, ending) = try CorpusData.lines(CorpusData.careLinkURL)
+            lines[410] = lines[410].replacingOccurrences(of: ";55;", with: ";5;5;")
+            return Invocation(arguments: box.importing([try box.write("carelink.csv", lines.joined(separator: ending))]))
+        },
         HostileCase("nightscout-text-value",
                     Expectation(exit: 3, measurements: 993,
                                 quarantined: [246, 247, 248, 249].map { .line($0, "below the valid minimum") } + [.line(300, "not a number")]

@@ -28,11 +28,14 @@ struct CareLinkColumns {
     var rewind: Int?
     /// The columns this adapter reads values from: a row with all of them empty carries nothing for it.
     var used: [Int] = []
+    /// Cells in the header row.
+    var count = 0
 
     /// Nil unless the row is a header: `Index`, then the date and time columns.
     init?(header: [String]) {
         let cells = header.map(HeaderText.normalize)
         guard cells.first == "index" else { return nil }
+        count = cells.count
         func exact(_ names: [String]) -> Int? { cells.firstIndex { names.contains($0) } }
         func glucose(_ prefixes: [String]) -> Glucose? {
             cells.firstIndex { c in prefixes.contains { c.hasPrefix($0) } }

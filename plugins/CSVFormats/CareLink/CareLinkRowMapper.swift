@@ -39,6 +39,8 @@ struct CareLinkRowMapper {
         // Rows with nothing this adapter maps (BWZ settings, temp basal programming, empty sensor rows)
         // are read, not stored.
         if c.used.allSatisfy({ row.isEmpty($0) }) { return }
+        // Even an empty extra cell counts: a decimal comma in a `,` file shifts every later value.
+        if row.count > c.count { throw CSVFileRun.Reject.wider(row.count, than: c.count) }
 
         let sg = try c.sensorGlucose.flatMap { try values.glucose(cell($0.index), $0, "Sensor Glucose") }
         let bg = try c.bgReading.flatMap { try values.glucose(cell($0.index), $0, "BG Reading") }
