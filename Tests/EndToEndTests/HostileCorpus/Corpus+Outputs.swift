@@ -72,6 +72,12 @@ extension HostileCorpus {
             let bad = CorpusData.clarity { $0[300] = Data("290,2016-10-25T10:00:00,EGV,,,,iPhone G6,abc,,,,".utf8) }
             return Invocation(arguments: box.importing([try box.write("in.csv", bad)], ["--quarantine", "/proc/hp-quarantine.ndjson"]))
         },
+        HostileCase("chart-output-is-a-device",
+                    Expectation(exit: 1, stderr: ["chart-device", "not a regular file"], writes: [])) { box in
+            let capture = E2E.samples.appendingPathComponent("imu/brushing_stream_tms.csv").path
+            return Invocation(arguments: ["stream", "--replay", capture, "--start", "2026-01-05T07:30:00Z", "--db", box.path("b.sqlite"),
+                                          "--timezone", "UTC", "--chart", try box.device("chart-device")])
+        },
         HostileCase("report-path-is-a-directory",
                     Expectation(exit: 1, noDatabase: true, stderr: ["rdir", "is a directory"], writes: [])) { box in
             try box.write("rdir/keep.txt", "x")
