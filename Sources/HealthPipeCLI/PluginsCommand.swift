@@ -30,7 +30,7 @@ struct PluginsCommand: ParsableCommand {
                 if !c.produces.isEmpty { print("      emits: \(c.produces)" + (c.passesThrough ? " (and passes its input through)" : "")) }
                 if c.detect != nil { print("      detected by content in `healthpipe import`") }
                 for o in c.options {
-                    print("      \(o.name): \(o.type)" + (o.defaultValue.map { " = \($0)" } ?? (o.name == "path" ? " (required)" : "")))
+                    print("      \(o.name): \(o.type)" + (o.defaultValue.map { " = \($0)" } ?? (o.required ? " (required)" : "")))
                     print(wrap(o.doc, indent: "          "))
                 }
                 print("")

@@ -16,17 +16,23 @@ enum RunExecution {
         do {
             graph = try PipelineGraph.build(spec: try spec(), registry: registry, settings: settings,
                                             defaultQuarantine: defaultQuarantine)
-            try StoreDerivation.prepare(graph, registry: registry, run: settings, trustStream: trustStream)
-            try configure(graph)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
-
-        // The report file is an output like any other: checked before the run, replaced by rename.
+        // Outputs (the report file too: it is replaced by rename) are checked before a database is
+        // opened for its settings, so a wrong path creates nothing.
+        if let problem = GraphRunner.outputProblem(of: graph) {
+            printError("error: \(problem)")
+            throw ExitCode(1)
+        }
         if let reportPath {
             do { _ = try OutputPath.check(reportPath, what: "report") } catch {
                 printError("\(error)")
                 throw ExitCode(1)
             }
         }
+        do {
+            try StoreDerivation.prepare(graph, registry: registry, run: settings, trustStream: trustStream)
+            try configure(graph)
+        } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
         healthpipe_install_stop_handlers()
         var report = GraphRunner(showProgress: showProgress && isatty(2) != 0).run(graph)
         if report.outcome == .completed {

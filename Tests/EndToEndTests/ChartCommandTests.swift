@@ -197,7 +197,7 @@ import Testing
         let folder = dir.appendingPathComponent("folder.svg")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let refused = try E2E.run(["chart", "day", "--db", db.path, "--svg", folder.path])
-        #expect(refused.code == 1 && refused.stderr.contains("not a regular file"))
+        #expect(refused.code == 1 && refused.stderr.contains("it is a directory"))
 
         #expect(try E2E.run(["chart", "week", "--db", db.path]).code == 2)
         #expect(try E2E.run(["chart", "day", "--db", db.path, "--date", "1961-02-30"]).code == 2)

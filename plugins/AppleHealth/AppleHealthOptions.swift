@@ -15,7 +15,7 @@ struct AppleHealthOptions: Sendable {
     var toDay: Int64?
 
     static let docs: [OptionDoc] = [
-        OptionDoc("path", "path", "export.zip as the Health app writes it (any name; the XML inside is found by content), "
+        OptionDoc("path", "path", required: true, "export.zip as the Health app writes it (any name; the XML inside is found by content), "
                   + "or the unpacked export.xml"),
         OptionDoc("subject", "text", default: "the run's --subject", "whose data this is"),
         OptionDoc("timezone", "IANA zone or ±HH:MM", default: "the offset written in each date",

@@ -202,7 +202,7 @@ public let ndjsonSinkComponent = ComponentDescriptor(
     summary: "Newline-delimited JSON: one object per record with a \"type\" of measurement, event, daily, metrics, forecast or alert. "
         + "Times are UTC epoch seconds with utc_offset; values in canonical units. Written atomically (temp file + rename).",
     options: [
-        OptionDoc("path", "path", "output file (`-` for standard output)"),
+        OptionDoc("path", "path", required: true, "output file (`-` for standard output)"),
         OptionDoc("include", "list of measurements | events | daily | metrics | forecasts | alerts", default: "all",
                   "which record kinds to write"),
     ],

@@ -8,7 +8,7 @@ public let sqliteSinkComponent = ComponentDescriptor(
     summary: "Writes measurements, events, daily summaries and metric sets to a SQLite database (WAL, upserts on natural keys; "
         + "re-importing adds nothing). Schema: docs/schema.md.",
     options: [
-        OptionDoc("path", "path", "Database file to create or update; parent folders are created. Relative paths "
+        OptionDoc("path", "path", required: true, "Database file to create or update; parent folders are created. Relative paths "
                   + "resolve against the config's folder."),
         OptionDoc("batch_rows", "integer", default: String(SQLiteSink.defaultBatchRows),
                   "Rows per transaction. A killed run loses at most the open transaction; a re-run completes it."),

@@ -31,7 +31,7 @@ public let serialIMUComponent = ComponentDescriptor(
         + "`t_ms,…`, Klipper `#time,accel_x,…`) or binary frames. Emits motion samples in g with UTC times. Bad bytes, partial "
         + "lines, NaN and out-of-range values are rejected, never fatal. See docs/motion.md.",
     options: [
-        OptionDoc("path", "path", "device, capture file, or `-` for standard input"),
+        OptionDoc("path", "path", required: true, "device, capture file, or `-` for standard input"),
         OptionDoc("baud", "integer", default: "9600", "serial speed (IMU_Capture prints at 9600)"),
         OptionDoc("reconnect", "bool", default: "false", "after a disconnect, reopen the device with backoff (0.1 s doubling)"),
         OptionDoc("reconnect_max_delay", "seconds", default: "5", "longest wait between reconnect attempts"),

@@ -20,6 +20,20 @@ public struct GraphRunner {
 
     public init(showProgress: Bool = false) { self.showProgress = showProgress }
 
+    /// Every output, the dead-letter file included, checked before any sink opens or any source
+    /// reads (and before a command touches a database): a wrong path costs nothing and touches
+    /// nothing. Nil when all can be written, else what is wrong, naming the stage.
+    public static func outputProblem(of graph: PipelineGraph) -> String? {
+        for n in graph.nodes {
+            guard let out = n.stage as? OutputChecking else { continue }
+            do { try out.checkOutputs() } catch { return "\(n.name): \(error)" }
+        }
+        if graph.nodes.contains(where: { $0.policy == .quarantine }) {
+            do { try QuarantineWriter(path: graph.quarantinePath).prepare() } catch { return "quarantine: \(error)" }
+        }
+        return nil
+    }
+
     public func run(_ graph: PipelineGraph) -> RunReport {
         let clock = ContinuousClock.now
         let quarantine = QuarantineWriter(path: graph.quarantinePath)
@@ -37,15 +51,7 @@ public struct GraphRunner {
 
         let runInfo = RunInfo(id: UUID().uuidString, startedAt: Int64(Date().timeIntervalSince1970),
                               inputPaths: nodes.flatMap { ($0.stage as? InputDescribing)?.inputPaths ?? [] })
-        // Every output, the dead-letter file included, is checked before any sink opens or any
-        // source reads: a wrong path costs nothing and touches nothing.
-        for n in nodes {
-            guard let out = n.stage as? OutputChecking else { continue }
-            do { try out.checkOutputs() } catch { fail("\(n.name): \(error)") }
-        }
-        if failure.message == nil, nodes.contains(where: { $0.policy == .quarantine }) {
-            do { try quarantine.prepare() } catch { fail("quarantine: \(error)") }
-        }
+        if let problem = Self.outputProblem(of: graph) { fail(problem) }
         for (i, n) in nodes.enumerated() where failure.message == nil {
             guard let sink = n.stage as? any Sink else { continue }
             do { try sink.open(run: runInfo, context: contexts[i]) } catch { fail("\(n.name): \(error)") }

@@ -14,11 +14,18 @@ public struct OptionDoc: Sendable, Hashable {
     public var type: String
     public var defaultValue: String?
     public var doc: String
-    public init(_ name: String, _ type: String, default defaultValue: String? = nil, _ doc: String) {
+    /// The stage cannot be built without it (`healthpipe plugins` says "(required)").
+    public var required: Bool
+    /// A valid YAML value, for the registry's compliance test when `type` alone does not give one.
+    public var example: String?
+    public init(_ name: String, _ type: String, default defaultValue: String? = nil, required: Bool = false,
+                example: String? = nil, _ doc: String) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
         self.doc = doc
+        self.required = required
+        self.example = example
     }
 }
 

@@ -74,7 +74,7 @@ extension HostileCorpus {
             let source = try box.write("in.csv", CorpusData.clarity)
             return Invocation(arguments: ["$HEALTHPIPE", "import", "<(cat \(source))", "--db", box.db, "--timezone", "UTC"], shell: true)
         },
-        HostileCase("libreview-on-standard-input-needs-no-date-order", Expectation(exit: 0, measurements: 4618)) { box in
+        HostileCase("libreview-on-standard-input-needs-no-date-order", Expectation(exit: 0, measurements: 4620)) { box in
             Invocation(arguments: box.importing(["-"]), stdin: try Data(contentsOf: CorpusData.libreURL))
         },
         HostileCase("apple-zip-on-standard-input", Expectation(exit: 0, measurements: 14, events: 1)) { box in

@@ -77,7 +77,7 @@ public struct CSVCommonOptions: Sendable {
     }
 
     static let docs: [OptionDoc] = [
-        OptionDoc("path", "path", "the export file to read (`-` for standard input)"),
+        OptionDoc("path", "path", required: true, "the export file to read (`-` for standard input)"),
         OptionDoc("timezone", "IANA zone or ±HH:MM", default: "the run's --timezone",
                   "zone of the file's naive local timestamps; required when the file has no offsets"),
         OptionDoc("subject", "text", default: "the run's --subject", "whose data this is"),

@@ -85,7 +85,7 @@ public let historyChartComponent = ComponentDescriptor(
         + "day (week, month) or month (year) with sessions, minutes, mean average and accomplishment. A period without "
         + "sessions gives every bucket with 0 sessions (\"empty\": true). Stored history: `healthpipe history`.",
     options: [
-        OptionDoc("path", "path", "output JSON file (`-` for standard output)"),
+        OptionDoc("path", "path", required: true, "output JSON file (`-` for standard output)"),
         OptionDoc("period", "week | month | year", default: "week", "span of the chart"),
         OptionDoc("offset", "integer", default: "0", "periods before (−) or after (+) the anchor's period"),
         OptionDoc("at", "latest | today | YYYY-MM-DD", default: "latest", "the day whose period offset 0 is"),

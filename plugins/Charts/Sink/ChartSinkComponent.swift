@@ -20,7 +20,7 @@ public let chartSinkComponent = ComponentDescriptor(
         + "each written to a temporary file and renamed into place. A day is written once every input has passed its "
         + "next three days; for a whole store use `healthpipe chart` or `healthpipe page`.",
     options: [
-        OptionDoc("path", "folder", "where the JSON files go (created if missing)"),
+        OptionDoc("path", "folder", required: true, "where the JSON files go (created if missing)"),
         OptionDoc("views", "list of day | agp | days", default: "[day, agp]", "which views to write"),
         OptionDoc("unit", "mmol/L | mg/dL", default: "mmol/L", "glucose unit of the views"),
         OptionDoc("basal", "boolean", default: "true", "include basal insulin in the day views"),

@@ -11,7 +11,7 @@ public let fhirSinkComponent = ComponentDescriptor(
         + "Observation per measurement: LOINC codes for CGM glucose 99504-3, meter glucose, heart rate, blood pressure, "
         + "weight, temperature…, UCUM quantities, local times with their offset) and Patient.ndjson (one Patient per "
         + "subject). Ids come from the natural keys; files are renamed into place when the run completes.",
-    options: [OptionDoc("path", "folder", "the output folder (created); Observation.ndjson and Patient.ndjson are replaced")],
+    options: [OptionDoc("path", "folder", required: true, "the output folder (created); Observation.ndjson and Patient.ndjson are replaced")],
     accepts: [.measurements], produces: [],
     build: { b in
         let o = try b.options(FHIROptions.self)

@@ -11,7 +11,7 @@ struct NightscoutOptions {
     var cgm: String?
 
     static let docs: [OptionDoc] = [
-        OptionDoc("path", "path", "the Nightscout JSON file: an API dump (entries.json, treatments.json, devicestatus.json, "
+        OptionDoc("path", "path", required: true, "the Nightscout JSON file: an API dump (entries.json, treatments.json, devicestatus.json, "
                   + "profile.json) or a mongoexport file (`-` for standard input)"),
         OptionDoc("timezone", "IANA zone or ±HH:MM", default: "the run's --timezone, else each document's utcOffset",
                   "zone for local days; Nightscout times are UTC instants, and many uploaders write utcOffset 0 whatever their zone"),

@@ -9,7 +9,7 @@ struct TidepoolOptions {
     var subject: Symbol
 
     static let docs: [OptionDoc] = [
-        OptionDoc("path", "path", "the Tidepool JSON export (`-` for standard input)"),
+        OptionDoc("path", "path", required: true, "the Tidepool JSON export (`-` for standard input)"),
         OptionDoc("timezone", "IANA zone or ±HH:MM", default: "UTC",
                   "zone for local days of data that carry no timezoneOffset (every datum Tidepool exports has one)"),
         OptionDoc("subject", "text", default: "the run's --subject", "whose data this is"),

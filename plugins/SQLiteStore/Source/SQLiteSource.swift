@@ -156,7 +156,7 @@ public let sqliteSourceComponent = ComponentDescriptor(
         + "metric merged by time) with each subject's events interleaved by time into its glucose stream. Used by "
         + "`healthpipe reaggregate`, the refresh after an import, and `healthpipe evaluate --db`.",
     options: [
-        OptionDoc("path", "path", "the database to read (relative to the config's folder)"),
+        OptionDoc("path", "path", required: true, "the database to read (relative to the config's folder)"),
         OptionDoc("batch_size", "integer", default: "8192", "records per batch"),
         OptionDoc("events_with", "metric name", default: "glucose", "the metric whose readings a subject's events are interleaved with"),
         OptionDoc("subjects", "list of subject names", default: "all", "read only these subjects"),
