@@ -58,9 +58,11 @@ final class EventWriter {
     }
 
     /// The local days whose totals the event counts in: its start day; every day an illness or
-    /// stress episode spans.
+    /// stress episode spans — for a marker without an end, every day the longest `episode_length`
+    /// could reach (an open episode's later days are marked by the entry writer).
     static func days(of e: Event) -> ClosedRange<Int64> {
         guard e.kind == .episode, EpisodeKinds.marksDays(e.subtype) else { return e.localDay...e.localDay }
+        if EpisodeSpan.isMarker(e) { return e.localDay...(e.localDay + EpisodeSpan.markerMaxDays) }
         let last = CivilDate.floorDiv(e.end + Int64(e.utcOffset), 86_400)
         return e.localDay...max(e.localDay, last)
     }
