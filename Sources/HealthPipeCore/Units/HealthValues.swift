@@ -63,6 +63,11 @@ public enum HealthValues {
         return n
     }
 
+    /// How units are named in messages (the spellings accepted besides these are variants of them).
+    static let spelled = ["degc": "degC", "°c": "°C", "degf": "degF", "°f": "°F", "mmhg": "mmHg", "kpa": "kPa", "mg/dl": "mg/dL",
+                          "mmol/l": "mmol/L", "kg": "kg", "lb": "lb", "g": "g", "count/min": "count/min", "bpm": "bpm", "%": "%",
+                          "score": "score"]
+
     /// Every unit spelling the catalog knows (what a custom metric may be measured in).
     static let knownUnits: [String: String] = {
         var out: [String: String] = [:]
@@ -84,7 +89,7 @@ public enum HealthValues {
             return .success((value, u, []))
         }
         guard let conversion = k.units[spelling] else {
-            let listed = k.units.keys.filter { !$0.isEmpty }.sorted()
+            let listed = k.units.keys.compactMap { spelled[$0] }.sorted()
             return .failure(.unknownUnit(unit, expected: listed))
         }
         var v = value, flags: RecordFlags = []

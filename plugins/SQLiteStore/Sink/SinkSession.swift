@@ -62,12 +62,13 @@ final class SinkSession {
             // them from the store with the database's settings, never from a passing stream.
             let readings = batch.measurements.contains { $0.flags.contains(.interpolated) }
                 ? batch.measurements.filter { !$0.flags.contains(.interpolated) } : batch.measurements
-            try transaction.write(count: readings.count) { try measurements.write(readings[$0]) }
-            try transaction.write(count: batch.events.count) { try events.write(batch.events[$0]) }
-            // After the rows they own, so what an id no longer holds is found and deleted.
+            // Reports and entries first: what their ids held before is read (and deleted where it is
+            // no longer theirs) before the rows beside them overwrite it.
             let now = Int64(Date().timeIntervalSince1970)
             try transaction.write(count: batch.reports.count) { try reports.write(batch.reports[$0], now: now) }
             try transaction.write(count: batch.entries.count) { try entries.write(batch.entries[$0], now: now) }
+            try transaction.write(count: readings.count) { try measurements.write(readings[$0]) }
+            try transaction.write(count: batch.events.count) { try events.write(batch.events[$0]) }
             if derivedFromStream {
                 let days = batch.dailySummaries.filter { pending.isFresh(subject: $0.subject, day: $0.day) }
                 try transaction.write(count: days.count) { range in
