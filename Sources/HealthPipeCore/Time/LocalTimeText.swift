@@ -28,6 +28,15 @@ public enum LocalTimeText {
         return nil
     }
 
+    /// True when the text ends in an offset (`Z`, `+01:00`, `-0500`), so no zone is needed.
+    public static func hasOffset(_ text: String) -> Bool {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard t.count > 16 else { return false }
+        if t.hasSuffix("Z") { return true }
+        let tail = Array(t.suffix(6))
+        return tail.contains("+") || tail.dropFirst().contains("-")
+    }
+
     /// The instant with its local offset in `zone`.
     public static func at(utc: Int64, zone: TimeZone) -> ZoneResolver.Resolved {
         ZoneResolver.Resolved(utc: utc, offset: offset(of: zone, at: utc), flags: [])

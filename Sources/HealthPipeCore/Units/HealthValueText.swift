@@ -22,7 +22,7 @@ public enum HealthValueText {
         let (number, unit) = splitNumber(rest)
         guard let number else { return .failure(EntryProblem("'\(text)': '\(rest)' is not a number with an optional unit")) }
         return value(metric: name, number: number, unit: unit, importance: importance)
-            .mapError { EntryProblem("'\(text)': \($0.message)") }
+            .mapError { EntryProblem("'\(text)': \($0.message)", field: "values") }
     }
 
     /// A value from its parts (file columns, JSON fields, pipeline options).
@@ -58,6 +58,11 @@ public enum HealthValueText {
 /// What is wrong with a typed or read entry, in words that quote what was typed.
 public struct EntryProblem: Error, CustomStringConvertible, Equatable {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The option, flag or column the problem is in (`values`, `units`, `end`…), when one is.
+    public let field: String?
+    public init(_ message: String, field: String? = nil) {
+        self.message = message
+        self.field = field
+    }
     public var description: String { message }
 }

@@ -49,7 +49,7 @@ public enum HealthLogEdits {
             try run(db, "DELETE FROM manual_entries WHERE subject = ?1 AND id = ?2", subject, id)
             try markPending(db, subject, days: Array(EventWriter.days(of: event)))
             if EpisodeSpan.isOpen(event) {
-                try run(db, EntryWriter.pendingFromSQL, subject, CivilDate.isoDate(fromDays: event.localDay))
+                try run(db, EventWriter.pendingFromSQL, subject, CivilDate.isoDate(fromDays: event.localDay))
             }
             return true
         }

@@ -10,7 +10,6 @@ final class EntryWriter {
     private let events: EventWriter
     private let pending: PendingDays
     private let selectEntry: Statement, upsertEntry: Statement, releaseEvent: Statement, deleteEvent: Statement
-    private let pendingFrom: Statement
 
     init(db: SQLiteConnection, events: EventWriter, pending: PendingDays) throws {
         self.db = db
@@ -34,13 +33,7 @@ final class EntryWriter {
         deleteEvent = try db.prepare("""
             DELETE FROM events WHERE subject = ?1 AND kind = ?2 AND subtype = ?3 AND source = ?4 AND start = ?5 AND amount = ?6
             """)
-        pendingFrom = try db.prepare(Self.pendingFromSQL)
     }
-
-    /// Every stored day of subject ?1 from local day ?2 on: the days an open episode flags.
-    static let pendingFromSQL = """
-        INSERT OR IGNORE INTO derived_pending (subject, day) SELECT DISTINCT subject, day FROM daily_summaries WHERE subject = ?1 AND day >= ?2
-        """
 
     func write(_ rows: ArraySlice<ManualEntry>, now: Int64) throws {
         for entry in rows {
@@ -50,24 +43,18 @@ final class EntryWriter {
             try bindKey(e, to: releaseEvent)
             try releaseEvent.bindText(7, entry.id)
             try releaseEvent.run()
-            if let old = stored {
-                let key = StoredEntry.key(of: e)
-                if old.key != key {
-                    try bindKey(old.event, to: deleteEvent)
-                    try deleteEvent.run()
-                    for day in EventWriter.days(of: old.event) { note(e.subject, day) }
-                }
-                if old.event.flags.contains(.openEnded) { try markStoredDays(subject, from: old.event.localDay) }
+            if let old = stored, old.key != StoredEntry.key(of: e) {
+                // The id now owns another row (another time, dose or kind): the old one goes.
+                try bindKey(old.event, to: deleteEvent)
+                try deleteEvent.run()
+                for day in EventWriter.days(of: old.event) { pending.note(subject: e.subject, day: day, changed: true, contested: true) }
+                if old.event.kind == .episode { try events.noteEpisodeGone(old.event) }
             }
             try bindEntry(e, id: entry.id, now: now)
             try upsertEntry.run()
             // The event row itself (it usually arrives beside the entry too: no change then); the
-            // event writer counts its change in the imports log.
+            // event writer counts its change and the days it changes.
             try events.write([e][...])
-            if e.flags.contains(.openEnded) {
-                pending.noteOpenEpisode(subject: e.subject, day: e.localDay)
-                try markStoredDays(subject, from: e.localDay)
-            }
         }
     }
 
@@ -115,13 +102,4 @@ final class EntryWriter {
         try s.bindInt(8, now)
     }
 
-    private func markStoredDays(_ subject: String, from day: Int64) throws {
-        try pendingFrom.bindText(1, subject)
-        try pendingFrom.bindText(2, CivilDate.isoDate(fromDays: day))
-        try pendingFrom.run()
-    }
-
-    private func note(_ subject: Symbol, _ day: Int64) {
-        pending.note(subject: subject, day: day, changed: true, contested: true)
-    }
 }

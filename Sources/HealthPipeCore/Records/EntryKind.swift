@@ -1,5 +1,3 @@
-import HealthPipeCore
-
 /// What a hand-made entry is: a health report, or one of the seeds' logged events.
 public enum EntryKind: String, CaseIterable, Sendable, Decodable {
     case report, insulin, meal, exercise, illness, stress
@@ -24,6 +22,10 @@ public enum EntryIDs {
         var compact = t.prefix(10).replacingOccurrences(of: "-", with: "") + "-" + t.dropFirst(11).prefix(5).replacingOccurrences(of: ":", with: "")
         if !t.hasSuffix(":00") { compact += String(t.suffix(2)) }
         return kind == .report ? compact : kind.rawValue + "-" + compact
+    }
+
+    static func invalid(_ id: String) -> EntryProblem {
+        EntryProblem("id '\(id)' may hold only letters, digits, '.', '_', ':' and '-' (at most 64)", field: "id")
     }
 
     public static func isValid(_ id: String) -> Bool {
