@@ -101,11 +101,10 @@ enum ManualEntryRun {
         e.set("id", id, flag: "--id")
         e.at("at", at, flag: atFlag)
         e.set("note", note, flag: "--note")
-        try e.run(log) { batch in
+        try e.run(log, done: "\(kind.rawValue) \(id) stored: \(LocalTimeText.wallClock(utc: at.utc, offset: at.offset))") { batch in
             guard let entry = batch.entries.first else { return }
             try EntryChecks.check(entry, replacing: given != nil, log: log, command: e.command)
         }
-        print("\(kind.rawValue) \(id) stored: \(LocalTimeText.wallClock(utc: at.utc, offset: at.offset))")
     }
 }
 

@@ -28,16 +28,21 @@ struct AlertsDue {
         var out: [Due] = []
         if let minute = settings.reminderMinute, let r = try reminder(subject: subject, minute: minute, now: now) { out.append(r) }
         for a in try queries.alerts(subject: subject, kinds: [.averageAbove, .averageBelow]) where a.start <= now && a.end >= now - 86_400 {
-            let t = settings.thresholds.first { $0.metric == a.metric && $0.kind == a.kind }
-            let period = t.map { "\($0.days)-day" } ?? "period"
-            let importance = t.map { " (importance ≥ \($0.minImportance))" } ?? ""
-            let unit = t.map { $0.unit.isEmpty ? "" : " " + $0.unit.text } ?? ""
             out.append(Due(subject: subject, kind: a.kind, metric: a.metric.text, start: a.start, due: a.start, offset: a.utcOffset,
-                           text: "\(period) average of \(a.metric.text)\(importance) is \(Self.number(a.value))\(unit), "
-                               + "\(a.kind == .averageAbove ? "above" : "below") \(Self.number(a.threshold))\(unit) since "
-                               + LocalTimeText.wallClock(utc: a.start, offset: a.utcOffset)))
+                           text: Self.describe(a, settings)))
         }
         return out
+    }
+
+    /// `7-day average of body_temperature (importance ≥ 4) is 38.03 degC, above 37.5 degC since 2024-03-07 08:00`.
+    static func describe(_ a: Alert, _ settings: ReportAlertSettings) -> String {
+        let t = settings.thresholds.first { $0.metric == a.metric && $0.kind == a.kind }
+        let period = t.map { "\($0.days)-day" } ?? "period"
+        let importance = t.map { " (importance ≥ \($0.minImportance))" } ?? ""
+        let unit = t.map { $0.unit.isEmpty ? "" : " " + $0.unit.text } ?? ""
+        return "\(period) average of \(a.metric.text)\(importance) is \(number(a.value))\(unit), "
+            + "\(a.kind == .averageAbove ? "above" : "below") \(number(a.threshold))\(unit) since "
+            + LocalTimeText.wallClock(utc: a.start, offset: a.utcOffset)
     }
 
     /// Today's reminder, when it is due: past its time (or its snooze) and no report made today.

@@ -115,11 +115,10 @@ struct EntriesEdit: ParsableCommand {
             else if !old.flags.contains(.openEnded) { e.at("end", .init(utc: old.end, offset: old.utcOffset, flags: []), flag: "--end") }
         case .report: break
         }
-        try e.run(log) { batch in
+        try e.run(log, done: "entry \(entryID) changed") { batch in
             guard let entry = batch.entries.first else { return }
             try EntryChecks.check(entry, replacing: true, log: log, command: e.command)
         }
-        print("entry \(entryID) changed")
     }
 }
 
@@ -149,10 +148,9 @@ struct EpisodeEnd: ParsableCommand {
         e.at("at", .init(utc: open.event.start, offset: open.event.utcOffset, flags: []), flag: "the episode's start")
         e.at("end", end, flag: "--at")
         e.set("note", open.event.note, flag: "--note")
-        try e.run(log)
         let days = CivilDate.floorDiv(end.utc + Int64(end.offset), 86_400) - open.event.localDay + 1
-        print("\(k.rawValue) episode \(open.id) ended: \(LocalTimeText.wallClock(utc: open.event.start, offset: open.event.utcOffset)) – "
-              + "\(LocalTimeText.wallClock(utc: end.utc, offset: end.offset)) (\(days) day\(days == 1 ? "" : "s"))")
+        try e.run(log, done: "\(k.rawValue) episode \(open.id) ended: \(LocalTimeText.wallClock(utc: open.event.start, offset: open.event.utcOffset)) – "
+                  + "\(LocalTimeText.wallClock(utc: end.utc, offset: end.offset)) (\(days) day\(days == 1 ? "" : "s"))")
     }
 }
 

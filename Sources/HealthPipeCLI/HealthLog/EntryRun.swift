@@ -37,17 +37,38 @@ struct EntryRun {
 
     /// Runs the entry; `check` sees its records, as the sink will receive them, before anything is
     /// written, and refuses them by throwing a `ConfigError` (exit 2).
-    func run(_ log: LogOptions, check: (RecordBatch) throws -> Void = { _ in }) throws {
+    /// `done` is printed once the entry is stored, before the alerts it raised.
+    func run(_ log: LogOptions, done: String, check: (RecordBatch) throws -> Void = { _ in }) throws {
         let path = log.dbPath
         var p = PipelineDraft(command: command)
         p.add(.source, "entry", type: "health-entry", onError: .fail, options: options)
         for (key, flag) in flags { p.flags["entry.\(key)"] = flag }
         p.add(.sink, "db", type: "sqlite", inputs: ["entry"], options: [("path", Node(path))])
         p.flags["db"] = "--db \(log.db)"
+        let before = try Self.thresholdAlerts(path, subject: log.who)
         let settings = RunSettings(timezone: log.timezone, subject: log.who, baseDirectory: FileManager.default.currentDirectoryPath)
         try RunExecution.execute(spec: p.spec(), registry: try log.registry, settings: settings,
                                  defaultQuarantine: LogOptions.quarantine(path), reportPath: nil, quiet: true, showProgress: false) { graph in
             for n in graph.nodes { if let entry = n.stage as? EntrySource { try check(entry.batch) } }
+        }
+        print(done)
+        Self.announce(path, subject: log.who, before: before)
+    }
+}
+
+extension EntryRun {
+    /// The subject's threshold alerts (what an entry can raise), by key.
+    static func thresholdAlerts(_ path: String, subject: String) throws -> Set<String> {
+        guard FileManager.default.fileExists(atPath: path), let q = try? HealthLogQueries(path: path) else { return [] }
+        return Set(try q.alerts(subject: subject, kinds: [.averageAbove, .averageBelow]).map { "\($0.kind.rawValue)|\($0.metric.text)|\($0.start)" })
+    }
+
+    /// Prints the threshold alerts the entry raised (`healthpipe alerts check` announces them too).
+    static func announce(_ path: String, subject: String, before: Set<String>) {
+        guard let q = try? HealthLogQueries(path: path), let settings = try? ReportSettings.stored(path),
+              let now = try? q.alerts(subject: subject, kinds: [.averageAbove, .averageBelow]) else { return }
+        for a in now where !before.contains("\(a.kind.rawValue)|\(a.metric.text)|\(a.start)") {
+            print("alert: " + AlertsDue.describe(a, settings))
         }
     }
 }

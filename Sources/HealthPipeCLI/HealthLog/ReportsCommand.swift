@@ -37,11 +37,10 @@ struct ReportsAdd: ParsableCommand {
         entry.at("at", start, flag: "--at")
         entry.set("values", values, flag: "--value")
         entry.set("note", note, flag: "--note")
-        try entry.run(log) { batch in
+        try entry.run(log, done: "report \(reportID) stored: \(LocalTimeText.wallClock(utc: start.utc, offset: start.offset)), \(values.count) values") { batch in
             guard let r = batch.reports.first else { return }
             try ReportChecks.check(r, replacing: id != nil, log: log, command: entry.command)
         }
-        print("report \(reportID) stored: \(LocalTimeText.wallClock(utc: start.utc, offset: start.offset)), \(values.count) values")
     }
 }
 
@@ -103,11 +102,10 @@ struct ReportsEdit: ParsableCommand {
         entry.at("at", start, flag: "--at")
         entry.set("values", byMetric.map(\.text), flag: "--value")
         entry.set("note", clearNote ? nil : (note ?? stored.note), flag: "--note")
-        try entry.run(log) { batch in
+        try entry.run(log, done: "report \(reportID) changed") { batch in
             guard let r = batch.reports.first else { return }
             try ReportChecks.check(r, replacing: true, log: log, command: entry.command)
         }
-        print("report \(reportID) changed")
     }
 }
 
