@@ -37,11 +37,13 @@ struct AlertsCheck: ParsableCommand {
         let path = try log.existingStore()
         try log.refresh()
         let clock = try now.map { try log.time($0, flag: "--now", now: Int64(Date().timeIntervalSince1970)).utc } ?? Int64(Date().timeIntervalSince1970)
-        let q = try log.queries()
-        let checker = AlertsDue(queries: q, settings: try ReportSettings.stored(path), zone: try log.zone())
-        let subjects = try log.subject.map { [$0] } ?? q.subjects()
-        var due: [AlertsDue.Due] = []
-        for s in subjects { due += try checker.unannounced(try checker.due(subject: s, now: clock)) }
+        // Read, then let the read-only connection go before the notices are written.
+        let (subjects, due) = try { () throws -> ([String], [AlertsDue.Due]) in
+            let q = try log.queries()
+            let checker = AlertsDue(queries: q, settings: try ReportSettings.stored(path), zone: try log.zone())
+            let subjects = try log.subject.map { [$0] } ?? q.subjects()
+            return (subjects, try subjects.flatMap { try checker.unannounced(try checker.due(subject: $0, now: clock)) })
+        }()
         var w = JSONWriter(capacity: 512)
         for d in due {
             if json {

@@ -74,8 +74,7 @@ struct EntriesEdit: ParsableCommand {
     @Option(help: "Note text.") var note: String?
 
     func run() throws {
-        let q = try log.queries()
-        guard let stored = try q.entry(subject: log.who, id: entryID),
+        guard let stored = try log.queries().entry(subject: log.who, id: entryID),
               let kind = EntryKind(stored: stored.event.kind.rawValue, subtype: stored.event.subtype.text) else {
             throw missing("entry", entryID, subject: log.who)
         }

@@ -81,8 +81,8 @@ struct ReportsEdit: ParsableCommand {
     @Option(help: "New time.") var at: String?
 
     func run() throws {
-        let q = try log.queries()
-        guard let stored = try q.report(subject: log.who, id: reportID) else { throw missing("report", reportID, subject: log.who) }
+        // Read, then let the read-only connection go before writing (its close must not be the last).
+        guard let stored = try log.queries().report(subject: log.who, id: reportID) else { throw missing("report", reportID, subject: log.who) }
         var byMetric = stored.values.map { (metric: $0.metric.text, text: ReportText.spec($0)) }
         for m in removed {
             guard let name = HealthValues.metricName(m), byMetric.contains(where: { $0.metric == name }) else {

@@ -46,6 +46,16 @@ public struct DerivationSettings {
                                           Step(name: "reports", options: PipelineDraft.mapping([]))])
     }
 
+    /// Steps computed from the store only (a subject's whole report history), never from a passing
+    /// import stream: a database adopting a pipeline's steps keeps them too, with their defaults.
+    public static let storeOnlySteps: Set<String> = ["reports"]
+
+    /// `steps` plus every store-only step they lack, with its defaults.
+    public static func adopting(_ steps: [Step]) -> DerivationSettings {
+        let missing = storeOnlySteps.subtracting(steps.map(\.name)).sorted().map { Step(name: $0, options: PipelineDraft.mapping([])) }
+        return DerivationSettings(steps: steps + missing)
+    }
+
     public subscript(step: String) -> Step? { steps.first { $0.name == step } }
     public var names: [String] { steps.map(\.name) }
 

@@ -32,7 +32,7 @@ public enum DerivedTables {
     ]
     /// Steps computed from the store only, never from a passing import stream (whole histories of
     /// reports): an import's own steps need not include them for its fresh days to be stored.
-    public static let storeOnlySteps: Set<String> = ["reports"]
+    public static var storeOnlySteps: Set<String> { DerivationSettings.storeOnlySteps }
 
     /// Grid rows of (subject ?1, metric ?6, source ?7) whose local time lies in [?2, ?3], found
     /// through the key with start in [?4, ?5].
