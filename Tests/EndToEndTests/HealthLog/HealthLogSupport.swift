@@ -12,9 +12,11 @@ struct HealthLog {
         db = dir.appendingPathComponent("health.sqlite")
     }
 
+    /// The commands that read times take the zone; the views (chart, page) do not.
     @discardableResult
     func run(_ args: [String]) throws -> E2E.Result {
-        try E2E.run(args + ["--db", db.path, "--timezone", "Europe/Rome"])
+        let views = ["chart", "page"].contains(args.first ?? "")
+        return try E2E.run(args + ["--db", db.path] + (views ? [] : ["--timezone", "Europe/Rome"]))
     }
 
     /// Runs and expects exit 0.
