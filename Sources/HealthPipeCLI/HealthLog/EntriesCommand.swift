@@ -48,11 +48,7 @@ struct EntriesDelete: ParsableCommand {
     @Argument(help: "The entry's id.") var entryID: String
 
     func run() throws {
-        guard try HealthLogEdits.deleteEntry(path: try log.existingStore(), subject: log.who, id: entryID) else {
-            throw missing("entry", entryID, subject: log.who)
-        }
-        try log.refresh()
-        print("entry \(entryID) deleted")
+        try log.delete("entry", id: entryID, with: HealthLogEdits.deleteEntry)
     }
 }
 

@@ -72,6 +72,14 @@ struct LogOptions: ParsableArguments {
         throw ExitCode(1)
     }
 
+    /// Deletes one report or entry by id (exit 1 naming it when missing), then brings the days it
+    /// counted in up to date.
+    func delete(_ what: String, id: String, with edit: (_ path: String, _ subject: String, _ id: String) throws -> Bool) throws {
+        guard try edit(try existingStore(), who, id) else { throw missing(what, id, subject: who) }
+        try refresh()
+        print("\(what) \(id) deleted")
+    }
+
     static func quarantine(_ path: String) -> String {
         (path.hasSuffix(".sqlite") ? String(path.dropLast(7)) : path) + ".quarantine.ndjson"
     }

@@ -116,11 +116,7 @@ struct ReportsDelete: ParsableCommand {
     @Argument(help: "The report's id.") var reportID: String
 
     func run() throws {
-        guard try HealthLogEdits.deleteReport(path: try log.existingStore(), subject: log.who, id: reportID) else {
-            throw missing("report", reportID, subject: log.who)
-        }
-        try log.refresh()
-        print("report \(reportID) deleted")
+        try log.delete("report", id: reportID, with: HealthLogEdits.deleteReport)
     }
 }
 
