@@ -112,6 +112,7 @@ import Testing
         try log.ok(["episode", "end", "illness", "--at", "\(day) 23:00"])
         try log.expectExact()
         try log.ok(["reports", "delete", "\(day.replacingOccurrences(of: "-", with: ""))-2000"])
+        try log.expectExact()
         try log.ok(["entries", "delete", "meal-\(day.replacingOccurrences(of: "-", with: ""))-1230"])
         try log.ok(["entries", "delete", "illness-\(day.replacingOccurrences(of: "-", with: ""))-0900"])
         try log.expectExact()
