@@ -60,6 +60,10 @@ let package = Package(
                 path: "Sources/HealthPipeCLI"),
         .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI"], path: "Sources/healthpipe"),
 
+        // Fuzzing entry points (docs/reliability.md): replayed by FuzzReplayTests, run by scripts/fuzz.sh.
+        .target(name: "FuzzTargets", dependencies: ["BuiltinPlugins", "CSVFormats", "SerialIMU", "HealthPipeCore", "Yams"],
+                path: "Fuzz/Targets"),
+
         .testTarget(name: "HealthPipeCoreTests", dependencies: ["HealthPipeCore"]),
         .testTarget(name: "HealthPipeAnalyticsTests", dependencies: ["HealthPipeAnalytics"]),
         .testTarget(name: "CSVFormatsTests", dependencies: ["CSVFormats", "BuiltinPlugins"]),
@@ -69,7 +73,15 @@ let package = Package(
         .testTarget(name: "SerialIMUTests",
                     dependencies: ["SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CHealthShims", "BuiltinPlugins", "Charts"]),
         .testTarget(name: "ChartsTests", dependencies: ["Charts", "HealthPipeAnalytics"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe",
                                                    "CHealthShims", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]
 )
+
+// The libFuzzer driver links only with -sanitize=fuzzer (it calls LLVMFuzzerRunDriver), so it exists
+// only when scripts/fuzz.sh asks for it.
+if Context.environment["HEALTHPIPE_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "healthpipe-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver",
+                                             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+}

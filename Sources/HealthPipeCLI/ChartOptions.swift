@@ -116,7 +116,7 @@ struct ChartOptions: ParsableArguments {
 /// Writes output the safe way (temp file + rename), reporting failure as exit 1.
 func writeOutput(_ text: String, to path: String) throws {
     do {
-        try AtomicFile.write(text, to: ComponentBuilder.resolve(path, base: FileManager.default.currentDirectoryPath))
+        try AtomicFile.write(Array(text.utf8), to: ComponentBuilder.resolve(path, base: FileManager.default.currentDirectoryPath), what: "output")
     } catch {
         printError("\(error)")
         throw ExitCode(1)

@@ -20,13 +20,14 @@ enum InputDetection {
             }
             return .found(forced)
         }
-        guard let sniff = FileSniff.read(path: path) else { return .unreadable("\(shown): cannot read the file") }
-        guard let c = registry.detectFormat(of: sniff) else {
-            let known = registry.all(role: .source).filter { $0.detect != nil }.map(\.name).joined(separator: ", ")
-            let first = sniff.lines(1).first.map { String($0.prefix(80)) } ?? ""
-            return .unreadable("\(shown):1: unknown format: not any of \(known) (use --format to force one)"
-                               + (sniff.prefix.isEmpty ? " (the file is empty)" : "; it starts with '\(first)'"))
+        do {
+            return .found(try registry.identify(FileSniff.read(path: path)).name)
+        } catch let e as InputError {
+            // The reader says what the file is when it can (empty, binary, UTF-16 without a mark, a broken zip).
+            let hint = e.reason.hasPrefix("unknown format") ? " (use --format to force one)" : ""
+            return .unreadable("\(shown): \(e.reason)\(hint)")
+        } catch {
+            return .unreadable("\(shown): \(error)")
         }
-        return .found(c.name)
     }
 }

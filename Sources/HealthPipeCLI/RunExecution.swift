@@ -20,6 +20,13 @@ enum RunExecution {
             try configure(graph)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
 
+        // The report file is an output like any other: checked before the run, replaced by rename.
+        if let reportPath {
+            do { _ = try OutputPath.check(reportPath, what: "report") } catch {
+                printError("\(error)")
+                throw ExitCode(1)
+            }
+        }
         healthpipe_install_stop_handlers()
         var report = GraphRunner(showProgress: showProgress && isatty(2) != 0).run(graph)
         if report.outcome == .completed {
@@ -27,9 +34,7 @@ enum RunExecution {
         }
         if !quiet || report.exitCode != 0 { printError(report.summary()) }
         if let reportPath {
-            let url = URL(fileURLWithPath: reportPath)
-            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            do { try Data(report.json()).write(to: url) } catch { printError("cannot write report \(reportPath): \(error)") }
+            do { try AtomicFile.write(report.json(), to: reportPath, what: "report") } catch { printError("\(error)") }
         }
         // A live stream has no natural end: Ctrl-C is how the user finishes it, not a failure.
         if report.outcome == .interrupted, stopEndsNormally, report.error == nil {

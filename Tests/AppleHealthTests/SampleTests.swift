@@ -86,17 +86,17 @@ import Testing
                               name: "exportar.zip")
         let run = try read(zip)
         #expect(run.measurements.count == 14 && run.events.count == 1 && run.rejects.isEmpty)
-        #expect(ExportLocator.detect(FileSniff.read(path: zip)!) == 95)
+        #expect(ExportLocator.detect(try FileSniff.read(path: zip)) == 95)
         let noHealth = try makeZip([("apple_health_export/export_cda.xml", cda)], name: "other.zip")
-        #expect(ExportLocator.detect(FileSniff.read(path: noHealth)!) == 0)
+        #expect(ExportLocator.detect(try FileSniff.read(path: noHealth)) == 0)
         #expect(throws: InputError.self) { try read(noHealth) }
     }
 
     @Test func detection() throws {
-        #expect(ExportLocator.detect(FileSniff.read(path: Samples.healthkit)!) == 95)
-        #expect(ExportLocator.detect(FileSniff.read(path: Samples.parser)!) == 95)
-        #expect(ExportLocator.detect(FileSniff.read(path: Samples.zip)!) == 95)
+        #expect(ExportLocator.detect(try FileSniff.read(path: Samples.healthkit)) == 95)
+        #expect(ExportLocator.detect(try FileSniff.read(path: Samples.parser)) == 95)
+        #expect(ExportLocator.detect(try FileSniff.read(path: Samples.zip)) == 95)
         let csv = Samples.root.deletingLastPathComponent().appendingPathComponent("dexcom-clarity/cgmquantify_test_file.csv").path
-        #expect(ExportLocator.detect(FileSniff.read(path: csv)!) == 0)
+        #expect(ExportLocator.detect(try FileSniff.read(path: csv)) == 0)
     }
 }

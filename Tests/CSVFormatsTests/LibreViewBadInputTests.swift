@@ -119,10 +119,24 @@ import Testing
         #expect(error.reason.contains("not a LibreView export"))
     }
 
-    @Test func standardInputNeedsTheDateOrder() throws {
-        let error = try #require(throws: InputError.self) {
-            try SourceHarness.run(LibreViewSource(options: SourceHarness.options("-"), dateOrder: nil))
+    /// A pipe can be read once, but the day/month order is inferred over the whole file first: the
+    /// source copies the stream to a temporary file and reads it twice, with no date_order needed.
+    @Test func aPipeIsReadWholeWithoutTheDateOrder() throws {
+        let sample = SourceHarness.sample("libreview/cgm_format_FreeStyle_Libre_3_synthetic.csv")
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("hp-libre-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: sample))
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            bytes.withUnsafeBytes { _ = write(fd, $0.baseAddress!, $0.count) }
+            close(fd)
         }
-        #expect(error.reason.contains("standard input"))
+        writer.start()
+        let piped = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(fifo), dateOrder: nil))
+        let file = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(sample), dateOrder: nil))
+        #expect(piped.measurements.count == file.measurements.count && piped.measurements.count > 1000)
+        #expect(piped.events.count == file.events.count)
+        #expect(piped.input.hash == file.input.hash)
     }
 }

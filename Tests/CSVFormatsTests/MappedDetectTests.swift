@@ -20,7 +20,7 @@ import Testing
 
     static func score(_ adapter: String, _ relative: String) throws -> Int {
         let c = try MappedSupport.bundled(adapter)
-        guard let sniff = FileSniff.read(path: try MappedSupport.sharedFile(relative)) else { throw MappedTestFailure("cannot read \(relative)") }
+        let sniff = try FileSniff.read(path: try MappedSupport.sharedFile(relative))
         return c.detect!(sniff)
     }
 
@@ -46,7 +46,7 @@ import Testing
 
     @Test func detectionUsesContentNotNames() throws {
         let c = try MappedSupport.bundled("nightscout-entries-csv")
-        let tsv = FileSniff.read(path: MappedSupport.fixture("nightscout_entries_legacy.tsv"))!
+        let tsv = try FileSniff.read(path: MappedSupport.fixture("nightscout_entries_legacy.tsv"))
         #expect(c.detect!(tsv) == 60)
         // Four cells instead of five: not this format.
         let short = FileSniff(path: "entries.csv", prefix: Array("\"2026-04-05T20:30:29.000Z\",1775421029000,162,\"Flat\"\n".utf8))

@@ -11,6 +11,7 @@ public let appleHealthComponent = ComponentDescriptor(
     options: AppleHealthOptions.docs,
     produces: [.measurements, .events],
     detect: { ExportLocator.detect($0) },
+    diagnose: { ExportLocator.diagnose($0) },
     build: { b in
         let o = try b.options(AppleHealthOptionFields.self)
         return AppleHealthSource(options: try o.resolve(b))

@@ -19,12 +19,11 @@ final class AppleHealthSource: Source, InputDescribing {
         context.progress.addExpected(input.xmlSize)
 
         let handler = ExportHandler(options: options)
-        let parser = SAXPushParser(handler: handler)
-        handler.currentLine = { [unowned parser] in parser.line }
+        let parser = RecoveringParser(handler: handler, entryName: input.entryName)
         var filter = PrologFilter()
+        filter.declareUTF8 = input.transcoded
         let hasher = HashBox()
         var rejected: Int64 = 0
-        var parsing = true
 
         func drain() throws {
             for error in handler.rejects {
@@ -46,23 +45,25 @@ final class AppleHealthSource: Source, InputDescribing {
         }
 
         var stopped = false
-        try input.readAhead(chunkSize: Self.chunkSize, hasher: hasher) { chunk in
-            context.progress.advance(Int64(chunk.count))
-            filter.feed(chunk) { parsing = parser.feed($0) && parsing }
-            try drain()
-            if context.shouldStop { stopped = true }
-            return parsing && !stopped
-        }
+        do {
+            try input.readAhead(chunkSize: Self.chunkSize, hasher: hasher) { chunk in
+                context.progress.advance(Int64(chunk.count))
+                filter.feed(chunk) { parser.feed($0) }
+                try drain()
+                if context.shouldStop { stopped = true }
+                return !parser.ended && !stopped
+            }
+        } catch is ReadInterrupted { stopped = true }
         if !stopped {
             // End of input: release a head still buffered, then tell libxml2 the document ended
             // (a truncated file reports its premature end here).
-            if parsing { filter.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) { parsing = parser.feed($0) && parsing } }
-            if parsing { parser.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) }
+            filter.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) { parser.feed($0) }
+            parser.finish()
         }
         try handler.finish(drain: drain)
         // Route files and ECGs, once every workout has named its routes.
         if !stopped { try SideFiles(options: options, input: input, links: handler.side.routeLinks).read(context: context, emit: emit) }
-        if let error = parser.error {
+        if let error = parser.fatal {
             rejected += 1
             let where_ = input.entryName.map { " (\($0) in the zip)" } ?? ""
             try context.reject(RowError(file: options.path, line: Int64(error.line),

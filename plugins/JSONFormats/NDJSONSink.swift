@@ -2,13 +2,15 @@ import Foundation
 import HealthPipeCore
 
 /// Writes records as NDJSON, one object per line with a `type` field, through the hand-written
-/// `JSONWriter` (JSONEncoder is far too slow for millions of records). Output is written to a
-/// temporary file and renamed into place at the end, so a reader never sees half a run.
-public final class NDJSONSink: Sink {
+/// `JSONWriter` (JSONEncoder is far too slow for millions of records). Output goes to a temporary
+/// file beside the target and is renamed over it at the end (`AtomicFile`): a reader never sees half
+/// a run, and only a regular file is ever replaced — a directory, device or unwritable path is refused
+/// before the run reads anything.
+public final class NDJSONSink: Sink, OutputChecking {
     let path: String
     let include: RecordKinds
-    private var handle: FileHandle?
-    private var tempPath = ""
+    private var file: AtomicFile?
+    private var toStandardOutput = false
     private var writer = JSONWriter(capacity: 1 << 20)
 
     public init(path: String, include: RecordKinds = .all) {
@@ -16,15 +18,13 @@ public final class NDJSONSink: Sink {
         self.include = include
     }
 
+    public func checkOutputs() throws {
+        if path != "-" { _ = try OutputPath.check(path, what: "NDJSON output") }
+    }
+
     public func open(run: RunInfo, context: StageContext) throws {
-        if path == "-" { handle = FileHandle.standardOutput; return }
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        tempPath = path + ".partial"
-        guard FileManager.default.createFile(atPath: tempPath, contents: nil), let h = FileHandle(forWritingAtPath: tempPath) else {
-            throw InputError(file: path, reason: "cannot create the output file")
-        }
-        handle = h
+        if path == "-" { toStandardOutput = true; return }
+        file = try AtomicFile(path: path, what: "NDJSON output")
     }
 
     public func write(_ batch: RecordBatch, context: StageContext) throws {
@@ -71,18 +71,21 @@ public final class NDJSONSink: Sink {
 
     public func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {
         try flush()
-        guard let h = handle, path != "-" else { return }
-        try h.close()
-        handle = nil
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: tempPath, toPath: path)
+        defer { file = nil }
+        try file?.commit()
     }
 
     private func flushIfFull() throws { if writer.bytes.count > 1 << 20 { try flush() } }
 
     private func flush() throws {
         guard !writer.bytes.isEmpty else { return }
-        try handle?.write(contentsOf: writer.bytes)
+        if toStandardOutput {
+            if let code = writer.bytes.withUnsafeBytes({ AtomicFile.writeAll(1, $0) }) {
+                throw OutputError(path: "standard output", reason: "cannot write: \(OSError.reason(code))")
+            }
+        } else {
+            try file?.write(writer.bytes)
+        }
         writer.reset()
     }
 

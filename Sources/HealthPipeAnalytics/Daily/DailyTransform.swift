@@ -28,7 +28,7 @@ public final class DailyTransform: Transform {
     /// Thresholds in mg/dL: a glucose reading below `hypoBelow` marks a hypo day, above `hyperAbove` a
     /// hyper day. `per` chooses the metric sets (nil: none); `options` their grid settings.
     public init(hypoBelow: Double, hyperAbove: Double, glucoseMetrics: Set<Symbol> = [Metrics.glucose],
-                per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init(), readingsInMemory: Int = 1 << 17,
+                per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init(), readingsInMemory: Int = 1 << 16,
                 markerSeconds: Int64 = EpisodeSpan.defaultMarkerSeconds) {
         self.markerSeconds = markerSeconds
         self.hypoBelow = hypoBelow
@@ -160,81 +160,5 @@ public final class DailyTransform: Transform {
                      NamedValue("insulin_u", insulin), NamedValue("exercise_min", exercise),
                      NamedValue("illness_days", illness), NamedValue("stress_days", stress)]
         return s
-    }
-}
-
-/// Summaries and metric sets go out in chunks as they are made, never all held at once.
-struct DailyOutput {
-    let emit: (RecordBatch) throws -> Void
-    private var summaries: [DailySummary] = []
-    private var sets: [MetricSet] = []
-    static let chunk = 4096
-
-    init(emit: @escaping (RecordBatch) throws -> Void) { self.emit = emit }
-
-    mutating func add(_ s: DailySummary) throws {
-        summaries.append(s)
-        if summaries.count >= Self.chunk { try flush() }
-    }
-
-    mutating func add(_ s: MetricSet) throws {
-        sets.append(s)
-        if sets.count >= Self.chunk / 4 { try flush() }
-    }
-
-    mutating func flush() throws {
-        guard !summaries.isEmpty || !sets.isEmpty else { return }
-        try emit(RecordBatch(dailySummaries: summaries, metricSets: sets))
-        summaries.removeAll(keepingCapacity: true)
-        sets.removeAll(keepingCapacity: true)
-    }
-}
-
-/// One period's metric set per glucose series: the days inside the period, collected as the
-/// ledger hands them over (series by series), computed when the series ends.
-struct PeriodCollector {
-    typealias Done = (set: MetricSet, dayFlags: [Int64: (Bool, Bool)])
-    let from: Int64?, to: Int64?
-    let active: Bool
-    let options: GlucoseMetrics.Options
-    private var current: (series: UInt32, key: DailyTransform.SeriesKey, unit: Symbol)?
-    private var times: [Int64] = []
-    private var values: [Double] = []
-    /// Hypo/hyper flags of the current series' days in the period (for its day counts).
-    private var dayFlags: [Int64: (Bool, Bool)] = [:]
-
-    init(per: MetricPeriod?, options: GlucoseMetrics.Options) {
-        if case .period(let f, let t)? = per { (from, to, active) = (f, t, true) } else { (from, to, active) = (nil, nil, false) }
-        self.options = options
-    }
-
-    /// Adds a glucose day; returns the previous series' set when this day starts another series.
-    mutating func add(_ d: DayAssembler.Day, key: DailyTransform.SeriesKey) -> Done? {
-        guard active else { return nil }
-        var done: Done?
-        if let c = current, c.series != d.series { done = finish() }
-        if current == nil { current = (d.series, key, d.stats.unit) }
-        if let from, d.day < from { return done }
-        if let to, d.day > to { return done }
-        dayFlags[d.day] = (d.stats.below, d.stats.above)
-        times.append(contentsOf: d.times)
-        values.append(contentsOf: d.values)
-        return done
-    }
-
-    /// The current series' set (nil when it had no day inside the period).
-    mutating func finish() -> Done? {
-        defer {
-            current = nil
-            times.removeAll()
-            values.removeAll()
-            dayFlags.removeAll()
-        }
-        guard let c = current, !times.isEmpty else { return nil }
-        let r = GlucoseMetrics.compute(times: times, values: values, options: options, withAGP: true)
-        let firstDay = from ?? CivilDate.floorDiv(times[0], 86_400)
-        let lastDay = to ?? CivilDate.floorDiv(times[times.count - 1], 86_400)
-        return (MetricSet(subject: c.key.subject, metric: c.key.metric, unit: c.unit, firstDay: firstDay, lastDay: lastDay,
-                          values: r.values, agp: r.agp), dayFlags)
     }
 }

@@ -11,7 +11,7 @@ final class TimeOrderedFeed {
     private let events: ExternalSorter<LedgerEvent>
     static let batchSize = 4096
 
-    init(inputTimeOrdered: Bool, purpose: String, inMemory: Int = 1 << 17) {
+    init(inputTimeOrdered: Bool, purpose: String, inMemory: Int = 1 << 16) {
         passThrough = inputTimeOrdered
         readings = ExternalSorter(purpose: purpose, runCapacity: inMemory)
         events = ExternalSorter(purpose: purpose, runCapacity: max(2, inMemory / 4))

@@ -19,6 +19,12 @@ public struct ConfigDocument {
         self.environment = environment
         isCommandLine = false
         flags = [:]
+        // Checked before Yams runs: its parser recurses per nesting level.
+        if let violation = YAMLLimits.violation(in: text, file: file) {
+            var e = violation
+            if e.line >= 1, e.line <= lines.count { e.excerpt = String(lines[e.line - 1]) }
+            throw e
+        }
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 throw ConfigError(file: file, line: 1, column: 1, message: "the file is empty")
@@ -30,10 +36,18 @@ public struct ConfigDocument {
     }
 
     public static func load(path: String) throws -> ConfigDocument {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(file: path, line: 0, column: 0, message: "cannot read the file")
+        let data: [UInt8]
+        do {
+            let input = try ByteInput.open(path)
+            if input.kind == .regularFile, input.size > YAMLLimits.maxBytes {
+                throw ConfigError(file: path, line: 1, column: 1, message: "the file is \(input.size) bytes; a configuration "
+                                  + "file may have at most \(YAMLLimits.maxBytes >> 10) KiB")
+            }
+            data = try input.peek(YAMLLimits.maxBytes + 1)
+        } catch let e as InputError {
+            throw ConfigError(file: path, line: 0, column: 0, message: e.reason)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(bytes: data, encoding: .utf8) else {
             throw ConfigError(file: path, line: 1, column: 1, message: "the file is not UTF-8 text")
         }
         return try ConfigDocument(file: path, text: text)

@@ -21,11 +21,15 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable {
     /// `file:line:column`, or just the file (a command's name) when there is no position.
     public var location: String { line == 0 && column == 0 ? file : "\(file):\(line):\(column)" }
 
+    /// The message, excerpt and suggestion are capped (`EchoText`): a 10 MB YAML line is quoted by
+    /// its start, not printed whole.
     public var description: String {
-        var s = "\(location): error: \(message)"
-        if let suggestion { s += " (did you mean '\(suggestion)'?)" }
+        var s = "\(location): error: \(EchoText.cap(message, to: EchoText.quoteLimit * 2))"
+        if let suggestion { s += " (did you mean '\(EchoText.cap(suggestion))'?)" }
         if !excerpt.isEmpty {
-            s += "\n    " + excerpt + "\n    " + String(repeating: " ", count: max(0, column - 1)) + "^"
+            let shown = EchoText.cap(excerpt)
+            s += "\n    " + shown
+            if column - 1 <= EchoText.quoteLimit { s += "\n    " + String(repeating: " ", count: max(0, column - 1)) + "^" }
         }
         return s
     }

@@ -7,6 +7,11 @@ public protocol InputDescribing {
     var inputPaths: [String] { get }
 }
 
+/// Sinks that write files check them (`OutputPath.check`) before the run opens anything.
+public protocol OutputChecking {
+    func checkOutputs() throws
+}
+
 /// Runs a built graph: one thread per stage, bounded queues between them, so parsing,
 /// transforming and writing overlap. Collects the run report and decides the outcome.
 public struct GraphRunner {
@@ -32,7 +37,16 @@ public struct GraphRunner {
 
         let runInfo = RunInfo(id: UUID().uuidString, startedAt: Int64(Date().timeIntervalSince1970),
                               inputPaths: nodes.flatMap { ($0.stage as? InputDescribing)?.inputPaths ?? [] })
-        for (i, n) in nodes.enumerated() {
+        // Every output, the dead-letter file included, is checked before any sink opens or any
+        // source reads: a wrong path costs nothing and touches nothing.
+        for n in nodes {
+            guard let out = n.stage as? OutputChecking else { continue }
+            do { try out.checkOutputs() } catch { fail("\(n.name): \(error)") }
+        }
+        if failure.message == nil, nodes.contains(where: { $0.policy == .quarantine }) {
+            do { try quarantine.prepare() } catch { fail("quarantine: \(error)") }
+        }
+        for (i, n) in nodes.enumerated() where failure.message == nil {
             guard let sink = n.stage as? any Sink else { continue }
             do { try sink.open(run: runInfo, context: contexts[i]) } catch { fail("\(n.name): \(error)") }
         }
@@ -45,6 +59,7 @@ public struct GraphRunner {
                 let thread = Thread {
                     let started = ContinuousClock.now
                     do { try job.execute() } catch is Cancelled {
+                    } catch is ReadInterrupted {  // a stop request reached a read: the run is interrupted, not failed
                     } catch let e as InputError where job.stage is any Source {
                         // One unreadable input ends only its own source: the other files still land.
                         failure.record("\(job.context.name): \(e)")

@@ -46,11 +46,15 @@ public struct ComponentDescriptor: Sendable {
     public var emitsTimeOrdered: Bool = false
     /// For file sources: a 0–100 score that a file is in this format, from its first bytes.
     public var detect: (@Sendable (FileSniff) -> Int)?
+    /// For file sources: why a file that looks like this family's container cannot be read (a zip
+    /// that is truncated or corrupt), so "unknown format" is never said of a broken file of a known kind.
+    public var diagnose: (@Sendable (FileSniff) -> String?)?
     public var build: @Sendable (ComponentBuilder) throws -> any Stage
 
     public init(name: String, role: StageRole, family: String, summary: String, options: [OptionDoc],
                 accepts: RecordKinds = [], produces: RecordKinds = [], passesThrough: Bool = false,
                 emitsTimeOrdered: Bool = false, detect: (@Sendable (FileSniff) -> Int)? = nil,
+                diagnose: (@Sendable (FileSniff) -> String?)? = nil,
                 build: @escaping @Sendable (ComponentBuilder) throws -> any Stage) {
         self.name = name
         self.role = role
@@ -62,48 +66,8 @@ public struct ComponentDescriptor: Sendable {
         self.passesThrough = passesThrough
         self.emitsTimeOrdered = emitsTimeOrdered
         self.detect = detect
+        self.diagnose = diagnose
         self.build = build
-    }
-}
-
-/// The start of a file, for content-based format detection (never the file name).
-public struct FileSniff: Sendable {
-    public var path: String
-    public var prefix: [UInt8]
-    public init(path: String, prefix: [UInt8]) {
-        self.path = path
-        self.prefix = prefix
-    }
-
-    /// Reads up to `limit` bytes from the start of a file.
-    public static func read(path: String, limit: Int = defaultLimit) -> FileSniff? {
-        guard let h = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? h.close() }
-        let data = (try? h.read(upToCount: limit)) ?? Data()
-        return FileSniff(path: path, prefix: [UInt8](data))
-    }
-
-    /// The prefix as text, with a UTF-8 BOM (and the double-encoded BOM some tools write) removed.
-    public var text: String {
-        var bytes = prefix[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Every whole line of the prefix (a last line cut off by the prefix's end left out): detectors
-    /// look as far as the bytes go, not a fixed number of lines (a two-pump CareLink export puts its
-    /// column header on line 13).
-    public var wholeLines: [Substring] {
-        var all = lines(Int.max)
-        if prefix.count >= FileSniff.defaultLimit, all.count > 1 { all.removeLast() }
-        return all
-    }
-
-    public static let defaultLimit = 64 * 1024
-
-    /// The first `n` lines of the prefix.
-    public func lines(_ n: Int) -> [Substring] {
-        Array(text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).prefix(n))
     }
 }
 

@@ -31,6 +31,22 @@ public struct ComponentRegistry: Sendable {
         }
         return best?.0
     }
+
+    /// The format of a file judged by its content; when no detector claims it, an `InputError`
+    /// that says what the file is instead when that can be told (empty, UTF-16 without a BOM, UTF-32,
+    /// binary, a truncated or corrupt zip) and "unknown format" only when it cannot.
+    public func identify(_ sniff: FileSniff) throws -> ComponentDescriptor {
+        if let c = detectFormat(of: sniff) { return c }
+        for c in all(role: .source) { if let d = c.diagnose?(sniff) { throw InputError(file: sniff.path, reason: d) } }
+        if sniff.prefix.isEmpty { throw InputError(file: sniff.path, reason: "the file is empty") }
+        if let problem = sniff.encodingProblem { throw InputError(file: sniff.path, reason: problem) }
+        if sniff.looksBinary {
+            throw InputError(file: sniff.path, reason: "the file holds binary data (NUL bytes), not any format HealthPipe reads")
+        }
+        let known = all(role: .source).filter { $0.detect != nil }.map(\.name).joined(separator: ", ")
+        let first = sniff.lines(1).first ?? ""
+        throw InputError(file: sniff.path, reason: "unknown format: not any of \(known); it starts with '\(EchoText.cap(first, to: 80))'")
+    }
 }
 
 public struct RegistryError: Error, CustomStringConvertible, Sendable {

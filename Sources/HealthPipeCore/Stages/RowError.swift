@@ -5,11 +5,13 @@ public struct RowError: Error, CustomStringConvertible, Sendable {
     public var reason: String
     public var raw: String
 
+    /// `reason` and `raw` are capped (`EchoText`): a 10 MB cell costs a line in stderr and the
+    /// quarantine file, not 10 MB.
     public init(file: String, line: Int64, reason: String, raw: String) {
         self.file = file
         self.line = line
-        self.reason = reason
-        self.raw = raw
+        self.reason = EchoText.cap(reason, to: EchoText.quoteLimit * 2)
+        self.raw = raw.utf8.count > EchoText.rawLimit ? EchoText.raw(Array(raw.utf8)) : raw
     }
 
     public var description: String { "\(file):\(line): \(reason)" }

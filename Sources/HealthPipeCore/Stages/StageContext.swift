@@ -41,8 +41,8 @@ public final class StageContext: @unchecked Sendable {
         case .fail: throw StageFailure(stage: name, underlying: error.description)
         case .skip: skipped += 1
         case .quarantine:
+            try quarantine.write(stage: name, error: error)
             quarantined += 1
-            quarantine.write(stage: name, error: error)
         }
     }
 

@@ -2,8 +2,12 @@ import Foundation
 
 /// How to place a local time that occurs twice (DST fall-back).
 public enum AmbiguousTimePolicy: String, Sendable, Decodable, CaseIterable {
-    /// The first occurrence (still on summer time). Default: CGM exports list readings in order,
-    /// and the first pass through the repeated hour is the earlier one.
+    /// Follow the file's clock (the default for files): readings of the repeated hour take the earlier
+    /// instant until the clock goes back inside that hour, and the later instant from there on, so
+    /// both passes through the hour keep their own instants (files listed newest first the other way
+    /// round). A single time without context is read as `earlier`.
+    case fileOrder = "file-order"
+    /// The first occurrence (still on summer time).
     case earlier
     /// The second occurrence (already on standard time).
     case later
@@ -79,7 +83,10 @@ public struct ZoneResolver: Sendable {
     }
 
     /// UTC instant and local offset for a naive local time (seconds since the epoch, wall clock).
-    public mutating func resolve(local: Int64) throws -> Resolved {
+    public mutating func resolve(local: Int64) throws -> Resolved { try resolve(local: local, ambiguous: ambiguous) }
+
+    /// As `resolve(local:)`, with the policy for a time that occurs twice given for this call.
+    public mutating func resolve(local: Int64, ambiguous policy: AmbiguousTimePolicy) throws -> Resolved {
         let day = CivilDate.floorDiv(local, 86_400)
         if day != lastDay {
             lastDay = day
@@ -90,7 +97,7 @@ public struct ZoneResolver: Sendable {
             }
         }
         if let o = lastOffset { return Resolved(utc: local - Int64(o), offset: o, flags: []) }
-        return try resolveNearTransition(local: local)
+        return try resolveNearTransition(local: local, ambiguous: policy)
     }
 
     /// The day's single offset, or nil if a transition falls anywhere near the local day.
@@ -105,7 +112,7 @@ public struct ZoneResolver: Sendable {
         return o
     }
 
-    private func resolveNearTransition(local: Int64) throws -> Resolved {
+    private func resolveNearTransition(local: Int64, ambiguous: AmbiguousTimePolicy) throws -> Resolved {
         let before = offset(atUTC: local - 86_400), after = offset(atUTC: local + 86_400)
         var valid: [Int32] = []
         for c in Set([before, after]) where offset(atUTC: local - Int64(c)) == c { valid.append(c) }
@@ -113,7 +120,7 @@ public struct ZoneResolver: Sendable {
         if valid.count >= 2 {
             switch ambiguous {
             case .error: throw ZoneResolutionError.ambiguous(local: local, zone: zone.identifier)
-            case .earlier:
+            case .earlier, .fileOrder:
                 let o = valid.max()!  // the larger offset gives the earlier instant
                 return Resolved(utc: local - Int64(o), offset: o, flags: .ambiguousLocalTime)
             case .later:

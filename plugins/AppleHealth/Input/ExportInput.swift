@@ -3,8 +3,9 @@ import HealthPipeCore
 import ZIPFoundation
 
 /// The bytes of the Health XML, from a plain file or from inside a zip (streamed by ZIPFoundation's
-/// extract-with-consumer, never unpacked to disk).
-struct ExportInput {
+/// extract-with-consumer, never unpacked to disk). A pipe or standard input works too: XML streams
+/// through, a zip (which needs random access) is first copied to a temporary file.
+final class ExportInput {
     let path: String
     let fileSize: Int64
     /// Bytes of XML to read: the file, or the entry's uncompressed size.
@@ -13,34 +14,54 @@ struct ExportInput {
     let entryName: String?
     private let archive: Archive?
     private let entry: Entry?
+    private let plain: ByteInput?
+    private var temporaryCopy: String?
+    /// The XML was UTF-16 and is delivered as UTF-8 (its declaration must then say UTF-8).
+    var transcoded: Bool { plain?.decodedEncoding != nil }
 
     init(path: String) throws {
         self.path = path
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard let size = (attributes?[.size] as? NSNumber)?.int64Value else {
-            throw InputError(file: path, reason: "cannot read the file")
-        }
-        fileSize = size
-        let head = FileSniff.read(path: path, limit: 4)?.prefix ?? []
-        if head.starts(with: ExportLocator.zipMagic) {
-            let archive: Archive
-            do { archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch {
-                throw InputError(file: path, reason: "not a readable zip archive (\(error))")
-            }
-            guard let entry = try ExportLocator.healthEntry(in: archive) else {
-                throw InputError(file: path, reason: "the zip holds no Apple Health XML (no entry starts a HealthData document)")
-            }
-            self.archive = archive
-            self.entry = entry
-            entryName = entry.path
-            xmlSize = Int64(entry.uncompressedSize)
-        } else {
+        let input = try ByteInput.open(path)
+        guard try input.peek(4).starts(with: ExportLocator.zipMagic) else {
+            // UTF-16 is decoded here, so libxml2 (and recovery, which restarts mid-stream) see UTF-8.
+            try input.decodeUTF16IfMarked()
+            plain = input
             archive = nil
             entry = nil
             entryName = nil
-            xmlSize = size
+            fileSize = input.size
+            xmlSize = input.size
+            return
         }
+        plain = nil
+        var zipPath = path
+        if input.kind == .stream {
+            zipPath = try input.copyToTemporaryFile()
+            temporaryCopy = zipPath
+        }
+        let archive: Archive
+        do { archive = try Archive(url: URL(fileURLWithPath: zipPath), accessMode: .read) } catch {
+            if let copy = temporaryCopy { unlink(copy) }
+            throw InputError(file: path, reason: ZipProblem.describe(error, path: zipPath))
+        }
+        let entry: Entry?
+        do { entry = try ExportLocator.healthEntry(in: archive) } catch {
+            if let copy = temporaryCopy { unlink(copy) }
+            throw InputError(file: path, reason: ZipProblem.describe(error, path: zipPath))
+        }
+        guard let entry else {
+            if let copy = temporaryCopy { unlink(copy) }
+            throw InputError(file: path, reason: "the zip holds no Apple Health XML (no entry starts a HealthData document)")
+        }
+        self.archive = archive
+        self.entry = entry
+        entryName = entry.path
+        xmlSize = Int64(entry.uncompressedSize)
+        var st = stat()
+        fileSize = stat(zipPath, &st) == 0 ? Int64(st.st_size) : 0
     }
+
+    deinit { if let copy = temporaryCopy { unlink(copy) } }
 
     /// Calls `body` with each chunk until the input ends or `body` returns false. The chunks are
     /// read (and inflated, and hashed into `hasher`) on a reader thread, one step ahead of `body`.
@@ -79,6 +100,7 @@ struct ExportInput {
             var crc: UInt32 = 0
             do {
                 _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: checkCRC) { data in
+                    if StopRequest.isRequested { throw ReadInterrupted() }
                     let more = try data.withUnsafeBytes { bytes in
                         if checkCRC { crc = ZlibCRC32.update(crc, bytes) }
                         return try body(bytes)
@@ -91,19 +113,17 @@ struct ExportInput {
             } catch is Stop {
             } catch let e as InputError { throw e
             } catch let e as StageFailure { throw e
+            } catch let e as ReadInterrupted { throw e
             } catch {
-                throw InputError(file: path, reason: "cannot read \(entry.path) from the zip: \(error)")
+                throw InputError(file: path, reason: "cannot read \(entry.path) from the zip: " + ZipProblem.describe(error, path: path))
             }
             return
         }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw InputError(file: path, reason: "cannot open the file") }
-        defer { close(fd) }
+        guard let plain else { return }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let n = Foundation.read(fd, buffer.baseAddress, chunkSize)
-            if n < 0 { throw InputError(file: path, reason: "read error (errno \(errno))") }
+            let n = try plain.read(into: buffer)
             if n == 0 { return }
             if try !body(UnsafeRawBufferPointer(rebasing: buffer[..<n])) { return }
         }

@@ -14,12 +14,28 @@ enum ExportLocator {
         return text.contains("<!DOCTYPE HealthData") || text.contains("<HealthData")
     }
 
-    /// Content detection for `healthpipe import`: 95 for a Health export, 0 otherwise.
+    /// Content detection for `healthpipe import`: 95 for a Health export, 0 otherwise. A zip arriving
+    /// through a pipe cannot be looked into without reading it whole: it is taken as an export (the
+    /// source says so if it is not).
     static func detect(_ sniff: FileSniff) -> Int {
         if sniff.prefix.starts(with: zipMagic) {
+            guard sniff.isRegularFile else { return 60 }
             return (try? healthEntry(in: Archive(url: URL(fileURLWithPath: sniff.path), accessMode: .read))) != nil ? 95 : 0
         }
-        return isHealthXML(sniff.prefix) ? 95 : 0
+        return isHealthXML(Array(sniff.text.utf8)) ? 95 : 0  // text: UTF-16 with a BOM is decoded
+    }
+
+    /// Why a zip no format claims cannot be read: truncated, corrupt, or without a Health export.
+    static func diagnose(_ sniff: FileSniff) -> String? {
+        guard sniff.prefix.starts(with: zipMagic), sniff.isRegularFile else { return nil }
+        do {
+            let archive = try Archive(url: URL(fileURLWithPath: sniff.path), accessMode: .read)
+            if try healthEntry(in: archive) != nil { return nil }
+            let names = archive.prefix(5).map(\.path).joined(separator: ", ")
+            return "a zip archive without an Apple Health export in it (entries: \(EchoText.cap(names, to: 120)))"
+        } catch {
+            return ZipProblem.describe(error, path: sniff.path)
+        }
     }
 
     /// The entry holding the HealthData XML, or nil.

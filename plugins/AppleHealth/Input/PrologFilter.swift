@@ -13,6 +13,8 @@ import Darwin
 /// The head of the stream (up to the root element) is buffered so the DOCTYPE is found even when it
 /// spans chunks; after that bytes pass straight through (copied only when a chunk holds a 0x0B).
 struct PrologFilter {
+    /// The input was transcoded to UTF-8: the XML declaration's encoding is rewritten to match.
+    var declareUTF8 = false
     private var head: [UInt8] = []
     private var inHead = true
     /// The head is released once this many bytes are buffered, DOCTYPE or not.
@@ -27,6 +29,7 @@ struct PrologFilter {
             inHead = false
             var cleaned = Self.removingDoctype(head)
             cleaned.removeAll { $0 == 0x0B }
+            if declareUTF8 { cleaned = Self.declaringUTF8(cleaned) }
             head = []
             try cleaned.withUnsafeBytes { try out($0) }
             return
@@ -96,6 +99,20 @@ struct PrologFilter {
         out.append(contentsOf: repeatElement(UInt8(0x0A), count: newlines))
         out.append(contentsOf: bytes[r.end...])
         return out
+    }
+
+    /// The head with the XML declaration's `encoding="…"` value replaced by UTF-8.
+    static func declaringUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.starts(with: Array("<?xml".utf8)), let end = firstIndex(of: Array("?>".utf8), in: bytes),
+              let key = firstIndex(of: Array("encoding".utf8), in: Array(bytes[..<end])) else { return bytes }
+        var i = key + 8
+        while i < end, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "'") { i += 1 }
+        guard i < end else { return bytes }
+        let quote = bytes[i]
+        var j = i + 1
+        while j < end, bytes[j] != quote { j += 1 }
+        guard j < end else { return bytes }
+        return Array(bytes[...i]) + Array("UTF-8".utf8) + Array(bytes[j...])
     }
 
     static func firstIndex(of needle: [UInt8], in hay: [UInt8]) -> Int? {

@@ -11,6 +11,11 @@ final class HealthType {
     let kind: Kind
     /// False when the stage's type allow/deny lists exclude it.
     let included: Bool
+    /// What its values may be in the canonical unit (nil: only finiteness is checked).
+    let plausibility: Plausibility.Rule?
+    /// A HealthKit quantity type: its value must be a number (an identifier HealthPipe does not know
+    /// may carry a state as text, kept like a category).
+    var isQuantity: Bool { identifier.hasPrefix("HKQuantityTypeIdentifier") }
     let short: String
     /// Used by the parser thread only (see ExportHandler on exclusivity checks).
     @exclusivity(unchecked) var units = ByteCache<UnitConversion>(capacity: 4)
@@ -26,6 +31,7 @@ final class HealthType {
         else if short == "DietaryCarbohydrates" { kind = .dietaryCarbs }
         else { kind = .quantity }
         included = filter.includes(identifier: identifier, name: name)
+        plausibility = Plausibility.rule(for: metric)
     }
 
     /// `sleep_analysis.asleep_core` for a sleep stage; the plain metric for "not applicable" values.

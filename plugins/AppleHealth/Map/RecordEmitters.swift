@@ -10,6 +10,10 @@ extension ExportHandler {
             return nil
         }
         let end = draft.end ?? start
+        if end.utc < start.utc {
+            reject("endDate is before startDate (a sample cannot last a negative time)")
+            return nil
+        }
         let offset = offset(at: start)
         guard dayIncluded(start.utc + Int64(offset)) else { filtered += 1; return nil }
         return (start, end, offset)
@@ -25,6 +29,7 @@ extension ExportHandler {
 
         if type.kind == .insulin {
             guard let units = draft.number else { reject("insulin delivery without a numeric value"); return }
+            if let problem = Plausibility.eventProblem(insulin: units, carbs: nil) { reject(problem); return }
             // HKInsulinDeliveryReason: 1 basal, 2 bolus.
             let subtype = draft.insulinReason == 1 ? InsulinKinds.basal : draft.insulinReason == 2 ? InsulinKinds.bolus : .empty
             add(Event(subject: subject, kind: .insulin, subtype: subtype, source: draft.source, start: start.utc, end: end.utc,
@@ -32,10 +37,12 @@ extension ExportHandler {
             return
         }
         guard type.kind != .category, let raw = draft.number else {
-            // Category samples (sleep stages, mindful sessions…) and any non-numeric value: the
-            // value names the state, the measurement is the time spent in it.
-            if type.kind != .category, draft.text == nil {
-                reject("\(type.identifier) record without a value")
+            // Category samples (sleep stages, mindful sessions…): the value names the state, the
+            // measurement is the time spent in it. A quantity needs a number: "abc" or "NaN" is
+            // refused, never turned into a metric named after it.
+            if type.kind != .category, draft.text == nil || type.isQuantity {
+                reject(draft.text.map { "\(type.identifier) value '\(EchoText.cap($0))' is not a number" }
+                       ?? "\(type.identifier) record without a value")
                 return
             }
             add(HealthPipeCore.Measurement(subject: subject, metric: type.categoryMetric(draft.text), source: draft.source,
@@ -46,6 +53,12 @@ extension ExportHandler {
         }
         let conversion = draft.unit ?? UnitConversion.unitless
         let (value, converted) = conversion.convert(raw)
+        // Checked in the canonical unit: BloodGlucose in kg or 0 mg/dL is not a reading.
+        if let problem = type.plausibility.map({ $0.problem(value, unit: conversion.unit) })
+            ?? (value.isFinite ? nil : "\(type.name) value is not a number") {
+            reject("\(type.identifier) value \(Plausibility.number(raw)) \(conversion.appleUnit): \(problem)")
+            return
+        }
         add(HealthPipeCore.Measurement(subject: subject, metric: type.metric, source: draft.source, start: start.utc,
                                        end: end.utc, utcOffset: offset, value: value, unit: conversion.unit,
                                        flags: flags.union(converted), provenance: prov, device: deviceSymbol,

@@ -7,8 +7,11 @@ struct UnitConversion {
     enum Rule { case keep, scale(Double), fahrenheit, glucoseMmol }
     let unit: Symbol
     let rule: Rule
+    /// The unit as the export writes it (for messages and the quarantine).
+    let appleUnit: String
 
     init(appleUnit: String, metric: String) {
+        self.appleUnit = appleUnit
         let u = appleUnit
         if metric == "glucose" || metric == "blood_glucose", let g = GlucoseUnit(spelling: u) {
             unit = CanonicalUnits.glucose

@@ -12,8 +12,22 @@ final class ExportHandler: SAXElementHandler {
     let options: AppleHealthOptions
     let path: String
     let file: Symbol
-    /// The parser's current line (set once the parser exists).
+    /// The parser's current line and consumed bytes as offsets into the whole input (set by `RecoveringParser`).
     var currentLine: () -> Int = { 0 }
+    var consumed: () -> Int64 = { 0 }
+    /// Stops the parser from inside a callback.
+    var stopParser: () -> Void = {}
+
+    /// Where the last complete top-level element (or the root's start tag) ended, and its line:
+    /// everything before it is imported; a malformed element is looked for from here.
+    @exclusivity(unchecked) var lastGoodEnd: Int64 = 0
+    @exclusivity(unchecked) var lastGoodLine: Int64 = 1
+    @exclusivity(unchecked) var rootStarted = false
+    @exclusivity(unchecked) var documentEnded = false
+    /// Why the handler stopped the parser (an element nested too deep), for the quarantine.
+    @exclusivity(unchecked) var stopReason: String?
+    /// Health exports nest 4 levels (HealthData/Workout/WorkoutRoute/FileReference); deeper is hostile.
+    static let maxDepth = 32
 
     // The SAX state below is touched only by the parser thread, one callback at a time and never
     // through overlapping accesses; the runtime's per-access exclusivity checks cost ~8 % of that
@@ -70,8 +84,20 @@ final class ExportHandler: SAXElementHandler {
 
     func startElement(_ name: UnsafePointer<UInt8>, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
         depth += 1
+        if depth > Self.maxDepth {
+            // libxml2's push parser keeps a stack entry per open element: millions of nested
+            // elements (a tiny zip can hold them) would take gigabytes. The element is quarantined.
+            if stopReason == nil { stopReason = "elements nested deeper than \(Self.maxDepth) levels" }
+            stopParser()
+            return
+        }
         let a = Attributes(base: attributes, count: count)
         switch depth {
+        case 1:
+            // Inside the root's start tag: the search for a bad element may begin here (its `>` is text to it).
+            rootStarted = true
+            lastGoodEnd = max(lastGoodEnd, consumed())
+            lastGoodLine = Int64(currentLine())
         case 2:
             elementsRead += 1
             switch topNames.code(name) {
@@ -126,8 +152,19 @@ final class ExportHandler: SAXElementHandler {
             case .none, .skip: break
             }
             top = .none
+            lastGoodEnd = consumed()
+            lastGoodLine = Int64(currentLine())
+        } else if depth == 1 {
+            documentEnded = true
         }
         depth -= 1
+    }
+
+    /// A new parser takes over after a malformed element: it starts outside any element.
+    func restart() {
+        depth = 0
+        top = .none
+        stopReason = nil
     }
 
     // MARK: Shared attribute handling
@@ -262,9 +299,23 @@ final class ExportHandler: SAXElementHandler {
     /// The draft's device symbol (`.empty` when the element has no `device`).
     var deviceSymbol: Symbol { draft.device?.symbol ?? .empty }
 
+    /// A rejected element, with what was read of it (type, source, value, unit, dates) as its raw text.
     func reject(_ reason: String, line: Int64? = nil) {
-        let raw = "<\(draft.type?.identifier ?? "?") sourceName=\"\(draft.sourceName)\">"
-        rejects.append(RowError(file: path, line: line ?? draft.line, reason: reason, raw: raw))
+        var raw = "<\(draft.type?.identifier ?? "?") sourceName=\"\(draft.sourceName)\""
+        if let u = draft.unit { raw += " unit=\"\(u.appleUnit)\"" }
+        if let n = draft.number { raw += " value=\"\(Plausibility.number(n))\"" } else if let t = draft.text { raw += " value=\"\(t)\"" }
+        for (name, date) in [("startDate", draft.start), ("endDate", draft.end)] {
+            if let d = date {
+                let local = CivilDate.isoDateTime(seconds: d.utc + Int64(d.offset)).replacingOccurrences(of: "T", with: " ")
+                raw += " \(name)=\"\(local) \(Self.offsetText(d.offset))\""
+            }
+        }
+        rejects.append(RowError(file: path, line: line ?? draft.line, reason: reason, raw: raw + ">"))
+    }
+
+    private static func offsetText(_ seconds: Int32) -> String {
+        let m = abs(Int(seconds)) / 60
+        return (seconds < 0 ? "-" : "+") + String(format: "%02d%02d", m / 60, m % 60)
     }
 
     func add(_ m: HealthPipeCore.Measurement) {

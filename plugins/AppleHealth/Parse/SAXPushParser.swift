@@ -10,6 +10,8 @@ protocol SAXElementHandler: AnyObject {
 /// A libxml2 SAX2 push parser (xmlCreatePushParserCtxt + xmlParseChunk) fed large chunks: no DOM,
 /// constant memory. Bound to `ExportHandler` (C callbacks cannot be generic); the calls are direct. No network, no DTD loading, no entity substitution: with the DOCTYPE cut out by
 /// `PrologFilter` only the five predefined entities and character references are ever decoded.
+/// XML_PARSE_HUGE lifts libxml2's 10 MB text limit (an attribute over 10 MB is read); the element
+/// size and nesting depth are bounded by `RecoveringParser` and `ExportHandler` instead.
 final class SAXPushParser {
     private var ctxt: xmlParserCtxtPtr?
     private let box: ParserBox
@@ -38,20 +40,29 @@ final class SAXPushParser {
             guard e.level.rawValue >= XML_ERR_ERROR.rawValue, box.error == nil else { return }
             var message = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
             while message.last == "\n" || message.last == " " { message.removeLast() }
+            // libxml2 appends the offending bytes on a second line ("Bytes: 0xE9 0x22 …"): keep one line.
+            message = message.split(separator: "\n").joined(separator: "; ")
             box.error = (Int(e.line), message)
+            // After a fatal error libxml2 keeps consuming the chunk (without callbacks): note where the
+            // error was and stop it there, so recovery knows which element broke.
+            if e.level.rawValue >= XML_ERR_FATAL.rawValue, let raw = e.ctxt {
+                let ctxt = raw.assumingMemoryBound(to: xmlParserCtxt.self)
+                if box.errorOffset == nil { box.errorOffset = Int64(xmlByteConsumed(ctxt)) }
+                xmlStopParser(ctxt)
+            }
         }
         let opaque = Unmanaged.passUnretained(box).toOpaque()
         ctxt = xmlCreatePushParserCtxt(&sax, opaque, nil, 0, nil)
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_HUGE.rawValue)
         xmlCtxtUseOptions(ctxt, options)
     }
 
     deinit { if let ctxt { xmlFreeParserCtxt(ctxt) } }
 
-    /// Parses the next bytes; false once the parser stopped on a fatal error.
+    /// Parses the next bytes; false once the parser stopped on a fatal error (or was stopped).
     @discardableResult
     func feed(_ bytes: UnsafeRawBufferPointer, final: Bool = false) -> Bool {
-        guard let ctxt, box.error == nil || ctxt.pointee.wellFormed != 0 else { return false }
+        guard let ctxt, box.error == nil || ctxt.pointee.wellFormed != 0, ctxt.pointee.disableSAX == 0 else { return false }
         var rest = bytes
         // xmlParseChunk takes an Int32 size: feed at most 1 GiB at a time.
         repeat {
@@ -59,19 +70,33 @@ final class SAXPushParser {
             let base = rest.baseAddress?.assumingMemoryBound(to: CChar.self)
             let last = final && n == rest.count
             let rc = xmlParseChunk(ctxt, base, Int32(n), last ? 1 : 0)
-            if rc != 0 || ctxt.pointee.disableSAX != 0 && box.error != nil { return false }
+            if rc != 0 || ctxt.pointee.disableSAX != 0 { return false }
             rest = UnsafeRawBufferPointer(rebasing: rest[n...])
         } while !rest.isEmpty
         return true
     }
 
+    /// Stops parsing from inside a callback (the element is too deep to be real).
+    func stop() {
+        guard let ctxt else { return }
+        if box.errorOffset == nil { box.errorOffset = consumed }
+        xmlStopParser(ctxt)
+    }
+
+    /// Bytes consumed when the first fatal error (or `stop`) happened.
+    var errorOffset: Int64? { box.errorOffset }
+
     /// The line the parser has reached.
     var line: Int { ctxt.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
+
+    /// Bytes of input the parser has consumed (exact inside element callbacks).
+    var consumed: Int64 { ctxt.map { Int64(xmlByteConsumed($0)) } ?? 0 }
 }
 
 /// The object the C callbacks reach through their `void *` context.
 final class ParserBox {
     let handler: ExportHandler
     var error: (line: Int, message: String)?
+    var errorOffset: Int64?
     init(handler: ExportHandler) { self.handler = handler }
 }

@@ -28,11 +28,14 @@ struct CareLinkColumns {
     var rewind: Int?
     /// The columns this adapter reads values from: a row with all of them empty carries nothing for it.
     var used: [Int] = []
+    /// Cells in the header row.
+    var count = 0
 
     /// Nil unless the row is a header: `Index`, then the date and time columns.
     init?(header: [String]) {
         let cells = header.map(HeaderText.normalize)
         guard cells.first == "index" else { return nil }
+        count = cells.count
         func exact(_ names: [String]) -> Int? { cells.firstIndex { names.contains($0) } }
         func glucose(_ prefixes: [String]) -> Glucose? {
             cells.firstIndex { c in prefixes.contains { c.hasPrefix($0) } }
@@ -67,8 +70,12 @@ struct CareLinkColumns {
 
     /// Content detection score: CareLink's metadata first line, its data header, or a section marker line.
     static func detectScore(_ sniff: FileSniff) -> Int {
-        let lines = sniff.wholeLines.map { HeaderText.normalize(String($0.prefix(120))) }
-        guard let first = lines.first else { return 0 }
+        // Only lines that can be a CareLink marker are normalised (a 64 KB XML prefix has a thousand others).
+        let lines = sniff.wholeLines.filter { l in
+            guard let c = l.unicodeScalars.first(where: { $0 != "\u{FEFF}" && $0 != "\"" && $0 != "ï" && $0 != "»" && $0 != "¿" }) else { return false }
+            return "lLiI-".unicodeScalars.contains(c)
+        }.map { HeaderText.normalize(String($0.prefix(120))) }
+        guard let first = sniff.wholeLines.first.map({ HeaderText.normalize(String($0.prefix(120))) }) else { return 0 }
         if first.hasPrefix("last name;first name;patient id") || first.hasPrefix("last name,first name,patient id") { return 90 }
         for line in lines {
             if ["index;date;time;", "index,date,time,", "index;datum;tijd;", "index,datum,tijd,"].contains(where: line.hasPrefix) {

@@ -39,6 +39,8 @@ struct CareLinkRowMapper {
         // Rows with nothing this adapter maps (BWZ settings, temp basal programming, empty sensor rows)
         // are read, not stored.
         if c.used.allSatisfy({ row.isEmpty($0) }) { return }
+        // Even an empty extra cell counts: a decimal comma in a `,` file shifts every later value.
+        if row.count > c.count { throw CSVFileRun.Reject.wider(row.count, than: c.count) }
 
         let sg = try c.sensorGlucose.flatMap { try values.glucose(cell($0.index), $0, "Sensor Glucose") }
         let bg = try c.bgReading.flatMap { try values.glucose(cell($0.index), $0, "BG Reading") }
@@ -50,7 +52,7 @@ struct CareLinkRowMapper {
 
         let date = cell(c.date), time = cell(c.time)
         guard let local = CareLinkDateTime.localSeconds(date: date, time: time) else {
-            throw CSVFileRun.Reject("unreadable date/time '\(date.text) \(time.text)'")
+            throw CSVFileRun.Reject("unreadable date/time '\(date.echo) \(time.echo)'")
         }
         let at = try placer.place(ParsedTimestamp(seconds: local, offset: nil), line: row.line)
         let stamp = RowStamp(subject: subject, source: source, at: at, provenance: Provenance(file: file, line: row.line))

@@ -14,15 +14,15 @@ final class CareLinkSource: Source, InputDescribing {
     init(options: CSVCommonOptions) { self.options = options }
 
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
-        let sniff = FileSniff.read(path: options.path, limit: 16 * 1024)
-        let firstLine = sniff?.lines(12).first { !$0.allSatisfy(\.isWhitespace) }
+        let input = try CSVInput(path: options.path)
+        let firstLine = input.head.lines(12).first { !$0.allSatisfy(\.isWhitespace) }
         let delimiter = firstLine.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ";")
         var source = Symbol("Medtronic CareLink")
         var devices = ByteSymbolCache()
         var mapper: CareLinkRowMapper?
         var rowsBeforeHeader = 0
 
-        let file = CSVFileRun(path: options.path, format: Self.format, context: context)
+        let file = CSVFileRun(input: input, format: Self.format, context: context)
         try file.run(delimiter: delimiter, emit: emit) { row, out in
             let first = row.trimmed(0)
             // Data rows start with their Index number: the common case costs one byte test.

@@ -12,7 +12,7 @@ struct CareLinkValues {
     /// A non-negative number; nil for an empty cell; throws for anything else.
     func number(_ cell: UnsafeRawBufferPointer, _ what: String) throws -> Double? {
         if cell.isEmpty { return nil }
-        guard let v = parse(cell), v >= 0 else { throw CSVFileRun.Reject("\(what) '\(cell.text)' is not a number") }
+        guard let v = parse(cell), v >= 0 else { throw CSVFileRun.Reject("\(what) '\(cell.echo)' is not a number") }
         return v
     }
 
@@ -20,11 +20,7 @@ struct CareLinkValues {
     func glucose(_ cell: UnsafeRawBufferPointer, _ column: CareLinkColumns.Glucose,
                  _ what: String) throws -> (Double, RecordFlags)? {
         guard let v = try number(cell, what) else { return nil }
-        let mgdl = column.unit.toMgdl(v)
-        guard mgdl > 0, mgdl < 2000 else {
-            throw CSVFileRun.Reject("\(what) \(cell.text) \(column.unit.rawValue) is out of range")
-        }
-        return (mgdl, column.unit == .mmol ? .convertedFromMmol : [])
+        return try GlucoseValue.canonical(v, unit: column.unit, cell: cell, what: what)
     }
 
     /// The amount after the colon of an event marker (`Insulin: 27,00`, `Meal: 60,00grams`), unit text ignored.

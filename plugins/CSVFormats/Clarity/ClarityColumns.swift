@@ -8,10 +8,13 @@ struct ClarityColumns {
     /// `Transmitter ID` (14-column layout only).
     var transmitter: Int? = nil
     var glucoseUnit = GlucoseUnit.mgdl
+    /// Cells in the header row.
+    var count = 0
 
     /// Nil when the header is not a Clarity header.
     init?(header: [String]) {
         let cells = header.map(HeaderText.normalize)
+        count = cells.count
         func find(_ needles: [String]) -> Int? {
             cells.firstIndex { cell in needles.contains { cell.hasPrefix($0) } }
         }

@@ -30,6 +30,8 @@ struct ClarityRowMapper {
 
     /// True once the header row has been read.
     var sawHeader: Bool { columns != nil }
+    /// Cells in the header row, once it has been read.
+    var headerWidth: Int? { columns?.count }
 
     mutating func map<Row: TableRow>(_ row: inout Row, _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         guard let cols = columns else {
@@ -57,7 +59,7 @@ struct ClarityRowMapper {
             }
             return
         }
-        guard let parsed = pattern.parse(ts) else { throw CSVFileRun.Reject("unreadable timestamp '\(ts.text)'") }
+        guard let parsed = pattern.parse(ts) else { throw CSVFileRun.Reject("unreadable timestamp '\(ts.echo)'") }
         let at = try placer.place(parsed, line: row.line)
         let uploaderCell = row.trimmed(cols.sourceDevice)
         let src = uploaderCell.isEmpty ? defaultSource : sources.symbol(uploaderCell)
@@ -68,15 +70,15 @@ struct ClarityRowMapper {
             var flags = at.flags
             let value: Double
             if let v = ByteText.double(cell, decimalComma: false) {
-                guard v > 0, v < 2000 else { throw CSVFileRun.Reject("glucose value \(cell.text) is out of range") }
-                value = cols.glucoseUnit.toMgdl(v)
-                if cols.glucoseUnit == .mmol { flags.insert(.convertedFromMmol) }
+                let (mgdl, converted) = try GlucoseValue.canonical(v, unit: cols.glucoseUnit, cell: cell, what: "glucose value")
+                value = mgdl
+                flags.formUnion(converted)
             } else if let limit = ClaritySource.outOfRange(cell) {
                 value = limit.value
                 flags.insert(limit.flag)
             } else {
-                throw CSVFileRun.Reject(cell.isEmpty ? "\(type.text) row without a glucose value"
-                                                     : "glucose value '\(cell.text)' is not a number")
+                throw CSVFileRun.Reject(cell.isEmpty ? "\(type.echo) row without a glucose value"
+                                                     : "glucose value '\(cell.echo)' is not a number")
             }
             let isEGV = ByteText.equals(type, "EGV")
             if !isEGV { flags.insert(ByteText.equals(type, "Calibration") ? [.calibration, .userEntered] : .userEntered) }

@@ -23,10 +23,12 @@ final class ClaritySource: Source, InputDescribing {
     init(options: CSVCommonOptions) { self.options = options }
 
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
-        let sniff = FileSniff.read(path: options.path, limit: 16 * 1024)
-        let delimiter = sniff.flatMap { $0.lines(1).first }.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ",")
+        let input = try CSVInput(path: options.path)
+        let delimiter = input.head.lines(1).first.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ",")
         var mapper = ClarityRowMapper(options: options)
-        try CSVFileRun(path: options.path, format: Self.format, context: context).run(delimiter: delimiter, emit: emit) { row, out in
+        try CSVFileRun(input: input, format: Self.format, context: context).run(delimiter: delimiter, emit: emit) { row, out in
+            // A separator inside an unquoted value shifts every later cell: refuse the row, not misread it.
+            if let width = mapper.headerWidth, row.count > width { throw CSVFileRun.Reject.wider(row.count, than: width) }
             try mapper.map(&row, &out, emit)
         }
     }

@@ -1,22 +1,29 @@
 import HealthPipeCore
 
-/// The bookkeeping every CSV source shares: open the file, register it for the run report and
-/// imports log, feed progress, turn a row's thrown reason into the stage's error policy, batch
-/// the records, and record the file's counts and content hash at the end.
+/// The bookkeeping every CSV source shares: register the file for the run report and imports log,
+/// feed progress, turn a row's thrown reason into the stage's error policy, batch the records, and
+/// record the file's counts and content hash at the end. A stop request ends the run cleanly.
 struct CSVFileRun {
-    let path: String
+    let input: CSVInput
     let format: String
     let context: StageContext
+    var path: String { input.input.path }
 
     /// Reason a row is rejected; thrown by row handlers.
     struct Reject: Error {
         var reason: String
         init(_ reason: String) { self.reason = reason }
+
+        /// A row with more cells than its header: a value holding the separator (a decimal comma in a
+        /// comma-separated file) would shift every later column, so the row is refused, not guessed at.
+        static func wider(_ count: Int, than header: Int) -> Reject {
+            Reject("row has \(count) fields but the header has \(header) (a decimal comma or a separator inside an unquoted cell?)")
+        }
     }
 
     func run(delimiter: UInt8, emit: (RecordBatch) throws -> Void,
              handle: (inout CSVRow, inout BatchBuilder) throws -> Void) throws {
-        let reader = try CSVRowReader(path: path, options: .init(delimiter: delimiter))
+        let reader = CSVRowReader(input: input.input, options: .init(delimiter: delimiter))
         let index = context.registerInput(InputFileInfo(path: path, format: format, size: reader.size))
         context.progress.addExpected(reader.size)
         var builder = BatchBuilder()
@@ -30,37 +37,53 @@ struct CSVFileRun {
                 $0.hash = reader.contentHash
             }
         }
-        do {
-        try reader.forEachRow(progress: { context.progress.advance(Int64($0)) }) { row in
-            rows += 1
-            if row.overlong {
-                rejected += 1
-                try context.reject(RowError(file: path, line: row.line, reason: "line longer than \(reader.options.maxLineBytes >> 20) MiB",
-                                            raw: row.rawText))
-                return
-            }
-            // A last line without a line break that is shorter than the file's rows was cut off:
-            // its final cell may be a truncated number, so it must not be stored as if whole.
-            if row.unterminated, row.count < widest - 1 {
-                rejected += 1
-                try context.reject(RowError(file: path, line: row.line, reason: "the file ends mid-row (truncated?): "
-                                            + "\(row.count) of \(widest) fields", raw: row.rawText))
-                return
-            }
-            widest = max(widest, row.count)
-            do {
-                try handle(&row, &builder)
-            } catch let r as Reject {
-                rejected += 1
-                try context.reject(RowError(file: path, line: row.line, reason: r.reason, raw: row.rawText))
-            } catch let z as ZoneResolutionError {
-                rejected += 1
-                try context.reject(RowError(file: path, line: row.line, reason: z.description, raw: row.rawText))
-            }
-            if builder.batch.isEmpty, context.shouldStop { throw StopReading() }
+        func reject(_ row: CSVRow, _ reason: String) throws {
+            rejected += 1
+            try context.reject(RowError(file: path, line: row.line, reason: reason, raw: row.rawText))
         }
-        } catch is StopReading {}
+        do {
+            try reader.forEachRow(progress: { context.progress.advance(Int64($0)) }) { row in
+                rows += 1
+                if let problem = row.problem {
+                    try reject(row, Self.explain(problem, row: row, options: reader.options))
+                    return
+                }
+                // A last line without a line break that is shorter than the file's rows was cut off:
+                // its final cell may be a truncated number, so it must not be stored as if whole.
+                if row.unterminated, row.count < widest - 1 {
+                    try reject(row, "the file ends mid-row (truncated?): \(row.count) of \(widest) fields")
+                    return
+                }
+                widest = max(widest, row.count)
+                builder.beginRow()
+                do {
+                    try handle(&row, &builder)
+                    try builder.endRow(emit)
+                } catch let r as Reject {
+                    builder.rollbackRow()
+                    try reject(row, r.reason)
+                } catch let z as ZoneResolutionError {
+                    builder.rollbackRow()
+                    try reject(row, z.description)
+                }
+                if builder.batch.isEmpty, context.shouldStop { throw StopReading() }
+            }
+        } catch is StopReading {
+        } catch is ReadInterrupted {}
         try builder.flush(emit)
+    }
+
+    static func explain(_ problem: RowProblem, row: CSVRow, options: CSVRowReader.Options) -> String {
+        switch problem {
+        case .overlong:
+            return "line longer than \(options.maxLineBytes >> 10) KiB (not a row of this format; a missing line break?)"
+        case .unbalancedQuote(let last):
+            return "unbalanced quote: a quoted field opened on line \(row.line) never closes; lines \(row.line)–\(last) are "
+                + "quarantined and reading resumes at line \(last + 1)"
+        case .rowTooLarge(let last):
+            return "a quoted field opened on line \(row.line) runs past \(options.maxRowBytes >> 10) KiB (lines \(row.line)–\(last)); "
+                + "reading resumes at line \(last + 1)"
+        }
     }
 }
 
@@ -68,6 +91,8 @@ struct CSVFileRun {
 struct StopReading: Error {}
 
 extension UnsafeRawBufferPointer {
-    /// The bytes as text, for error messages.
+    /// The bytes as text.
     var text: String { String(decoding: self, as: UTF8.self) }
+    /// The bytes as text for an error message: capped (a cell can be megabytes), control bytes shown.
+    var echo: String { EchoText.quote(self) }
 }

@@ -2,15 +2,20 @@ import CLibCSV
 import Foundation
 import HealthPipeCore
 
-/// Streams a delimited file through libcsv. Lines are split here and fed to libcsv one at a time,
-/// so every row knows the line it started on and its raw text (for error messages and the
-/// dead-letter file); quoted fields that span lines still parse, as libcsv keeps its state.
-/// Memory is one read buffer plus the current row, however large the file.
+/// Streams a delimited file through libcsv. Lines (ended by LF, CRLF or a lone CR) are split here
+/// and fed to libcsv one at a time, so every row knows the line it started on and its raw text (for
+/// error messages and the dead-letter file); quoted fields that span lines still parse, as libcsv
+/// keeps its state. A quote that never closes cannot swallow the rest of the file: when a row is
+/// still open at a line that parses as a complete row on its own, the open span is reported as one
+/// bad row and reading resumes at that line. Memory is one read buffer plus the current row
+/// (both bounded), however large or hostile the file.
 public final class CSVRowReader {
     public struct Options: Sendable {
         public var delimiter: UInt8 = UInt8(ascii: ",")
         /// Longer lines are rejected whole (reported as one bad row) instead of buffered.
-        public var maxLineBytes = 16 << 20
+        public var maxLineBytes = 1 << 20
+        /// A row spanning lines (an open quote) is cut off and reported when it grows past this.
+        public var maxRowBytes = 1 << 20
         public var chunkBytes = 1 << 20
         public init(delimiter: UInt8 = UInt8(ascii: ",")) { self.delimiter = delimiter }
     }
@@ -18,9 +23,9 @@ public final class CSVRowReader {
     public let path: String
     public let options: Options
     public private(set) var bytesRead: Int64 = 0
-    public private(set) var size: Int64 = 0
+    public var size: Int64 { input.size }
     private var hasher = ContentHasher()
-    private let fd: Int32
+    private let input: ByteInput
 
     // Current row, filled by libcsv's callbacks.
     fileprivate var arena: UnsafeMutablePointer<UInt8>
@@ -33,33 +38,30 @@ public final class CSVRowReader {
     /// Set while the file's last line, which has no line break, is being parsed.
     fileprivate var atUnterminatedEnd = false
 
-    /// Opens a file (or `-` for standard input).
-    public init(path: String, options: Options = Options()) throws {
-        self.path = path
+    /// Opens a file (or `-` for standard input), decoding UTF-16 with a byte-order mark.
+    public convenience init(path: String, options: Options = Options()) throws {
+        let input = try ByteInput.open(path)
+        try input.decodeUTF16IfMarked()
+        self.init(input: input, options: options)
+    }
+
+    /// Reads an input that is already open (and may have been peeked at).
+    public init(input: ByteInput, options: Options = Options()) {
+        self.input = input
+        self.path = input.path
         self.options = options
-        if path == "-" { fd = 0 } else {
-            fd = open(path, O_RDONLY)
-            guard fd >= 0 else { throw InputError(file: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
-            var st = stat()
-            if fstat(fd, &st) == 0 {
-                if (st.st_mode & S_IFMT) == S_IFDIR { close(fd); throw InputError(file: path, reason: "is a directory") }
-                size = Int64(st.st_size)
-            }
-        }
         arena = .allocate(capacity: arenaCapacity)
         offsets = Array(repeating: 0, count: 64)
         lengths = Array(repeating: 0, count: 64)
     }
 
-    deinit {
-        if fd > 2 { close(fd) }
-        arena.deallocate()
-    }
+    deinit { arena.deallocate() }
 
     /// The content hash of everything read so far (the whole file once `forEachRow` returns).
     public var contentHash: String { hasher.finalize() }
 
-    /// Calls `body` for every row. `progress` receives the bytes read per chunk.
+    /// Calls `body` for every row. `progress` receives the bytes read per chunk. Throws
+    /// `ReadInterrupted` when the user asks to stop, `InputError` when the input cannot be read.
     public func forEachRow(progress: (Int) -> Void = { _ in }, _ body: (inout CSVRow) throws -> Void) throws {
         var parser = csv_parser()
         guard csv_init(&parser, 0) == 0 else { throw InputError(file: path, reason: "libcsv could not start") }
@@ -69,58 +71,90 @@ public final class CSVRowReader {
 
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkBytes, alignment: 16)
         defer { buffer.deallocate() }
-        var pending = [UInt8]()       // a line that crosses a chunk boundary
+        var splitter = LineSplitter(maxLineBytes: options.maxLineBytes)
         var raw = [UInt8]()           // the current row's original bytes (capped)
         var lineNo: Int64 = 0         // lines fed so far
         var rowStart: Int64 = 1
-        var oversized = false         // skipping the rest of a line that is too long
-        var pendingBytes = 0
+        var rowBytes = 0              // bytes of the current row so far
+        var lastWidth = 0             // fields of the last complete row
         var first = true
-        let rawCap = 64 << 10
+        let rawCap = EchoText.rawLimit + 64
+        let probe = RowProbe(delimiter: options.delimiter)
 
         func deliver() throws {
             guard rowComplete else { return }
             rowComplete = false
+            lastWidth = fieldCount
             var row = CSVRow(reader: self, line: rowStart, raw: raw, unterminated: atUnterminatedEnd)
             try body(&row)
             fieldCount = 0
             arenaUsed = 0
+            rowBytes = 0
             raw.removeAll(keepingCapacity: true)
         }
 
-        func feed(_ p: UnsafeRawPointer, _ n: Int, endsLine: Bool) throws {
-            if parser.pstate == 0 && fieldCount == 0 {  // ROW_NOT_BEGUN: a new row starts on this line
-                rowStart = lineNo + 1
-                raw.removeAll(keepingCapacity: true)
-            }
-            if raw.count < rawCap {
-                raw.append(contentsOf: UnsafeRawBufferPointer(start: p, count: min(n, rawCap - raw.count)))
-            }
-            let done = csv_parse(&parser, p, n, csvFieldCallback, csvRowCallback, me)
-            if done != n { throw InputError(file: path, line: lineNo + 1, reason: "CSV parser error: \(String(cString: csv_strerror(csv_error(&parser))))") }
-            if endsLine { lineNo += 1 }
-            try deliver()
-        }
-
-        func overlong() throws {
-            // Report the line as one bad row, then reset libcsv so the next line parses cleanly.
+        func resetParser() {
             csv_free(&parser)
             _ = csv_init(&parser, 0)
             csv_set_delim(&parser, options.delimiter)
             fieldCount = 0
             arenaUsed = 0
+            rowBytes = 0
             rowComplete = false
-            var row = CSVRow(reader: self, line: lineNo + 1, raw: Array(raw.prefix(256)), overlong: true)
+        }
+
+        /// Reports the open row (lines rowStart…through) as one bad row and starts afresh.
+        func abandonOpenRow(_ problem: RowProblem) throws {
+            var row = CSVRow(reader: self, line: rowStart, raw: raw, problem: problem)
+            resetParser()
             try body(&row)
             raw.removeAll(keepingCapacity: true)
         }
 
-        while true {
-            let n = read(fd, buffer.baseAddress!, options.chunkBytes)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw InputError(file: path, line: lineNo + 1, reason: "read failed: \(String(cString: strerror(errno)))")
+        func feed(_ line: UnsafeRawBufferPointer) throws {
+            let rowOpen = parser.pstate != 0 || fieldCount > 0
+            if rowOpen {
+                // The row that began on an earlier line is inside a quoted field. A line that is a
+                // whole row by itself (and holds no quote that could close the field) means the
+                // quote was stray: the open span is reported and this line starts afresh.
+                if probe.isWholeRow(line, minFields: max(2, lastWidth - 1)) {
+                    try abandonOpenRow(.unbalancedQuote(lastLine: lineNo))
+                } else if rowBytes + line.count > options.maxRowBytes {
+                    lineNo += 1
+                    try abandonOpenRow(.rowTooLarge(lastLine: lineNo))
+                    return
+                }
             }
+            if parser.pstate == 0 && fieldCount == 0 {  // ROW_NOT_BEGUN: a new row starts on this line
+                rowStart = lineNo + 1
+                raw.removeAll(keepingCapacity: true)
+            }
+            if raw.count < rawCap { raw.append(contentsOf: line.prefix(rawCap - raw.count)) }
+            rowBytes += line.count
+            let done = csv_parse(&parser, line.baseAddress, line.count, csvFieldCallback, csvRowCallback, me)
+            if done != line.count {
+                throw InputError(file: path, line: lineNo + 1, reason: "CSV parser error: \(String(cString: csv_strerror(csv_error(&parser))))")
+            }
+            lineNo += 1
+            try deliver()
+        }
+
+        func handle(_ line: LineSplitter.Line) throws {
+            switch line {
+            case .text(let bytes):
+                try feed(bytes)
+            case .overlong(let head):
+                // Report the line as one bad row (with any row it continued), then start afresh.
+                lineNo += 1
+                resetParser()
+                var row = CSVRow(reader: self, line: lineNo, raw: head, problem: .overlong)
+                try body(&row)
+                raw.removeAll(keepingCapacity: true)
+            }
+        }
+
+        while true {
+            let n = try input.read(into: buffer)
             if n == 0 { break }
             var chunk = UnsafeRawBufferPointer(start: buffer.baseAddress!, count: n)
             hasher.update(chunk)
@@ -130,48 +164,14 @@ public final class CSVRowReader {
                 first = false
                 if chunk.starts(with: [0xEF, 0xBB, 0xBF]) { chunk = UnsafeRawBufferPointer(rebasing: chunk[3...]) }
             }
-            var start = 0
-            let base = chunk.baseAddress!
-            while start < chunk.count {
-                let rest = chunk.count - start
-                let nl = memchr(base + start, 0x0A, rest)
-                let end = nl.map { UnsafeRawPointer($0) - base } ?? chunk.count  // index of '\n' or chunk end
-                let hasNewline = nl != nil
-                let len = end - start + (hasNewline ? 1 : 0)
-                if oversized {
-                    if hasNewline { oversized = false; lineNo += 1; try overlong() }
-                } else if !pending.isEmpty || !hasNewline {
-                    // Part of a line crossing chunks: gather it (bounded), feed once complete.
-                    pendingBytes += len
-                    if pendingBytes > options.maxLineBytes {
-                        oversized = true
-                        raw = Array(pending.prefix(256))
-                        pending.removeAll(keepingCapacity: false)
-                        pendingBytes = 0
-                        if hasNewline { oversized = false; lineNo += 1; try overlong() }
-                    } else {
-                        pending.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: len))
-                        if hasNewline {
-                            let line = pending
-                            pending.removeAll(keepingCapacity: true)
-                            pendingBytes = 0
-                            try line.withUnsafeBytes { try feed($0.baseAddress!, $0.count, endsLine: true) }
-                        }
-                    }
-                } else {
-                    try feed(base + start, len, endsLine: true)
-                }
-                start += len
-            }
-        }
-        if oversized {
-            try overlong()
-        } else if !pending.isEmpty {
-            atUnterminatedEnd = true
-            let line = pending
-            try line.withUnsafeBytes { try feed($0.baseAddress!, $0.count, endsLine: true) }
+            try splitter.split(chunk, handle)
         }
         atUnterminatedEnd = true
+        try splitter.finish(handle)
+        if parser.pstate == 2, parser.quoted != 0 {
+            // The file ends inside a quoted field (FIELD_BEGUN, quoted): the quote never closes.
+            try abandonOpenRow(.unbalancedQuote(lastLine: lineNo))
+        }
         csv_fini(&parser, csvFieldCallback, csvRowCallback, me)
         try deliver()
     }
@@ -206,27 +206,40 @@ private func csvRowCallback(_ term: Int32, _ ctx: UnsafeMutableRawPointer?) {
     Unmanaged<CSVRowReader>.fromOpaque(ctx!).takeUnretainedValue().rowComplete = true
 }
 
+/// Why a row could not be parsed at all (its fields are not available).
+public enum RowProblem: Sendable, Equatable {
+    /// One line longer than the reader's limit.
+    case overlong
+    /// A quoted field opened on the row's line never closed; the span runs to `lastLine`.
+    case unbalancedQuote(lastLine: Int64)
+    /// A row spanning lines grew past the limit (an open quote over a huge span); it ran to `lastLine`.
+    case rowTooLarge(lastLine: Int64)
+}
+
 /// One parsed row, valid only inside the `forEachRow` callback (its fields point into the reader).
 public struct CSVRow {
     fileprivate unowned(unsafe) let reader: CSVRowReader
     /// 1-based line the row starts on.
     public let line: Int64
     fileprivate let rawBytes: [UInt8]
-    /// The line was longer than the reader's limit and was not parsed.
-    public let overlong: Bool
+    /// Set when the row could not be parsed; it then has no fields.
+    public let problem: RowProblem?
 
     /// The file ended inside this row (no final line break): it may be cut off.
     public let unterminated: Bool
 
-    fileprivate init(reader: CSVRowReader, line: Int64, raw: [UInt8], overlong: Bool = false, unterminated: Bool = false) {
+    fileprivate init(reader: CSVRowReader, line: Int64, raw: [UInt8], problem: RowProblem? = nil, unterminated: Bool = false) {
         self.reader = reader
         self.line = line
         self.rawBytes = raw
-        self.overlong = overlong
+        self.problem = problem
         self.unterminated = unterminated
     }
 
-    public var count: Int { overlong ? 0 : reader.fieldCount }
+    /// The line was longer than the reader's limit and was not parsed.
+    public var overlong: Bool { problem == .overlong }
+
+    public var count: Int { problem != nil ? 0 : reader.fieldCount }
 
     /// Field `i` as bytes (empty when the row is shorter: ragged rows are normal in Clarity exports).
     @inline(__always)
@@ -245,13 +258,47 @@ public struct CSVRow {
 
     public func strings() -> [String] { (0..<count).map { string($0) } }
 
-    /// The row's original text (without the line break), for error reports.
+    /// The row's original text (without the final line break), for error reports.
     public var rawText: String {
         var b = rawBytes[...]
         while let last = b.last, last == 0x0A || last == 0x0D { b = b.dropLast() }
-        return String(decoding: b, as: UTF8.self)
+        return EchoText.raw(b)
     }
 
     /// True if every field is empty (a blank or `,,,,` line).
     public var isBlank: Bool { (0..<count).allSatisfy { isEmpty($0) } }
+}
+
+/// Parses one line on its own with a separate libcsv parser, to tell whether it is a whole row:
+/// used only while a row is open across lines, so it costs nothing on well-formed files.
+private struct RowProbe {
+    let delimiter: UInt8
+
+    final class Counts {
+        var fields = 0
+        var rows = 0
+    }
+
+    func isWholeRow(_ line: UnsafeRawBufferPointer, minFields: Int) -> Bool {
+        // A quote in the line could close the open field: then the line belongs to that row.
+        var quotes = 0
+        for b in line where b == UInt8(ascii: "\"") { quotes += 1 }
+        guard quotes % 2 == 0 else { return false }
+        var p = csv_parser()
+        guard csv_init(&p, 0) == 0 else { return false }
+        defer { csv_free(&p) }
+        csv_set_delim(&p, delimiter)
+        let counts = Counts()
+        let ctx = Unmanaged.passUnretained(counts).toOpaque()
+        let field: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = { _, _, c in
+            Unmanaged<Counts>.fromOpaque(c!).takeUnretainedValue().fields += 1
+        }
+        let row: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { _, c in
+            Unmanaged<Counts>.fromOpaque(c!).takeUnretainedValue().rows += 1
+        }
+        guard csv_parse(&p, line.baseAddress, line.count, field, row, ctx) == line.count else { return false }
+        let insideQuotes = p.pstate == 2 && p.quoted != 0  // FIELD_BEGUN in a quoted field
+        csv_fini(&p, field, row, ctx)
+        return !insideQuotes && counts.rows == 1 && counts.fields >= minFields
+    }
 }

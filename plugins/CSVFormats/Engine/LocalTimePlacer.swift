@@ -3,13 +3,26 @@ import HealthPipeCore
 
 /// Places a parsed timestamp in UTC: explicit offsets are used as they are; naive local times go
 /// through the configured zone, and without one the file is refused (never a silent UTC guess).
+/// Under `ambiguous_time: file-order` (the default) it follows the file's clock through a DST
+/// fall-back: the repeated hour maps to its first instant until the clock goes back inside it, and
+/// to the second from there on, so readings of the two passes never land on the same instant.
 struct LocalTimePlacer {
     private var resolver: ZoneResolver?
     let file: String
     let format: String
+    private let followsFile: Bool
+    /// The previous row's local time, and which way the file's clock mostly runs (+ ascending).
+    private var lastLocal: Int64?
+    private var direction = 0
+    /// Inside a repeated hour: whether the rows are on its second pass (the later instants).
+    private var inRepeatedHour = false
+    private var secondPass = false
+    /// A step back inside the repeated hour shorter than this is jitter, not the clock going back.
+    static let backStepSeconds: Int64 = 120
 
     init(zone: TimeZone?, ambiguous: AmbiguousTimePolicy, nonexistent: NonexistentTimePolicy, file: String, format: String) {
         resolver = zone.map { ZoneResolver(zone: $0, ambiguous: ambiguous, nonexistent: nonexistent) }
+        followsFile = ambiguous == .fileOrder
         self.file = file
         self.format = format
     }
@@ -23,7 +36,26 @@ struct LocalTimePlacer {
             throw InputError(file: file, line: line, reason: "\(format) timestamps are local time without a zone: "
                              + "pass --timezone (e.g. --timezone Europe/London) or set 'timezone:' in the pipeline")
         }
-        return try resolver!.resolve(local: t.seconds)
+        guard followsFile else { return try resolver!.resolve(local: t.seconds) }
+        let local = t.seconds
+        var placed = try resolver!.resolve(local: local, ambiguous: secondPass ? .later : .earlier)
+        if placed.flags.contains(.ambiguousLocalTime) {
+            let before = secondPass
+            if !inRepeatedHour {
+                inRepeatedHour = true
+                secondPass = direction < 0  // a newest-first file meets the later pass first
+            } else if let last = lastLocal {
+                if direction >= 0, local < last - Self.backStepSeconds { secondPass = true }
+                if direction < 0, local > last + Self.backStepSeconds { secondPass = false }
+            }
+            if secondPass != before { placed = try resolver!.resolve(local: local, ambiguous: secondPass ? .later : .earlier) }
+        } else {
+            inRepeatedHour = false
+            secondPass = false
+            if let last = lastLocal, local != last { direction = max(-16, min(16, direction + (local > last ? 1 : -1))) }
+        }
+        lastLocal = local
+        return placed
     }
 }
 
@@ -35,7 +67,7 @@ public struct CSVCommonOptions: Sendable {
     public var nonexistent: NonexistentTimePolicy
     public var subject: Symbol
 
-    public init(path: String, zone: TimeZone?, ambiguous: AmbiguousTimePolicy = .earlier,
+    public init(path: String, zone: TimeZone?, ambiguous: AmbiguousTimePolicy = .fileOrder,
                 nonexistent: NonexistentTimePolicy = .shiftForward, subject: String) {
         self.path = path
         self.zone = zone
@@ -49,8 +81,9 @@ public struct CSVCommonOptions: Sendable {
         OptionDoc("timezone", "IANA zone or ±HH:MM", default: "the run's --timezone",
                   "zone of the file's naive local timestamps; required when the file has no offsets"),
         OptionDoc("subject", "text", default: "the run's --subject", "whose data this is"),
-        OptionDoc("ambiguous_time", "earlier | later | error", default: "earlier",
-                  "a local time that occurs twice at a DST fall-back"),
+        OptionDoc("ambiguous_time", "file-order | earlier | later | error", default: "file-order",
+                  "a local time that occurs twice at a DST fall-back (file-order: the first pass through the hour "
+                  + "is the earlier instant, rows after the clock goes back the later one)"),
         OptionDoc("nonexistent_time", "shift-forward | error", default: "shift-forward",
                   "a local time inside a DST spring-forward gap"),
     ]
@@ -65,7 +98,7 @@ struct CommonOptionFields: Decodable {
     var nonexistent_time: NonexistentTimePolicy?
 
     func resolve(_ b: ComponentBuilder) throws -> CSVCommonOptions {
-        CSVCommonOptions(path: b.path(path), zone: try b.zone(timezone), ambiguous: ambiguous_time ?? .earlier,
+        CSVCommonOptions(path: b.path(path), zone: try b.zone(timezone), ambiguous: ambiguous_time ?? .fileOrder,
                          nonexistent: nonexistent_time ?? .shiftForward, subject: subject ?? b.settings.subject)
     }
 }

@@ -2,7 +2,9 @@ import HealthPipeCore
 
 /// LibreView writes `DD-MM-YYYY` or `MM-DD-YYYY` depending on the account's locale and says nothing
 /// about which. A single row cannot tell (`04-05-2024`), so the order is decided over the whole file
-/// before anything is imported: a first group above 12 proves DD-MM, a second group above 12 proves MM-DD.
+/// before anything is imported: a first group above 12 proves DD-MM, a second group above 12 proves
+/// MM-DD. When rows prove both, the order most rows prove wins and the rows that contradict it are
+/// quarantined one by one (their dates do not parse in that order); an even split refuses the file.
 struct LibreDateOrderScan {
     struct Evidence {
         var line: Int64
@@ -11,6 +13,8 @@ struct LibreDateOrderScan {
 
     private(set) var dayFirst: Evidence?
     private(set) var monthFirst: Evidence?
+    private(set) var dayFirstRows = 0
+    private(set) var monthFirstRows = 0
     /// Rows whose date is not year-first, so the order matters at all.
     private(set) var undecidedRows = 0
 
@@ -18,14 +22,19 @@ struct LibreDateOrderScan {
         let b = ByteText.trim(field)
         guard let g = NumericDateTime.dateGroups(b), g.firstDigits <= 2 else { return }
         undecidedRows += 1
-        if g.first > 12, dayFirst == nil { dayFirst = Evidence(line: line, text: b.text) }
-        if g.second > 12, monthFirst == nil { monthFirst = Evidence(line: line, text: b.text) }
+        if g.first > 12 {
+            dayFirstRows += 1
+            if dayFirst == nil { dayFirst = Evidence(line: line, text: b.echo) }
+        }
+        if g.second > 12 {
+            monthFirstRows += 1
+            if monthFirst == nil { monthFirst = Evidence(line: line, text: b.echo) }
+        }
     }
 
-    /// Reads the file's timestamp column once (no records, no progress) and decides the order,
-    /// checking a configured order against what the file proves.
-    static func infer(path: String, delimiter: UInt8, configured: DateOrder?) throws -> DateOrder {
-        let reader = try CSVRowReader(path: path, options: .init(delimiter: delimiter))
+    /// Reads the input's timestamp column once (no records, no progress). Rethrows `ReadInterrupted`.
+    static func scan(_ input: CSVInput, delimiter: UInt8) throws -> LibreDateOrderScan {
+        let reader = CSVRowReader(input: input.input, options: .init(delimiter: delimiter))
         var scan = LibreDateOrderScan()
         var columns: LibreViewColumns?
         var rows = 0
@@ -34,26 +43,30 @@ struct LibreDateOrderScan {
                 rows += 1
                 if let c = columns {
                     scan.observe(row.field(c.timestamp), line: row.line)
-                    // Both orders proven: the file is inconsistent, no need to read on.
-                    if scan.dayFirst != nil, scan.monthFirst != nil { throw StopReading() }
-                } else if rows <= LibreViewColumns.headerSearchRows, !row.overlong {
+                } else if rows <= LibreViewColumns.headerSearchRows, row.problem == nil {
                     columns = LibreViewColumns(header: row.strings())
                 } else {
                     throw StopReading()  // not LibreView: the import pass reports it
                 }
             }
         } catch is StopReading {}
-        return try scan.decide(path: path, configured: configured)
+        return scan
+    }
+
+    /// Scans the file at `path` and decides its order.
+    static func infer(path: String, delimiter: UInt8, configured: DateOrder?) throws -> DateOrder {
+        try scan(CSVInput(path: path), delimiter: delimiter).decide(path: path, configured: configured)
     }
 
     func decide(path: String, configured: DateOrder?) throws -> DateOrder {
         switch (dayFirst, monthFirst) {
         case let (d?, m?):
-            // A file that proves both orders is broken; with the order configured, rows that do not fit are rejected.
             if let configured { return configured }
-            throw InputError(file: path, reason: "LibreView dates disagree on day/month order: line \(d.line) '\(d.text)' "
-                + "can only be DD-MM-YYYY but line \(m.line) '\(m.text)' can only be MM-DD-YYYY; set 'date_order: dmy' "
-                + "or 'date_order: mdy' and the rows that do not fit will be rejected")
+            if dayFirstRows > monthFirstRows { return .dmy }
+            if monthFirstRows > dayFirstRows { return .mdy }
+            throw InputError(file: path, reason: "LibreView dates disagree on day/month order as often one way as the other: "
+                + "line \(d.line) '\(d.text)' can only be DD-MM-YYYY but line \(m.line) '\(m.text)' can only be MM-DD-YYYY; "
+                + "set 'date_order: dmy' or 'date_order: mdy' and the rows that do not fit will be quarantined")
         case let (d?, nil):
             // Importing with the wrong order would silently swap day and month wherever both are ≤ 12.
             if configured == .mdy { throw contradiction(path, "mdy", d, "DD-MM-YYYY") }
@@ -68,6 +81,14 @@ struct LibreDateOrderScan {
             throw InputError(file: path, reason: "cannot tell whether LibreView dates are DD-MM-YYYY or MM-DD-YYYY: "
                 + "no day above 12 in \(undecidedRows) rows; set 'date_order: dmy' or 'date_order: mdy'")
         }
+    }
+
+    /// What the run report says when some rows contradict the chosen order (they are quarantined).
+    func minorityNote(chosen: DateOrder) -> String? {
+        guard let d = dayFirst, let m = monthFirst else { return nil }
+        let (count, e, layout) = chosen == .dmy ? (monthFirstRows, m, "MM-DD-YYYY") : (dayFirstRows, d, "DD-MM-YYYY")
+        return "dates are read as \(chosen == .dmy ? "DD-MM-YYYY" : "MM-DD-YYYY") (most rows prove it); \(count) row(s) can only be "
+            + "\(layout) (first: line \(e.line) '\(e.text)') and are quarantined"
     }
 
     private func contradiction(_ path: String, _ configured: String, _ e: Evidence, _ layout: String) -> InputError {

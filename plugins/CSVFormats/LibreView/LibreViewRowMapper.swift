@@ -30,11 +30,12 @@ struct LibreViewRowMapper {
     mutating func map(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         if row.isBlank { return }
         // Every LibreView row is as wide as the header (trailing commas included): a shorter one was cut off.
+        if row.count > columns.count { throw CSVFileRun.Reject.wider(row.count, than: columns.count) }
         guard row.count >= columns.count else {
             throw CSVFileRun.Reject("row has \(row.count) of the header's \(columns.count) columns (truncated?)")
         }
         let typeCell = row.trimmed(columns.recordType)
-        guard let type = ByteText.int(typeCell) else { throw CSVFileRun.Reject("record type '\(typeCell.text)' is not a number") }
+        guard let type = ByteText.int(typeCell) else { throw CSVFileRun.Reject("record type '\(typeCell.echo)' is not a number") }
         let isReading = (0...2).contains(type)
         // Entries with nothing in them (Libre 3 writes many empty type-6 rows) are read, not stored.
         if !isReading, columns.valueColumns.allSatisfy({ row.isEmpty($0) }) { return }
@@ -42,7 +43,7 @@ struct LibreViewRowMapper {
         let ts = row.trimmed(columns.timestamp)
         guard let local = NumericDateTime.localSeconds(ts, order: order) else {
             let layout = order == .dmy ? "DD-MM-YYYY" : "MM-DD-YYYY"
-            throw CSVFileRun.Reject("unreadable timestamp '\(ts.text)' (expected \(layout) HH:MM)")
+            throw CSVFileRun.Reject("unreadable timestamp '\(ts.echo)' (expected \(layout) HH:MM)")
         }
         let at = try placer.place(ParsedTimestamp(seconds: local, offset: nil), line: row.line)
         let device = columns.device.map { row.trimmed($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)

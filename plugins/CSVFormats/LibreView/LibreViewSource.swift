@@ -17,12 +17,21 @@ final class LibreViewSource: Source, InputDescribing {
     }
 
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
-        let delimiter = FileSniff.read(path: options.path).flatMap(LibreViewColumns.headerDelimiter) ?? UInt8(ascii: ",")
-        let order = try resolveOrder(delimiter: delimiter)
+        // The day/month order is decided over the whole file first: a pipe is copied to a
+        // temporary file so it can be read twice.
+        let input = try CSVInput(path: options.path).seekable()
+        let delimiter = LibreViewColumns.headerDelimiter(input.head) ?? UInt8(ascii: ",")
+        let order: DateOrder
+        do {
+            let scan = try LibreDateOrderScan.scan(input, delimiter: delimiter)
+            order = try scan.decide(path: options.path, configured: dateOrder)
+            if let note = scan.minorityNote(chosen: order) { context.warn("\(options.path): \(note)") }
+        } catch is ReadInterrupted { return }
+        try input.rewind()
         var mapper: LibreViewRowMapper?
         var rowsBeforeHeader = 0
 
-        let file = CSVFileRun(path: options.path, format: Self.format, context: context)
+        let file = CSVFileRun(input: input, format: Self.format, context: context)
         try file.run(delimiter: delimiter, emit: emit) { row, out in
             if mapper != nil {
                 try mapper!.map(row, into: &out, emit)
@@ -40,18 +49,5 @@ final class LibreViewSource: Source, InputDescribing {
             throw InputError(file: options.path,
                              reason: "not a LibreView export: no header with 'Device Timestamp' and 'Record Type' columns")
         }
-    }
-
-    /// The day/month order: inferred over the whole file, or the configured one checked against it.
-    private func resolveOrder(delimiter: UInt8) throws -> DateOrder {
-        guard options.path != "-" else {
-            // Standard input cannot be read twice.
-            guard let dateOrder else {
-                throw InputError(file: options.path, reason: "reading LibreView from standard input needs 'date_order: dmy' "
-                                 + "or 'date_order: mdy' (the order is otherwise inferred from a first pass over the file)")
-            }
-            return dateOrder
-        }
-        return try LibreDateOrderScan.infer(path: options.path, delimiter: delimiter, configured: dateOrder)
     }
 }

@@ -11,9 +11,9 @@ enum LibreViewValues {
     static func number(_ cell: UnsafeRawBufferPointer, _ what: String) throws -> Double? {
         if cell.isEmpty { return nil }
         guard let v = ByteText.double(cell) ?? ByteText.double(cell, decimalComma: true) else {
-            throw CSVFileRun.Reject("\(what) '\(cell.text)' is not a number")
+            throw CSVFileRun.Reject("\(what) '\(cell.echo)' is not a number")
         }
-        guard v >= 0 else { throw CSVFileRun.Reject("\(what) \(cell.text) is negative") }
+        guard v >= 0 else { throw CSVFileRun.Reject("\(what) \(cell.echo) is negative") }
         return v
     }
 
@@ -21,9 +21,7 @@ enum LibreViewValues {
     static func glucose(_ cell: UnsafeRawBufferPointer, unit: GlucoseUnit, _ what: String) throws -> (Double, RecordFlags)? {
         if cell.isEmpty { return nil }
         if let v = ByteText.double(cell) ?? ByteText.double(cell, decimalComma: true) {
-            let mgdl = unit.toMgdl(v)
-            guard mgdl > 0, mgdl < 2000 else { throw CSVFileRun.Reject("\(what) \(cell.text) \(unit.rawValue) is out of range") }
-            return (mgdl, unit == .mmol ? .convertedFromMmol : [])
+            return try GlucoseValue.canonical(v, unit: unit, cell: cell, what: what)
         }
         if ByteText.equalsIgnoringCase(cell, "LO") || ByteText.equalsIgnoringCase(cell, "Low") {
             return (sensorLow, .belowSensorRange)
@@ -31,6 +29,6 @@ enum LibreViewValues {
         if ByteText.equalsIgnoringCase(cell, "HI") || ByteText.equalsIgnoringCase(cell, "High") {
             return (sensorHigh, .aboveSensorRange)
         }
-        throw CSVFileRun.Reject("\(what) '\(cell.text)' is not a glucose reading")
+        throw CSVFileRun.Reject("\(what) '\(cell.echo)' is not a glucose reading")
     }
 }

@@ -14,7 +14,7 @@ final class TandemSource: Source, InputDescribing {
 
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         var mapper = TandemRowMapper(options: options)
-        try CSVFileRun(path: options.path, format: Self.format, context: context).run(delimiter: UInt8(ascii: ","), emit: emit) { row, out in
+        try CSVFileRun(input: CSVInput(path: options.path), format: Self.format, context: context).run(delimiter: UInt8(ascii: ","), emit: emit) { row, out in
             try mapper.map(&row, &out, emit)
         }
         if mapper.sections == 0 {

@@ -2,8 +2,9 @@ import Foundation
 import HealthPipeCore
 
 /// The `history-chart` sink: collects the sessions it receives (a few per day, so memory stays
-/// small) and at the end writes the chart data of one period as JSON (atomically).
-public final class HistoryChartSink: Sink {
+/// small) and at the end writes the chart data of one period as JSON, by rename over a regular file
+/// only (`AtomicFile`); a directory or device is refused before the run.
+public final class HistoryChartSink: Sink, OutputChecking {
     public enum Anchor: Sendable, Hashable {
         /// The period holding the newest session (or today when there is none).
         case latest
@@ -27,6 +28,10 @@ public final class HistoryChartSink: Sink {
         self.zone = zone
     }
 
+    public func checkOutputs() throws {
+        if path != "-" { _ = try OutputPath.check(path, what: "chart") }
+    }
+
     public func open(run: RunInfo, context: StageContext) throws {}
 
     public func write(_ batch: RecordBatch, context: StageContext) throws {
@@ -47,9 +52,7 @@ public final class HistoryChartSink: Sink {
         let c = HistoryChart.build(period: period, offset: offset, today: today, entries: entries)
         chart = c
         if path == "-" { FileHandle.standardOutput.write(Data(c.json())); return }
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(c.json()).write(to: url, options: .atomic)
+        try AtomicFile.write(c.json(), to: path, what: "chart")
     }
 
     /// Today's local day number in `zone` (the system zone when nil).

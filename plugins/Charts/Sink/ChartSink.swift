@@ -95,7 +95,7 @@ public final class ChartSink: Sink {
         var path = folder + "/" + Self.fileName(subject)
         if let view { path += "/" + view }
         path += "/" + name + ".json"
-        try AtomicFile.write(bytes, to: path)
+        try AtomicFile.write(bytes, to: path, what: "chart")
         written.append(path)
     }
 

@@ -3,7 +3,7 @@ import HealthPipeCore
 
 /// Writes measurements, events and daily summaries into a HealthPipe SQLite database (schema in
 /// docs/schema.md). Upserts on natural keys, so re-running an import is safe and adds nothing.
-public final class SQLiteSink: Sink {
+public final class SQLiteSink: Sink, OutputChecking {
     public struct Options: Decodable, Sendable {
         /// Database file; parent folders are created.
         public var path: String
@@ -41,31 +41,47 @@ public final class SQLiteSink: Sink {
         self.replaceDerived = replaceDerived
     }
 
+    /// A directory, device or unwritable place is refused before the run reads anything.
+    public func checkOutputs() throws {
+        guard path != ":memory:", !path.hasPrefix("file:"), !path.isEmpty else { return }
+        _ = try OutputPath.check(path, what: "database")
+    }
+
     public func open(run: RunInfo, context: StageContext) throws {
-        try Self.createParentDirectory(of: path)
-        if replaceDerived {
-            rewrite = try DerivedRewriteSession(path: path, scope: refreshScope, settings: settingsToStore)
-        } else {
-            session = try SinkSession(path: path, batchRows: batchRows, run: run, trustedSteps: trustedSteps)
+        try namingPath {
+            try Self.createParentDirectory(of: path)
+            if replaceDerived {
+                rewrite = try DerivedRewriteSession(path: path, scope: refreshScope, settings: settingsToStore)
+            } else {
+                session = try SinkSession(path: path, batchRows: batchRows, run: run, trustedSteps: trustedSteps)
+            }
         }
     }
 
     public func write(_ batch: RecordBatch, context: StageContext) throws {
-        if let rewrite { return try rewrite.write(batch) }
+        if let rewrite { return try namingPath { try rewrite.write(batch) } }
         guard let session else { throw SQLiteError(code: 21, message: "sqlite sink written before open (\(path))") }
-        try session.write(batch)
+        try namingPath { try session.write(batch) }
+    }
+
+    /// SQLite's messages ("attempt to write a readonly database") say which database.
+    private func namingPath<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch var e as SQLiteError {
+            if !e.message.contains(path) { e.message += " (database \(path))" }
+            throw e
+        }
     }
 
     public func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {
         if let rewrite {
             defer { self.rewrite = nil }
-            return try rewrite.finish(outcome: outcome)
+            return try namingPath { try rewrite.finish(outcome: outcome) }
         }
         // open may have failed: nothing to commit then.
         guard let session else { return }
         // Releasing the session finalizes the statements and closes the file (checkpointing the WAL).
         defer { self.session = nil }
-        try session.finish(outcome: outcome, report: report, finishedAt: Int64(Date().timeIntervalSince1970))
+        try namingPath { try session.finish(outcome: outcome, report: report, finishedAt: Int64(Date().timeIntervalSince1970)) }
     }
 
     static func createParentDirectory(of path: String) throws {

@@ -36,6 +36,21 @@ struct SampleClock {
 
     mutating func gestureBreak() { pendingGap += gestureGapMs }
 
+    /// Epoch times before this (2000-01-01) or more than a day after the receive time are glitches.
+    static let earliestEpochMs: Double = 946_684_800_000
+    static let latestAheadMs: Double = 86_400_000
+
+    /// Why a stream time cannot be a sample's time (a glitch such as a +1e15 ms jump); nil when it can.
+    /// Such a reading is quarantined; the session around it goes on.
+    func problem(with reading: RawReading, receivedAt now: Int64) -> String? {
+        guard let st = reading.streamTimeMs else { return nil }
+        if !st.isFinite || st < 0 { return "stream time \(st) ms is not a time" }
+        if st > 1e11, st < Self.earliestEpochMs || st > Double(max(now, base)) + Self.latestAheadMs {
+            return "stream time \(Int64(st)) ms jumps outside any plausible date (a clock glitch)"
+        }
+        return nil
+    }
+
     mutating func time(for reading: RawReading, receivedAt now: Int64) -> (t: Int64, derived: Bool) {
         if let st = reading.streamTimeMs {
             let t = st > 1e11 ? Int64(st.rounded()) : base + Int64(st.rounded())

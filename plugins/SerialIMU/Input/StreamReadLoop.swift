@@ -128,6 +128,11 @@ struct StreamReadLoop {
         switch event {
         case .reading(let r):
             silenceMarked = false
+            if let problem = clock.problem(with: r, receivedAt: now) {
+                if let i = inputIndex { context.updateInput(i) { $0.rejected += 1 } }
+                try context.reject(RowError(file: settings.path, line: r.position, reason: problem, raw: ""))
+                return
+            }
             let (t, derived) = clock.time(for: r, receivedAt: now)
             batch.append(MotionSample(device: device, t: t, ax: r.accel.x, ay: r.accel.y, az: r.accel.z, gyro: r.gyro,
                                       flags: derived ? .derivedTime : [], provenance: Provenance(file: file, line: r.position)))

@@ -11,6 +11,8 @@ struct MappedLayout {
     private var phase: Phase
     /// Known once the header is read (at once for headerless files).
     private(set) var columns: ResolvedColumns?
+    /// Cells in the header row (nil for headerless files).
+    private(set) var headerWidth: Int?
 
     init(adapter: MappedAdapter, path: String) {
         self.adapter = adapter
@@ -78,9 +80,10 @@ struct MappedLayout {
         let (cols, missing) = ResolvedColumns.resolve(adapter, header: cells)
         guard let cols else {
             throw refuse(row.line, "the header has no column " + missing.map { "'\($0)'" }.joined(separator: ", ")
-                         + " (header: " + cells.joined(separator: ", ") + ")")
+                         + " (header: " + EchoText.cap(cells.joined(separator: ", ")) + ")")
         }
         columns = cols
+        headerWidth = cells.count
         phase = .data
     }
 

@@ -10,13 +10,15 @@ public protocol SortableRecord: BitwiseCopyable {
 public final class ExternalSorter<Record: SortableRecord> {
     public let runCapacity: Int
     let windowRecords: Int
-    private var buffer: [Record] = []
-    private var bufferInOrder = true
+    // A sorter belongs to one stage's thread: the runtime's per-access exclusivity checks on these
+    // (every append) would cost more than the append itself.
+    @exclusivity(unchecked) private var buffer: [Record] = []
+    @exclusivity(unchecked) private var bufferInOrder = true
     private var file: ScratchFile?
     /// Runs written so far, as record ranges of the scratch file.
     private var runs: [Range<Int64>] = []
     private let purpose: String
-    public private(set) var count: Int64 = 0
+    @exclusivity(unchecked) public private(set) var count: Int64 = 0
 
     public init(purpose: String, runCapacity: Int = 1 << 17, windowRecords: Int = 1024) {
         self.purpose = purpose

@@ -1,0 +1,43 @@
+import BuiltinPlugins
+import CSVFormats
+import Foundation
+import HealthPipeCore
+import SerialIMU
+import Yams
+
+/// One fuzzing entry point: takes arbitrary bytes and drives a real parser with them through its
+/// real code path. Any crash, hang or unbounded growth is a bug; thrown errors are the expected
+/// outcome for bad input. `run` returns how much it produced (rows, records, events), so a test can
+/// tell that a valid seed really went through the parser. Used by libFuzzer (`Fuzz/Driver`, `scripts/fuzz.sh`) and by the test
+/// suite, which replays every corpus file and every crash found (`FuzzReplayTests`).
+public struct FuzzTarget: Sendable {
+    public let name: String
+    public let summary: String
+    public let run: @Sendable (UnsafeRawBufferPointer) -> Int
+
+    /// Every target, by name.
+    public static let all: [FuzzTarget] = [
+        FuzzTarget(name: "csv-reader", summary: "CSVRowReader: line splitting, libcsv, quote recovery, UTF-16", run: CSVReaderTarget.run),
+        SourceTarget.make("clarity", component: "dexcom-clarity"),
+        SourceTarget.make("libreview", component: "libreview"),
+        SourceTarget.make("carelink", component: "medtronic-carelink"),
+        SourceTarget.make("mapped", component: "simglucose", alternatives: ["nightscout-entries-csv", "nightscout-exporter-cgm"]),
+        SourceTarget.make("apple-xml", component: "apple-health"),
+        FuzzTarget(name: "pipeline-config", summary: "ConfigDocument + PipelineSpec + PipelineGraph.build on YAML",
+                   run: ConfigTargets.pipeline),
+        FuzzTarget(name: "adapter-config", summary: "YAML adapter loading (MappedCSVAdapters.component)", run: ConfigTargets.adapter),
+        FuzzTarget(name: "serial-text", summary: "TextLineDecoder (IMU CSV/TSV streams)", run: SerialTargets.text),
+        FuzzTarget(name: "serial-binary", summary: "BinaryFrameDecoder (float32/int16 frames, sync bytes)", run: SerialTargets.binary),
+    ]
+
+    public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
+}
+
+/// The registry every target builds from (built-in components and the shipped YAML adapters).
+enum FuzzRegistry {
+    static let shared: ComponentRegistry = {
+        let adapters = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("plugins/adapters").path
+        return (try? BuiltinPlugins.registry(pluginPaths: [adapters])) ?? (try! BuiltinPlugins.registry(pluginPaths: []))
+    }()
+}

@@ -1,0 +1,83 @@
+/// The one table of what a metric's value may be once it is in its canonical unit: every source
+/// checks its values here after converting them, so a wrong unit (glucose in kg), a value in the
+/// wrong unit's column (120 in a mmol/L column is 2,162 mg/dL), zero, a negative, NaN or infinity
+/// is quarantined with the reason instead of being stored as a reading.
+public enum Plausibility {
+    /// A metric's canonical unit and the values a real reading can have in it.
+    public struct Rule: Sendable {
+        public let metric: String
+        public let unit: Symbol
+        public let lower: Double
+        public let upper: Double
+        /// True when the lower bound itself is not a possible reading (glucose 0 is an error code).
+        public let lowerExclusive: Bool
+
+        /// Why `value` in `unit` cannot be a reading of this metric; nil when it can.
+        @inline(__always)
+        public func problem(_ value: Double, unit written: Symbol) -> String? {
+            if !value.isFinite { return "\(metric) value \(value) is not a number" }
+            if written != unit { return "unit '\(written.text)' is not a unit of \(metric) (expected \(unit.text))" }
+            if value < lower || (lowerExclusive && value == lower) || value > upper {
+                return "\(metric) \(Plausibility.number(value)) \(unit.text) is outside the plausible range "
+                    + "\(Plausibility.number(lower))–\(Plausibility.number(upper)) \(unit.text)"
+            }
+            return nil
+        }
+    }
+
+    /// Glucose readings: meters and CGMs report 10–1000 mg/dL at most (sensors clip far inside it).
+    public static let glucoseRange = (lower: 10.0, upper: 1000.0)
+
+    /// Per metric, in the canonical unit its sources convert to. Bounds are the extremes a living
+    /// person or a device can report, so they catch unit mix-ups and error codes, never real data.
+    public static let rules: [Rule] = [
+        Rule(metric: "glucose", unit: CanonicalUnits.glucose, lower: glucoseRange.lower, upper: glucoseRange.upper, lowerExclusive: false),
+        Rule(metric: "blood_glucose", unit: CanonicalUnits.glucose, lower: glucoseRange.lower, upper: glucoseRange.upper, lowerExclusive: false),
+        Rule(metric: "ketone", unit: Symbol("mmol/L"), lower: 0, upper: 30, lowerExclusive: false),
+        Rule(metric: "isig", unit: Symbol("nA"), lower: 0, upper: 500, lowerExclusive: false),
+        Rule(metric: "basal_rate", unit: Symbol("U/h"), lower: 0, upper: 100, lowerExclusive: false),
+        Rule(metric: "heart_rate", unit: Symbol("count/min"), lower: 20, upper: 300, lowerExclusive: false),
+        Rule(metric: "resting_heart_rate", unit: Symbol("count/min"), lower: 20, upper: 300, lowerExclusive: false),
+        Rule(metric: "walking_heart_rate_average", unit: Symbol("count/min"), lower: 20, upper: 300, lowerExclusive: false),
+        Rule(metric: "respiratory_rate", unit: Symbol("count/min"), lower: 1, upper: 120, lowerExclusive: false),
+        Rule(metric: "body_mass", unit: Symbol("kg"), lower: 0.2, upper: 700, lowerExclusive: false),
+        Rule(metric: "body_temperature", unit: CanonicalUnits.celsius, lower: 20, upper: 46, lowerExclusive: false),
+        Rule(metric: "basal_body_temperature", unit: CanonicalUnits.celsius, lower: 20, upper: 46, lowerExclusive: false),
+        Rule(metric: "blood_pressure_systolic", unit: CanonicalUnits.mmHg, lower: 30, upper: 350, lowerExclusive: false),
+        Rule(metric: "blood_pressure_diastolic", unit: CanonicalUnits.mmHg, lower: 10, upper: 250, lowerExclusive: false),
+        Rule(metric: "oxygen_saturation", unit: Symbol("%"), lower: 0, upper: 1, lowerExclusive: true),
+        Rule(metric: "step_count", unit: Symbol("count"), lower: 0, upper: 1_000_000, lowerExclusive: false),
+        Rule(metric: "dietary_carbohydrates", unit: CanonicalUnits.grams, lower: 0, upper: 5000, lowerExclusive: false),
+    ]
+
+    private static let byMetric: [Symbol: Rule] = Dictionary(uniqueKeysWithValues: rules.map { (Symbol($0.metric), $0) })
+
+    /// The rule for a metric; nil for metrics without one (only finiteness is checked then).
+    public static func rule(for metric: Symbol) -> Rule? { byMetric[metric] }
+
+    /// Why a measurement's value cannot be stored; nil when it can.
+    public static func problem(metric: Symbol, value: Double, unit: Symbol) -> String? {
+        if let rule = byMetric[metric] { return rule.problem(value, unit: unit) }
+        return value.isFinite ? nil : "\(metric.text) value \(value) is not a number"
+    }
+
+    /// Event amounts: insulin in U and carbohydrate in g, with the same purpose as `rules`.
+    public static let insulinUnits = (lower: 0.0, upper: 1000.0)
+    public static let carbGrams = (lower: 0.0, upper: 5000.0)
+
+    /// Why an event's insulin dose (U) or carbs (g) cannot be stored; nil when they can.
+    public static func eventProblem(insulin: Double?, carbs: Double?) -> String? {
+        if let u = insulin, !(u.isFinite && u >= insulinUnits.lower && u <= insulinUnits.upper) {
+            return "insulin dose \(number(u)) U is outside the plausible range 0–\(number(insulinUnits.upper)) U"
+        }
+        if let g = carbs, !(g.isFinite && g >= carbGrams.lower && g <= carbGrams.upper) {
+            return "carbohydrate \(number(g)) g is outside the plausible range 0–\(number(carbGrams.upper)) g"
+        }
+        return nil
+    }
+
+    /// `120` rather than `120.0`; other values as Swift prints them.
+    public static func number(_ v: Double) -> String {
+        v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+}

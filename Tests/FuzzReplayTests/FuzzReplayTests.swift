@@ -1,0 +1,35 @@
+import Foundation
+import FuzzTargets
+import Testing
+
+/// Every fuzz target replays its seed corpus (Fuzz/corpus/<target>) and every input libFuzzer ever
+/// found to crash or hang it (Tests/Fixtures/fuzz-regressions/<target>): each must run to the end.
+/// A crash here takes the test process down, which fails the suite.
+@Suite struct FuzzReplayTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func inputs(_ folder: String, _ target: String) -> [URL] {
+        let dir = root.appendingPathComponent(folder).appendingPathComponent(target)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        return names.sorted().filter { !$0.hasPrefix(".") && $0 != "README.md" }.map { dir.appendingPathComponent($0) }
+    }
+
+    @Test(arguments: FuzzTarget.all.map(\.name))
+    func replaysCorpusAndRegressions(target name: String) throws {
+        let target = try #require(FuzzTarget.named(name))
+        let seeds = Self.inputs("Fuzz/corpus", name)
+        #expect(!seeds.isEmpty, "Fuzz/corpus/\(name) has no seed inputs")
+        // Seeds are valid files: each must really go through the parser, or the target tests nothing.
+        for file in seeds {
+            let produced = try Data(contentsOf: file).withUnsafeBytes { target.run($0) }
+            #expect(produced > 0, "\(name): seed \(file.lastPathComponent) produced nothing")
+        }
+        for file in Self.inputs("Tests/Fixtures/fuzz-regressions", name) {
+            _ = try Data(contentsOf: file).withUnsafeBytes { target.run($0) }
+        }
+    }
+
+    @Test func everyTargetHasAUniqueName() {
+        #expect(Set(FuzzTarget.all.map(\.name)).count == FuzzTarget.all.count)
+    }
+}

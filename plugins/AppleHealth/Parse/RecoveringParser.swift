@@ -1,0 +1,236 @@
+import HealthPipeCore
+
+/// Feeds the Health XML to libxml2 and recovers from a malformed element: when the parser stops (a
+/// mismatched end tag, a raw `&`, a control character, a byte that is not UTF-8, an element nested
+/// too deep or larger than `maxElementBytes`), the element it stopped in is found by counting tags
+/// from the end of the last complete one (`ElementSkipper`), quarantined with its line and raw text
+/// (capped), and a fresh parser continues at the next element, so the rest of the export imports.
+///
+/// The bytes live in one window, from the last complete top-level element on; recovery works on
+/// offsets into it, iteratively, so a chunk full of bad elements costs neither copies nor recursion.
+/// Memory: the window, at most `maxElementBytes` plus a chunk.
+final class RecoveringParser {
+    /// A top-level element larger than this is refused whole: libxml2 (with XML_PARSE_HUGE) would read
+    /// up to 1 GB, holding several copies in memory. Health elements are kilobytes; 16 MiB keeps an
+    /// over-10 MB attribute (libxml2's own limit without HUGE) readable and the worst case near 150 MiB.
+    static let maxElementBytes: Int64 = 16 << 20
+    private static let rootTag = Array("<HealthData>".utf8)
+
+    private let handler: ExportHandler
+    private let where_: String
+    private var parser: SAXPushParser
+    /// The whole input's offset where the current parser's own bytes begin.
+    private var instanceBase: Int64 = 0
+    private var syntheticBytes: Int64 = 0
+    private var lineBase = 0
+    /// Input bytes from `windowStart` on; `fed` is the offset up to which the parser or the skipper
+    /// has seen them.
+    private var window: [UInt8] = []
+    private var windowStart: Int64 = 0
+    private var fed: Int64 = 0
+    private var skip: Skip?
+    /// Set when the document cannot be read at all (broken before its root element starts).
+    private(set) var fatal: (line: Int, message: String)?
+    /// No more input is wanted: the root element closed, or a fatal error.
+    private(set) var ended = false
+
+    /// A malformed span being skipped: why, where libxml2 stopped, where the bad element began, and
+    /// its first bytes (or those of the text before it) for the quarantine.
+    private struct Skip {
+        var skipper: ElementSkipper
+        var reason: String
+        var errorAt: Int64
+        var errorLine: Int
+        var start: Int64?
+        var startLine: Int64
+        var raw: [UInt8] = []
+        /// The last element end seen before the error offset (libxml2 may stop just past it).
+        var lastEnd: (at: Int64, line: Int64)?
+
+        mutating func capture(_ bytes: Slice<UnsafeRawBufferPointer>) {
+            let room = EchoText.rawLimit + 1 - raw.count
+            if room > 0 { raw.append(contentsOf: bytes.prefix(room)) }
+        }
+    }
+
+    init(handler: ExportHandler, entryName: String?) {
+        self.handler = handler
+        where_ = entryName.map { " (\($0) in the zip)" } ?? ""
+        parser = SAXPushParser(handler: handler)
+        wire()
+    }
+
+    private func wire() {
+        let p = parser
+        let base = instanceBase, synthetic = syntheticBytes, lines = lineBase
+        handler.currentLine = { [unowned p] in p.line + lines }
+        handler.consumed = { [unowned p] in base + p.consumed - synthetic }
+        handler.stopParser = { [unowned p] in p.stop() }
+    }
+
+    private var windowEnd: Int64 { windowStart + Int64(window.count) }
+
+    /// Parses the next bytes of the document.
+    func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard !ended, !bytes.isEmpty else { return }
+        compact()
+        window.append(contentsOf: bytes)
+        process()
+    }
+
+    /// End of input: a parser still inside an element reports the cut; a span being skipped is quarantined.
+    func finish() {
+        while !ended {
+            if let s = skip {
+                // The input ended inside the span: the file is cut off there.
+                let line = s.start == nil ? Int64(s.errorLine) : s.startLine
+                reject(line: line, reason: "the XML\(where_) cannot be read past line \(s.errorLine): \(s.reason) (the file ends inside "
+                       + "this element: truncated?); every complete record before it was imported", raw: s.raw)
+                skip = nil
+                ended = true
+                return
+            }
+            if parser.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) || handler.documentEnded { return }
+            recover()
+            process()
+        }
+    }
+
+    /// Drops the bytes no recovery can need: before the last complete element while parsing, before
+    /// the skipper's position (but its last byte, a `<` a resume may start at) while skipping.
+    private func compact() {
+        let keep = skip == nil ? min(handler.lastGoodEnd, fed) : fed - 1
+        let drop = Int(keep - windowStart)
+        guard drop > 0 else { return }
+        if drop >= window.count { window.removeAll(keepingCapacity: true) } else { window.removeFirst(drop) }
+        windowStart += Int64(drop)
+    }
+
+    /// Hands the window's unseen bytes to the parser, or to the skipper while a bad span lasts,
+    /// until they are all seen (or the document ended).
+    private func process() {
+        while !ended, fed < windowEnd {
+            let from = Int(fed - windowStart)
+            if skip != nil {
+                window.withUnsafeBytes { skipThrough(UnsafeRawBufferPointer(rebasing: $0[from...])) }
+                continue
+            }
+            let ok = window.withUnsafeBytes { parser.feed(UnsafeRawBufferPointer(rebasing: $0[from...])) }
+            fed = windowEnd
+            if !ok {
+                recover()
+            } else if windowEnd - handler.lastGoodEnd > Self.maxElementBytes {
+                parser.stop()
+                recover(reason: "an element larger than \(Self.maxElementBytes >> 20) MiB")
+            }
+        }
+    }
+
+    /// Where in the whole input the parser stopped: at its first fatal error or stop, else its end.
+    private var errorOffset: Int64 {
+        parser.errorOffset.map { instanceBase + $0 - syntheticBytes } ?? windowEnd
+    }
+
+    /// The parser stopped: the bad element is looked for from the end of the last complete one.
+    private func recover(reason given: String? = nil) {
+        let error = parser.error
+        let reason = given ?? handler.stopReason ?? error.map { "malformed XML: \(AppleHealthSource.explain($0.message))" } ?? "malformed XML"
+        let errorLine = (error?.line ?? parser.line) + lineBase
+        guard handler.rootStarted else {
+            fatal = (errorLine, error?.message ?? reason)
+            ended = true
+            return
+        }
+        let from = max(handler.lastGoodEnd, windowStart)
+        if handler.documentEnded {
+            // Bytes after </HealthData> are not part of the export, but are not dropped silently.
+            let after = window[Int(from - windowStart)...].drop { $0 != UInt8(ascii: ">") }.dropFirst()
+            reject(line: Int64(errorLine), reason: "content after the end of the HealthData element is not read (\(reason))",
+                   raw: Array(after.drop { Self.isSpace($0) }.prefix(EchoText.rawLimit)))
+            ended = true
+            return
+        }
+        skip = Skip(skipper: ElementSkipper(offset: from, line: handler.lastGoodLine), reason: reason, errorAt: errorOffset,
+                    errorLine: errorLine, startLine: handler.lastGoodLine)
+        fed = from
+    }
+
+    /// Follows the bad span through `bytes` (which begin at `fed`); moves `fed` past what it read,
+    /// and once the span ends starts a new parser there.
+    private func skipThrough(_ bytes: UnsafeRawBufferPointer) {
+        var i = 0
+        defer { if skip != nil { fed += Int64(i) } }
+        while var s = skip {
+            let before = i
+            let event = s.skipper.next(in: bytes, from: &i)
+            s.capture(bytes[before..<i])
+            skip = s
+            guard let event else { return }
+            switch event {
+            case .start(let at, let line):
+                if s.start != nil {
+                    // libxml2 stopped between the element that just ended and this one (it read a
+                    // little past the end): that element was the bad one.
+                    if let end = s.lastEnd, at > s.errorAt {
+                        reject(line: s.startLine, reason: "\(s.reason) at line \(s.errorLine); the element (lines \(s.startLine)–\(end.line)) "
+                               + "is quarantined and reading resumes after it", raw: s.raw)
+                        return resume(at: at, line: line)
+                    }
+                    continue
+                }
+                // Bytes of this tag already captured (`<` and the first name byte, perhaps across chunks).
+                let tagBytes = Int(fed + Int64(i) - at)
+                let textBefore = s.raw.dropLast(tagBytes)
+                if at > s.errorAt, let first = textBefore.firstIndex(where: { !Self.isSpace($0) }) {
+                    // libxml2 stopped in text between elements: quarantine the text, keep the element.
+                    let junkLine = s.startLine + Int64(textBefore[..<first].filter { $0 == 0x0A }.count)
+                    reject(line: junkLine, reason: "\(s.reason) at line \(s.errorLine) (text between elements)", raw: Array(textBefore[first...]))
+                    return resume(at: at, line: line)
+                }
+                s.start = at
+                s.startLine = line
+                s.raw = Array(s.raw.suffix(tagBytes))
+                skip = s
+            case .end(let at, let line):
+                // An element that ends before the point libxml2 stopped at stays in the span.
+                guard s.start != nil else { continue }
+                guard at >= s.errorAt else {
+                    s.lastEnd = (at, line)
+                    skip = s
+                    continue
+                }
+                reject(line: s.startLine, reason: "\(s.reason) at line \(s.errorLine); the element (lines \(s.startLine)–\(line)) is "
+                       + "quarantined and reading resumes after it", raw: s.raw)
+                return resume(at: at, line: line)
+            case .rootEnd:
+                if s.start != nil { reject(line: s.startLine, reason: "\(s.reason) at line \(s.errorLine)", raw: s.raw) }
+                skip = nil
+                ended = true
+                return
+            }
+        }
+    }
+
+    /// Starts a fresh parser at offset `at` (line `line`) inside a synthetic root element.
+    private func resume(at: Int64, line: Int64) {
+        skip = nil
+        instanceBase = at
+        syntheticBytes = Int64(Self.rootTag.count)
+        lineBase = Int(line) - 1
+        handler.restart()
+        parser = SAXPushParser(handler: handler)
+        wire()
+        Self.rootTag.withUnsafeBytes { _ = parser.feed($0) }
+        handler.lastGoodEnd = at
+        handler.lastGoodLine = line
+        fed = at
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+
+    private func reject(line: Int64, reason: String, raw: [UInt8]) {
+        var text = Array(raw.prefix(EchoText.rawLimit))
+        while let last = text.last, last == 0x0A || last == 0x0D || last == 0x20 { text.removeLast() }
+        handler.rejects.append(RowError(file: handler.path, line: line, reason: reason, raw: EchoText.raw(text)))
+    }
+}

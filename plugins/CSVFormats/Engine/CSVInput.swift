@@ -1,0 +1,28 @@
+import HealthPipeCore
+
+/// A CSV source's input, opened once: UTF-16 with a byte-order mark decoded, its first bytes
+/// available (decoded) for guessing the separator, and then read whole by `CSVFileRun` — so a pipe
+/// or standard input, which can be read only once, works like a file.
+struct CSVInput {
+    let input: ByteInput
+    /// The first 64 KiB as UTF-8.
+    let head: FileSniff
+
+    init(path: String) throws {
+        input = try ByteInput.open(path)
+        try input.decodeUTF16IfMarked()
+        head = FileSniff(path: path, prefix: try input.peek(64 << 10), isRegularFile: input.kind == .regularFile)
+        if let problem = head.encodingProblem { throw InputError(file: path, reason: problem) }
+    }
+
+    /// This input, readable twice (a stream is copied to a temporary file); call before reading it.
+    func seekable() throws -> CSVInput { CSVInput(input: try input.seekable(), head: head) }
+
+    /// Back to the first byte, for a second pass (after `seekable`).
+    func rewind() throws { try input.rewind() }
+
+    private init(input: ByteInput, head: FileSniff) {
+        self.input = input
+        self.head = head
+    }
+}
