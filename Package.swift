@@ -47,13 +47,15 @@ let package = Package(
                 path: "plugins/SerialIMU"),
         // Chart data, SVG and the HTML page: no SQLite here (the CLI composes store queries with these views).
         .target(name: "Charts", dependencies: ["HealthPipeCore", "HealthPipeAnalytics"], path: "plugins/Charts"),
+        // Hand-made entries: health reports, insulin, meals, exercise, episodes (docs/reports.md).
+        .target(name: "HealthLog", dependencies: ["HealthPipeCore"], path: "plugins/HealthLog"),
         .target(name: "BuiltinPlugins",
                 dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "CSVFormats", "SQLiteStore", "JSONFormats",
-                               "AppleHealth", "SerialIMU", "Charts"],
+                               "AppleHealth", "SerialIMU", "Charts", "HealthLog"],
                 path: "plugins/BuiltinPlugins"),
 
         .target(name: "HealthPipeCLI",
-                dependencies: ["BuiltinPlugins", "HealthPipeAnalytics", "Charts", "Yams",
+                dependencies: ["BuiltinPlugins", "HealthPipeAnalytics", "Charts", "HealthLog", "Yams",
                                .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/HealthPipeCLI"),
         .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI"], path: "Sources/healthpipe"),

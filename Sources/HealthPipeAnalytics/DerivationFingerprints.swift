@@ -21,6 +21,8 @@ extension DailyTransform: DerivationStep {
         }
         return "daily hypo<\(hypoBelow) hyper>\(hyperAbove) metrics=\(names(glucoseMetrics)) per=\(period) "
             + "grid=\(options.gridStepSeconds)s gap=\(options.maxGapSeconds)s conga=\(options.congaHours.sorted())"
+            // Only when not the default, so settings stored before the option existed still match.
+            + (markerSeconds == EpisodeSpan.defaultMarkerSeconds ? "" : " episode=\(markerSeconds)s")
     }
 }
 

@@ -14,10 +14,13 @@ struct ChartCommand: ParsableCommand {
         agp: the AGP report of a period (default: the 14 days ending at the last day with readings, or at --date).
         days: the day table (default: the last 90 days) with --filter hypo|hyper|exercise|stress|illness (repeatable),
         --last N and --favourites. history: toothbrushing sessions by --period week|month|year and --offset.
+        report-values: one health value of the reports over the week ending at --date (default: the last day with a
+        report), --metric M (default: the value reported most that week). report-days: reports per day, --from/--to
+        (default: the 30 days ending at the last day with a report).
         Schemas: docs/charts.md. --svg FILE writes the view as SVG instead of printing JSON.
         """)
 
-    @Argument(help: "The view: day, agp, days or history.") var view: String
+    @Argument(help: "The view: day, agp, days, history, report-values or report-days.") var view: String
     @OptionGroup var options: ChartOptions
     @Option(help: "The day (day view), or the last day of the period (agp, days), YYYY-MM-DD.") var date: String?
     @Option(help: "First day of the period, YYYY-MM-DD.") var from: String?
@@ -29,11 +32,13 @@ struct ChartCommand: ParsableCommand {
     @Flag(help: "days: favourites only.") var favourites = false
     @Option(help: "history: week, month or year.") var period: String = "week"
     @Option(parsing: .unconditional, help: "history: periods before (negative) or after the one holding --date.") var offset: Int = 0
+    @Option(help: "report-values: the health value, e.g. body_temperature.") var metric: String?
 
     func run() throws {
-        guard ["day", "agp", "days", "history"].contains(view) else {
-            throw configFailure(ValidationError("unknown view '\(view)': day, agp, days or history"))
+        guard ["day", "agp", "days", "history", "report-values", "report-days"].contains(view) else {
+            throw configFailure(ValidationError("unknown view '\(view)': day, agp, days, history, report-values or report-days"))
         }
+        if view.hasPrefix("report-") { return try reportView() }
         let settings = try options.settings()
         if view == "history" { return try history() }
         let (loader, lastDay) = try options.openLoader(settings)
@@ -70,6 +75,37 @@ struct ChartCommand: ParsableCommand {
             if let svg { return try writeOutput(DayTableSVG(table: table, bands: try loader.bands(around: p.last)).document(), to: svg) }
             FileHandle.standardOutput.write(Data(table.json()))
         }
+    }
+
+    /// The seed-004 graphs: they need reports, not glucose.
+    func reportView() throws {
+        let path = try options.databasePath()
+        let queries: HealthLogQueries
+        do { queries = try HealthLogQueries(path: path) } catch {
+            printError("\(options.db): \(error)")
+            throw ExitCode(1)
+        }
+        let data = ReportChartData(queries: queries, path: path, subject: options.subject ?? "default")
+        let name = try metric.map { m -> String in
+            guard let n = HealthValues.metricName(m) else { throw configFailure(ValidationError("--metric \(m): not a health value name")) }
+            return n
+        }
+        let day = { (text: String?, option: String) throws -> Int64? in try text.map { try ChartOptions.day($0, option: option) } }
+        if view == "report-values" {
+            guard let v = try data.values(metric: name, lastDay: try day(date, "--date")) else {
+                printError("\(options.db): no health reports" + (options.subject.map { " for subject \($0)" } ?? ""))
+                throw ExitCode(1)
+            }
+            if let svg { return try writeOutput(ReportValuesSVG(view: v).document(), to: svg) }
+            return FileHandle.standardOutput.write(Data(v.json()))
+        }
+        guard let v = try data.days(first: try day(from, "--from"), last: try day(to ?? date, to != nil ? "--to" : "--date")) else {
+            printError("\(options.db): no health reports" + (options.subject.map { " for subject \($0)" } ?? ""))
+            throw ExitCode(1)
+        }
+        if v.firstDay > v.lastDay { throw configFailure(ValidationError("--from is after --to")) }
+        if let svg { return try writeOutput(ReportDaysSVG(view: v).document(), to: svg) }
+        FileHandle.standardOutput.write(Data(v.json()))
     }
 
     /// The toothbrushing history (seed 003), as `healthpipe history` computes it.

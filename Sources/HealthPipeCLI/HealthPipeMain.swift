@@ -11,7 +11,10 @@ public struct HealthPipeMain: ParsableCommand {
         version: "0.1.0",
         subcommands: [ImportCommand.self, RunCommand.self, ValidateCommand.self, PluginsCommand.self,
                       MetricsCommand.self, EvaluateCommand.self, ReaggregateCommand.self, StreamCommand.self,
-                      HistoryCommand.self, ChartCommand.self, PageCommand.self])
+                      HistoryCommand.self, ChartCommand.self, PageCommand.self,
+                      // The personal health log (seed 004, seeds 000/002): docs/reports.md.
+                      ReportsCommand.self, AddCommand.self, EpisodeCommand.self, EntriesCommand.self, AlertsCommand.self,
+                      DaysCommand.self, FavouriteCommand.self])
 
     public init() {}
 }

@@ -41,10 +41,24 @@ struct PageCommand: ParsableCommand {
             history = [try HistoryData.chart(path: path, subject: brushingSubject, period: .week, offset: 0, anchor: p.last),
                        try HistoryData.chart(path: path, subject: brushingSubject, period: .month, offset: 0, anchor: p.last), year]
         }
-        let page = HealthPage(subject: loader.subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, showBasal: settings.showBasal,
+        var page = HealthPage(subject: loader.subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, showBasal: settings.showBasal,
                               days: days, agp: agp, table: table, bands: bands, history: history,
                               generator: "healthpipe " + (HealthPipeMain.configuration.version))
+        page.reports = try PageReports.charts(path: path, subject: loader.subject, lastDay: p.last)
         try writeOutput(page.html(), to: output)
         printError("wrote \(output): \(days.count) day views, AGP \(CivilDate.isoDate(fromDays: p.first)) – \(CivilDate.isoDate(fromDays: p.last)), \(table.rows.count) table days")
+    }
+}
+
+/// The health-report graphs of the page: the week's most reported values (up to four) and the
+/// reports per day of the 30 days ending at the page's last day; nil without reports.
+enum PageReports {
+    static func charts(path: String, subject: String, lastDay: Int64) throws -> (values: [ReportValuesView], days: ReportDaysView)? {
+        let queries = try HealthLogQueries(path: path)
+        let data = ReportChartData(queries: queries, path: path, subject: subject)
+        let week = try queries.reports(subject: subject, fromDay: lastDay - 6, toDay: lastDay)
+        guard let days = try data.days(first: lastDay - 29, last: lastDay), days.total > 0 else { return nil }
+        let values = try ReportChartData.metricsByUse(week).prefix(4).compactMap { try data.values(metric: $0, lastDay: lastDay) }
+        return (values, days)
     }
 }

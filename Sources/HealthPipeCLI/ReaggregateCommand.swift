@@ -9,8 +9,9 @@ struct ReaggregateCommand: ParsableCommand {
         abstract: "Recompute every derived row from the readings stored in a database (after settings change).",
         discussion: """
         Streams the stored measurements and events (the sqlite-source) through the database's derivation steps —
-        resample, classify, daily, predict, alerts — and replaces only derived data (measurement bands, the resampled
-        grid, daily_summaries, daily_bands, glucose_metrics, glucose_agp, forecasts, alerts) in ONE transaction.
+        resample, classify, daily, reports, predict, alerts — and replaces only derived data (measurement bands, the
+        resampled grid, daily_summaries, daily_bands, glucose_metrics, glucose_agp, report_days, forecasts, alerts) in ONE
+        transaction.
         Imported rows and user tables (favourites) are never touched; an interrupted or killed run leaves the previous
         derived data as it was. Without --config it uses the settings stored in the database (those of its first
         import); --config settings.yml replaces them, and later imports follow the new ones (docs/prediction.md):
@@ -20,8 +21,10 @@ struct ReaggregateCommand: ParsableCommand {
           daily: { hypo_below: 70, hyper_above: 180, unit: mg/dL }
           predict: { model: ridge, horizon: 30m, issue: latest }
           alerts: { low: 70, high: 250, model: ridge }
+          reports: { reminder: "20:00", thresholds: [{ metric: body_temperature, above: 37.5, days: 7 }] }
 
-        In a settings file classify, daily, predict and alerts run unless set to false; resample only when named.
+        In a settings file classify, daily, reports, predict and alerts run unless set to false; resample only when named.
+        The reports step (health reports' daily summaries, reminder and threshold alerts) is in docs/reports.md.
         """)
 
     @Option(help: "The HealthPipe database to re-aggregate.") var db: String

@@ -2,6 +2,7 @@ import AppleHealth
 import CSVFormats
 import Charts
 import Foundation
+import HealthLog
 import HealthPipeAnalytics
 import HealthPipeCore
 import JSONFormats
@@ -21,6 +22,7 @@ public enum BuiltinPlugins {
             ("AppleHealth", AppleHealthPlugin.components),
             ("SerialIMU", SerialIMUPlugin.components),
             ("Charts", ChartsPlugin.components),
+            ("HealthLog", HealthLogPlugin.components),
         ]
     }
 

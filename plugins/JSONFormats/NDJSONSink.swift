@@ -227,5 +227,7 @@ public let ndjsonSinkComponent = ComponentDescriptor(
 
 /// Everything JSONFormats registers.
 public enum JSONFormatsPlugin {
-    public static var components: [ComponentDescriptor] { [ndjsonSinkComponent, nightscoutComponent, tidepoolComponent, fhirSinkComponent] }
+    public static var components: [ComponentDescriptor] {
+        [ndjsonSinkComponent, nightscoutComponent, tidepoolComponent, fhirSinkComponent, healthReportsJSONComponent]
+    }
 }

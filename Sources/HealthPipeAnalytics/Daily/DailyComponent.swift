@@ -11,13 +11,15 @@ struct DailyOptions: Decodable {
     var grid_step_minutes: Int?
     var max_gap_minutes: Int?
     var conga_hours: [Int]?
+    var episode_length: String?
 }
 
 public let dailyComponent = ComponentDescriptor(
     name: "daily", role: .transform, family: "HealthPipeAnalytics",
     summary: "Per subject, metric and local day: count, min, max, mean, SD (n−1), percentage of readings in each band "
         + "(from classify), hypo/hyper flags, carbs and insulin totals, exercise minutes, illness/stress flags. Days "
-        + "with events but no readings get a row with metric 'activity'. For glucose it also emits metric sets per day "
+        + "with events but no readings get a row with metric 'activity'. Illness/stress episodes flag every day they "
+        + "span (markers without an end last episode_length; open episodes every day from their start). For glucose it also emits metric sets per day "
         + "or period: mean, SD, CV, quartiles, GMI, eA1c, % <54/54–69/70–180/181–250/>250, LBGI, HBGI, J-index, GRI, "
         + "ADRR, MAGE (moving average), CONGA, MODD, active %, AGP percentiles by time of day (periods only) — "
         + "iglu-compatible definitions, see docs/analytics.md.",
@@ -32,6 +34,8 @@ public let dailyComponent = ComponentDescriptor(
         OptionDoc("grid_step_minutes", "integer dividing 1440", default: "5", "grid step for CONGA, MODD and AGP (MAGE always uses 5)"),
         OptionDoc("max_gap_minutes", "integer", default: "45", "longest gap the grid bridges by interpolation"),
         OptionDoc("conga_hours", "list of integers", default: "[]", "extra CONGA(n) lags besides conga1 and conga24_iglu_default"),
+        OptionDoc("episode_length", "duration (0 … 7d)", default: "24h",
+                  "how long an illness/stress marker without an end lasts (a Clarity Health row, a CareLink event marker)"),
     ],
     accepts: [.measurements, .events], produces: [.dailySummaries, .metricSets],
     build: { b in
@@ -49,13 +53,32 @@ public let dailyComponent = ComponentDescriptor(
         grid.maxGapSeconds = Int64(gap) * 60
         grid.congaHours = o.conga_hours ?? []
         guard grid.congaHours.allSatisfy({ $0 > 0 }) else { throw b.error("conga_hours must be positive", option: "conga_hours") }
+        var marker = EpisodeSpan.defaultMarkerSeconds
+        if let text = o.episode_length {
+            guard let seconds = EpisodeLengthText.seconds(text), seconds <= EpisodeSpan.markerMaxDays * 86_400 else {
+                throw b.error("episode_length '\(text)' must be a duration from 0 to 7d (e.g. 24h, 90m, 2d)", option: "episode_length")
+            }
+            marker = seconds
+        }
         return DailyTransform(hypoBelow: low, hyperAbove: high, glucoseMetrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }),
-                              per: try o.period(b), options: grid)
+                              per: try o.period(b), options: grid, markerSeconds: marker)
     })
 
 /// Everything HealthPipeAnalytics registers.
 public enum AnalyticsPlugin {
     public static var components: [ComponentDescriptor] {
-        [classifyComponent, dailyComponent, resampleComponent, predictComponent, alertsComponent] + SessionsPlugin.components
+        [classifyComponent, dailyComponent, resampleComponent, predictComponent, alertsComponent, reportsComponent]
+            + SessionsPlugin.components
+    }
+}
+
+/// `24h`, `90m`, `2d`, `0` → seconds; nil when it is not a duration.
+enum EpisodeLengthText {
+    static func seconds(_ text: String) -> Int64? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        for (suffix, factor) in [("min", 60), ("m", 60), ("h", 3600), ("d", 86_400), ("s", 1)] as [(String, Int64)] where t.hasSuffix(suffix) {
+            return Int64(t.dropLast(suffix.count)).flatMap { $0 >= 0 ? $0 * factor : nil }
+        }
+        return Int64(t).flatMap { $0 == 0 ? 0 : nil }
     }
 }

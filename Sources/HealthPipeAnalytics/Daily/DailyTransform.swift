@@ -17,6 +17,8 @@ public final class DailyTransform: Transform {
     let glucoseMetrics: Set<Symbol>
     public let per: MetricPeriod?
     let options: GlucoseMetrics.Options
+    /// How long an illness or stress marker without an end lasts (`EpisodeSpan`).
+    let markerSeconds: Int64
     private let readings: ExternalSorter<LedgerReading>
     private let events: ExternalSorter<LedgerEvent>
     private var series: [SeriesKey] = []
@@ -26,7 +28,9 @@ public final class DailyTransform: Transform {
     /// Thresholds in mg/dL: a glucose reading below `hypoBelow` marks a hypo day, above `hyperAbove` a
     /// hyper day. `per` chooses the metric sets (nil: none); `options` their grid settings.
     public init(hypoBelow: Double, hyperAbove: Double, glucoseMetrics: Set<Symbol> = [Metrics.glucose],
-                per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init(), readingsInMemory: Int = 1 << 16) {
+                per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init(), readingsInMemory: Int = 1 << 16,
+                markerSeconds: Int64 = EpisodeSpan.defaultMarkerSeconds) {
+        self.markerSeconds = markerSeconds
         self.hypoBelow = hypoBelow
         self.hyperAbove = hyperAbove
         self.glucoseMetrics = glucoseMetrics
@@ -70,7 +74,13 @@ public final class DailyTransform: Transform {
     }
 
     private func finish(emit: @escaping (RecordBatch) throws -> Void) throws {
-        let eventDays = try EventDays.collect(events)
+        let (collected, openEpisodes) = try EventDays.collect(events, markerSeconds: markerSeconds)
+        // Open episodes flag the days they reach that have a row: those with readings or events.
+        var eventDays = collected
+        for (key, ev) in eventDays { if let o = openEpisodes[key.subject] { eventDays[key] = o.applied(to: ev, day: key.day) } }
+        func eventDay(_ key: SubjectDay) -> EventDay {
+            eventDays[key] ?? openEpisodes[key.subject].map { $0.applied(to: EventDay(), day: key.day) } ?? EventDay()
+        }
         var out = DailyOutput(emit: emit)
         var daysWithReadings = Set<SubjectDay>()
         var period = PeriodCollector(per: per, options: options)
@@ -80,14 +90,14 @@ public final class DailyTransform: Transform {
             let key = series[Int(d.series)]
             let subjectDay = SubjectDay(subject: key.subject, day: d.day)
             daysWithReadings.insert(subjectDay)
-            try out.add(summary(key, d, events: eventDays[subjectDay] ?? EventDay()))
+            try out.add(summary(key, d, events: eventDay(subjectDay)))
             guard d.glucose, let per else { return }
             if per == .day {
                 let r = GlucoseMetrics.compute(times: d.times, values: d.values, options: options, withAGP: false)
                 try out.add(MetricSet(subject: key.subject, metric: key.metric, unit: d.stats.unit, firstDay: d.day,
                                       lastDay: d.day, values: r.values))
             } else if let done = period.add(d, key: key) {
-                try out.add(withTotals(done.set, eventDays: eventDays, glucoseDays: done.dayFlags))
+                try out.add(withTotals(done.set, eventDays: eventDays, open: openEpisodes, glucoseDays: done.dayFlags))
             }
         }
         try readings.drain { r in
@@ -100,7 +110,7 @@ public final class DailyTransform: Transform {
             try assembler.add(r, finished: finished)
         }
         try assembler.finish(finished)
-        if let done = period.finish() { try out.add(withTotals(done.set, eventDays: eventDays, glucoseDays: done.dayFlags)) }
+        if let done = period.finish() { try out.add(withTotals(done.set, eventDays: eventDays, open: openEpisodes, glucoseDays: done.dayFlags)) }
 
         // Days with events but no readings still get a row, so their totals are not lost.
         let eventOnly = eventDays.filter { !daysWithReadings.contains($0.key) }
@@ -128,11 +138,13 @@ public final class DailyTransform: Transform {
     }
 
     /// Adds a period's event totals and hypo/hyper day counts to its metric set.
-    private func withTotals(_ set: MetricSet, eventDays: [SubjectDay: EventDay], glucoseDays: [Int64: (Bool, Bool)]) -> MetricSet {
+    private func withTotals(_ set: MetricSet, eventDays: [SubjectDay: EventDay], open: [Symbol: EventDays.Open],
+                            glucoseDays: [Int64: (Bool, Bool)]) -> MetricSet {
         var s = set
         var carbs = 0.0, insulin = 0.0, exercise = 0.0, illness = 0.0, stress = 0.0, hypo = 0.0, hyper = 0.0
         for d in set.firstDay...max(set.firstDay, set.lastDay) {
-            if let e = eventDays[SubjectDay(subject: set.subject, day: d)] {
+            let withOpen = glucoseDays[d] != nil ? open[set.subject].map { $0.applied(to: EventDay(), day: d) } : nil
+            if let e = eventDays[SubjectDay(subject: set.subject, day: d)] ?? withOpen {
                 carbs += e.carbs
                 insulin += e.insulin
                 exercise += e.exerciseMinutes

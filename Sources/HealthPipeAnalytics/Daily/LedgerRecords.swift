@@ -60,6 +60,8 @@ struct LedgerEvent: SortableRecord {
     var subtype: UInt32
     var source: UInt32
     var kind: UInt8
+    /// An episode not ended yet (`RecordFlags.openEnded`).
+    var open: Bool
     var utcOffset: Int32
 
     static let kinds = Event.Kind.allCases
@@ -74,6 +76,7 @@ struct LedgerEvent: SortableRecord {
         subtype = e.subtype.id
         source = e.source.id
         kind = UInt8(Self.kinds.firstIndex(of: e.kind)!)
+        open = e.flags.contains(.openEnded)
         utcOffset = e.utcOffset
     }
 
@@ -97,6 +100,6 @@ struct LedgerEvent: SortableRecord {
     var event: Event {
         Event(subject: Symbol(id: subject), kind: eventKind, subtype: Symbol(id: subtype), source: Symbol(id: source), start: start,
               end: end, utcOffset: utcOffset, carbs: carbs == 0 && eventKind != .meal ? nil : carbs,
-              insulin: insulin == 0 && eventKind != .insulin ? nil : insulin)
+              insulin: insulin == 0 && eventKind != .insulin ? nil : insulin, flags: open ? .openEnded : [])
     }
 }

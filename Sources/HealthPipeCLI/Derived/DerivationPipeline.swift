@@ -24,6 +24,7 @@ enum DerivationPipeline {
             readings = "bands"
         }
         add("daily", as: "days", from: readings)
+        add("reports", as: "reportdays", from: "db")
         add("predict", as: "forecast", from: "db")
         add("alerts", as: "alarms", from: "db")
         p.add(.sink, "out", type: "sqlite", inputs: outputs,

@@ -36,7 +36,7 @@ enum StoreDerivation {
             let stored = try DerivationSettingsTable.read(path: sink.path)
             if stored == nil {
                 let settings = upstream.isEmpty ? DerivationSettings.importDefaults()
-                    : DerivationSettings(steps: upstream.map { DerivationSettings.Step(name: $0.name, options: $0.options, document: nil) })
+                    : DerivationSettings.adopting(upstream.map { DerivationSettings.Step(name: $0.name, options: $0.options, document: nil) })
                 try DerivationSettingsTable.adopt(try rows(settings, registry: registry, run: run), path: sink.path)
             } else if let stored {
                 let byStep = Dictionary(uniqueKeysWithValues: stored.map { ($0.step, $0.fingerprint) })

@@ -8,8 +8,8 @@ import Yams
 /// resample only when named.
 public struct DerivationSettings {
     /// The steps in the order a pipeline runs them: section key = component type.
-    public static let stepOrder = ["resample", "classify", "daily", "predict", "alerts"]
-    static let onUnlessFalse: Set<String> = ["classify", "daily", "predict", "alerts"]
+    public static let stepOrder = ["resample", "classify", "daily", "reports", "predict", "alerts"]
+    static let onUnlessFalse: Set<String> = ["classify", "daily", "reports", "predict", "alerts"]
 
     public struct Step {
         public var name: String
@@ -38,11 +38,22 @@ public struct DerivationSettings {
     }
 
     /// What `healthpipe import` keeps up to date in a new database: bands and daily summaries with
-    /// metric sets, with the classify preset given.
+    /// metric sets, with the classify preset given, and the health reports' daily summaries.
     public static func importDefaults(preset: String? = nil) -> DerivationSettings {
         let classify: [(key: String, value: Node)] = preset.map { [("preset", Node($0))] } ?? []
         return DerivationSettings(steps: [Step(name: "classify", options: PipelineDraft.mapping(classify)),
-                                          Step(name: "daily", options: PipelineDraft.mapping([]))])
+                                          Step(name: "daily", options: PipelineDraft.mapping([])),
+                                          Step(name: "reports", options: PipelineDraft.mapping([]))])
+    }
+
+    /// Steps computed from the store only (a subject's whole report history), never from a passing
+    /// import stream: a database adopting a pipeline's steps keeps them too, with their defaults.
+    public static let storeOnlySteps: Set<String> = ["reports"]
+
+    /// `steps` plus every store-only step they lack, with its defaults.
+    public static func adopting(_ steps: [Step]) -> DerivationSettings {
+        let missing = storeOnlySteps.subtracting(steps.map(\.name)).sorted().map { Step(name: $0, options: PipelineDraft.mapping([])) }
+        return DerivationSettings(steps: steps + missing)
     }
 
     public subscript(step: String) -> Step? { steps.first { $0.name == step } }
@@ -51,7 +62,7 @@ public struct DerivationSettings {
     /// Reads a settings file (see the type's documentation).
     public init(document doc: ConfigDocument) throws {
         guard case .mapping(let top) = doc.root else {
-            throw doc.error(at: doc.root, "a settings file is a mapping with resample, classify, daily, predict and alerts")
+            throw doc.error(at: doc.root, "a settings file is a mapping with resample, classify, daily, reports, predict and alerts")
         }
         var chosen: [String: Node] = [:]
         for name in Self.onUnlessFalse { chosen[name] = PipelineDraft.mapping([]) }
@@ -60,7 +71,7 @@ public struct DerivationSettings {
             guard Self.stepOrder.contains(key) else {
                 let near = NameSuggester.nearest(to: key, in: Self.stepOrder)
                 throw doc.error(at: keyNode, "unknown setting '\(key)'" + (near.map { " (did you mean '\($0)'?)" } ?? "")
-                                + "; expected resample, classify, daily, predict or alerts", suggestion: near)
+                                + "; expected resample, classify, daily, reports, predict or alerts", suggestion: near)
             }
             switch value {
             case .mapping: chosen[key] = value

@@ -10,6 +10,16 @@ public struct Alert: Hashable, Sendable {
         case low
         /// Readings stayed above the high threshold for at least the minimum duration.
         case high
+        /// Health reports (seed 004): no report by the day's reminder time.
+        case reminder
+        /// Health reports: the average of a watched value over its period rose above its threshold.
+        case averageAbove = "average_above"
+        /// Health reports: the average of a watched value over its period fell below its threshold.
+        case averageBelow = "average_below"
+
+        /// The kinds computed from health reports (the `reports` step), not from glucose readings.
+        public var fromReports: Bool { self == .reminder || self == .averageAbove || self == .averageBelow }
+        public static let reportKinds: [Kind] = [.reminder, .averageAbove, .averageBelow]
     }
 
     public var subject: Symbol

@@ -31,4 +31,6 @@ public struct RecordFlags: OptionSet, Hashable, Sendable {
     public static let convertedFromMmol = RecordFlags(rawValue: 1 << 6)
     /// Value produced by interpolation (resampling), not measured.
     public static let interpolated = RecordFlags(rawValue: 1 << 7)
+    /// An episode still running: started but not ended yet (its `end` equals its start until then).
+    public static let openEnded = RecordFlags(rawValue: 1 << 8)
 }

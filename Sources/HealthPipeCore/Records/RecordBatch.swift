@@ -16,6 +16,11 @@ public struct RecordBatch: Sendable {
     // Apple Health side files: workout routes and ECG recordings (few, each carrying its points).
     public var routes: [WorkoutRoute] = []
     public var electrocardiograms: [Electrocardiogram] = []
+    // The personal health log (seed 004, seeds 000/002): reports and manual entries with their ids,
+    // and the daily summary report derived from the stored reports.
+    public var reports: [HealthReport] = []
+    public var entries: [ManualEntry] = []
+    public var reportDays: [ReportDay] = []
 
     public init(measurements: [Measurement] = [], events: [Event] = [], dailySummaries: [DailySummary] = [],
                 metricSets: [MetricSet] = [], forecasts: [ForecastPoint] = [], alerts: [Alert] = []) {
@@ -36,7 +41,7 @@ public struct RecordBatch: Sendable {
     public var count: Int {
         measurements.count + events.count + dailySummaries.count + profiles.count + metricSets.count + forecasts.count
             + alerts.count + motionSamples.count + sessionProgress.count + motionSessions.count
-            + routes.count + electrocardiograms.count
+            + routes.count + electrocardiograms.count + reports.count + entries.count + reportDays.count
     }
     public var isEmpty: Bool { count == 0 }
 
@@ -54,6 +59,9 @@ public struct RecordBatch: Sendable {
         if !motionSessions.isEmpty { k.insert(.motionSessions) }
         if !routes.isEmpty { k.insert(.routes) }
         if !electrocardiograms.isEmpty { k.insert(.electrocardiograms) }
+        if !reports.isEmpty { k.insert(.reports) }
+        if !entries.isEmpty { k.insert(.entries) }
+        if !reportDays.isEmpty { k.insert(.reportDays) }
         return k
     }
 
@@ -71,6 +79,9 @@ public struct RecordBatch: Sendable {
         motionSessions.removeAll(keepingCapacity: true)
         routes.removeAll(keepingCapacity: true)
         electrocardiograms.removeAll(keepingCapacity: true)
+        reports.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
+        reportDays.removeAll(keepingCapacity: true)
     }
 }
 
@@ -91,6 +102,9 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
     public static let motionSessions = RecordKinds(rawValue: 1 << 8)
     public static let routes = RecordKinds(rawValue: 1 << 9)
     public static let electrocardiograms = RecordKinds(rawValue: 1 << 10)
+    public static let reports = RecordKinds(rawValue: 1 << 11)
+    public static let entries = RecordKinds(rawValue: 1 << 12)
+    public static let reportDays = RecordKinds(rawValue: 1 << 13)
     /// Every kind an NDJSON-style sink writes (motion samples and live progress are stream-only).
     public static let all: RecordKinds = [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts]
 
@@ -107,6 +121,9 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
         if contains(.motionSessions) { names.append("motion sessions") }
         if contains(.routes) { names.append("workout routes") }
         if contains(.electrocardiograms) { names.append("electrocardiograms") }
+        if contains(.reports) { names.append("health reports") }
+        if contains(.entries) { names.append("manual entries") }
+        if contains(.reportDays) { names.append("daily report summaries") }
         return names.isEmpty ? "nothing" : names.joined(separator: ", ")
     }
 }

@@ -11,6 +11,7 @@ struct DerivedSnapshot: Equatable {
         ("glucose_agp", "SELECT * FROM glucose_agp ORDER BY subject, metric, period_start, period_end, minute_of_day"),
         ("forecasts", "SELECT * FROM forecasts ORDER BY subject, metric, model, issued_at, at"),
         ("alerts", "SELECT * FROM alerts ORDER BY subject, metric, kind, start"),
+        ("report_days", "SELECT * FROM report_days ORDER BY subject, day, metric"),
         ("bands", "SELECT subject, metric, source, start, end, band FROM measurements WHERE flags & 128 = 0 ORDER BY 1, 2, 3, 4, 5"),
         ("grid", "SELECT subject, metric, source, start, end, value, utc_offset, unit, flags FROM measurements "
             + "WHERE flags & 128 != 0 ORDER BY 1, 2, 3, 4, 5"),

@@ -109,6 +109,11 @@ struct CareLinkRowMapper {
         if ["Meal", "Carbs", "Carbohydrates", "Food"].contains(where: { ByteText.equalsIgnoringCase(label, $0) }) {
             return stamp.event(.meal, carbs: amount, note: note)
         }
+        // An illness or stress marker has no end: it lasts `daily`'s episode_length (EpisodeSpan).
+        for (word, kind) in [("Illness", EpisodeKinds.illness), ("Sick", EpisodeKinds.illness), ("Stress", EpisodeKinds.stress)]
+            where ByteText.equalsIgnoringCase(label, word) {
+            return stamp.event(.episode, subtype: kind, note: marker.text)
+        }
         return stamp.event(.note, subtype: texts.symbol(label), note: marker.text)
     }
 

@@ -34,7 +34,7 @@ public struct DayTable: Sendable {
             self.note = note
         }
 
-        func has(_ flag: Flag) -> Bool {
+        public func has(_ flag: Flag) -> Bool {
             switch flag {
             case .hypo: return hypo
             case .hyper: return hyper

@@ -18,6 +18,8 @@ public struct HealthPage {
     public var history: [HistoryChart]
     /// Shown in the footer, e.g. "healthpipe 0.1.0".
     public var generator: String
+    /// The seed-004 graphs — values over the week and reports per day — when the subject has reports.
+    public var reports: (values: [ReportValuesView], days: ReportDaysView)?
 
     public init(subject: String, firstDay: Int64, lastDay: Int64, unit: DisplayUnit, showBasal: Bool, days: [DayView], agp: AGPView,
                 table: DayTable, bands: ChartBands, history: [HistoryChart], generator: String) {
@@ -52,6 +54,7 @@ public struct HealthPage {
         m.raw("</h1><p>")
         m.escaped(period + " · glucose in " + unit.rawValue + " · bands: " + bands.bands.enumerated().map { $0.element.title + " " + bands.rangeText($0.offset, unit: unit) }.joined(separator: ", "))
         m.raw("</p><nav class=\"tabs\"><a href=\"#day\">Day</a><a href=\"#agp\">AGP report</a><a href=\"#days\">Days</a>")
+        if reports != nil { m.raw("<a href=\"#reports\">Reports</a>") }
         if !history.isEmpty { m.raw("<a href=\"#history\">Toothbrushing</a>") }
         m.raw("</nav></div></header><main>")
         daySection(&m)
@@ -61,6 +64,14 @@ public struct HealthPage {
         m.raw("<section id=\"days\" class=\"card\"><h2>Days</h2><p class=\"lead\">Low, average and high glucose of each day with its hypo, hyper, exercise, stress and illness marks and favourites. Filter to find days; a date opens that day.</p>")
         DayTableHTML(table: table, bands: bands, viewable: Set(days.map(\.day))).render(&m)
         m.raw("</section>")
+        if let reports {
+            m.raw("<section id=\"reports\" class=\"card\"><h2>Health reports</h2><p class=\"lead\">The values of the reports over the week "
+                  + "(each dot numbered with its importance, the daily average dashed, alert thresholds in red) and how many reports were made each day.</p>")
+            m.raw("<div class=\"history-grid\">")
+            for v in reports.values { m.raw(ReportValuesSVG(view: v).element()) }
+            m.raw(ReportDaysSVG(view: reports.days).element())
+            m.raw("</div></section>")
+        }
         if !history.isEmpty {
             m.raw("<section id=\"history\" class=\"card\"><h2>Toothbrushing</h2><p class=\"lead\">Sessions by week, month and year.</p><div class=\"history-grid\">")
             for h in history { m.raw(HistorySVG(chart: h).element()) }

@@ -98,6 +98,18 @@ struct RecordBatcher {
 
     mutating func add(_ p: SubjectProfile) { batch.profiles.append(p) }
 
+    /// A health report with its values as readings.
+    mutating func add(_ r: HealthReport) {
+        batch.reports.append(r)
+        for m in r.measurements { add(m) }
+    }
+
+    /// A manual entry with its event.
+    mutating func add(_ entry: ManualEntry) {
+        batch.entries.append(entry)
+        add(entry.event)
+    }
+
     mutating func flushIfFull(_ emit: (RecordBatch) throws -> Void) throws {
         if batch.count >= limit { try flush(emit) }
     }

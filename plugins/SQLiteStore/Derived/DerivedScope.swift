@@ -34,6 +34,10 @@ struct DerivedScope {
     @inline(__always)
     func containsWhole(_ subject: Symbol) -> Bool { !pendingOnly || (wholeSubjects && days[subject] != nil) }
 
+    /// Rows derived from a subject's reports (replaced for every subject with a pending day).
+    @inline(__always)
+    func containsReports(_ subject: Symbol) -> Bool { !pendingOnly || days[subject] != nil }
+
     @inline(__always)
     func containsGrid(_ subject: Symbol, day: Int64) -> Bool {
         guard pendingOnly else { return true }

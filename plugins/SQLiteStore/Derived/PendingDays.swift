@@ -22,6 +22,10 @@ final class PendingDays {
     /// Fresh days whose derived rows were written from the stream in this run.
     private var settled: Set<Key> = []
     private var last: Key?
+    /// Per subject: the first local day of its open episodes, which flag every later day with data
+    /// (so those days are never derived from a stream that does not hold the episode).
+    private var openFrom: [Symbol: Int64] = [:]
+    private let openEpisodes: Statement
 
     init(db: SQLiteConnection) throws {
         self.db = db
@@ -29,6 +33,9 @@ final class PendingDays {
         deletePending = try db.prepare("DELETE FROM derived_pending WHERE subject = ?1 AND day = ?2", persistent: true)
         storedDays = try db.prepare("""
             SELECT day FROM daily_summaries WHERE subject = ?1 UNION SELECT day FROM derived_pending WHERE subject = ?1
+            """, persistent: true)
+        openEpisodes = try db.prepare("""
+            SELECT min(start + utc_offset) FROM events WHERE subject = ?1 AND kind = 'episode' AND flags & \(RecordFlags.openEnded.rawValue) != 0
             """, persistent: true)
     }
 
@@ -46,6 +53,15 @@ final class PendingDays {
             if let text = storedDays.text(0), let d = CivilDate.days(fromISO: text) { days.insert(d) }
         }
         existing[subject] = days
+        openEpisodes.reset()
+        try openEpisodes.bindText(1, subject.text)
+        if try openEpisodes.step(), !openEpisodes.isNull(0) { openFrom[subject] = CivilDate.floorDiv(openEpisodes.int(0), 86_400) }
+        openEpisodes.reset()
+    }
+
+    /// An open episode of `subject` starting on local `day` was written in this run.
+    func noteOpenEpisode(subject: Symbol, day: Int64) {
+        openFrom[subject] = min(openFrom[subject] ?? day, day)
     }
 
     /// Notes that rows of these days were written: `changed` when SQLite changed any row,
@@ -63,6 +79,7 @@ final class PendingDays {
     /// True when this run may write the day's derived rows from the stream.
     func isFresh(subject: Symbol, day: Int64) -> Bool {
         let key = Key(subject: subject, day: day)
+        if let open = openFrom[subject], day >= open { return false }
         return touched.contains(key) && !contested.contains(key) && !(existing[subject]?.contains(day) ?? true)
     }
 

@@ -19,6 +19,7 @@ final class DerivedRewriteSession {
     private let grid: GridWriter?
     private let scopedGrid: GridUpsert
     private let metricSets: MetricSetWriter
+    private let reportDays: ReportDayWriter
     static let cacheKiB = 16 * 1024
 
     init(path: String, scope: RefreshScope, settings: [DerivationSettingsTable.Row]?) throws {
@@ -34,6 +35,7 @@ final class DerivedRewriteSession {
         alerts = try AlertWriter(db: db, symbols: symbols)
         scopedGrid = try GridUpsert(db: db, symbols: symbols)
         metricSets = try MetricSetWriter(db: db, symbols: symbols)
+        reportDays = try ReportDayWriter(db: db, symbols: symbols)
         self.settings = settings
         // The write lock comes before anything is read: the source, on its own connection, then
         // sees the same pending days this transaction empties.
@@ -50,6 +52,7 @@ final class DerivedRewriteSession {
         }
         let deletes = try DerivedTables.dayDeletes.map { try db.prepare($0) }
         let wholes = try DerivedTables.subjectDeletes.map { try db.prepare($0) }
+        let reports = try DerivedTables.reportSubjectDeletes.map { try db.prepare($0) }
         let gridDelete = try db.prepare(DerivedTables.gridDelete)
         let groups = try MeasurementGroups.all(db)
         for subject in scope.subjects {
@@ -59,6 +62,10 @@ final class DerivedRewriteSession {
                     try s.bindText(2, CivilDate.isoDate(fromDays: day))
                     try s.run()
                 }
+            }
+            for s in reports {
+                try s.bindText(1, subject.text)
+                try s.run()
             }
             if scope.containsWhole(subject) {
                 for s in wholes {
@@ -97,6 +104,7 @@ final class DerivedRewriteSession {
             try metricSets.write(batch.metricSets[...])
             try forecasts.write(batch.forecasts[...])
             try alerts.write(batch.alerts[...])
+            try reportDays.write(batch.reportDays[...])
             return
         }
         try daily.write(batch.dailySummaries.filter { scope.contains($0.subject, day: $0.day) }[...])
@@ -104,7 +112,10 @@ final class DerivedRewriteSession {
             $0.firstDay == $0.lastDay ? scope.contains($0.subject, day: $0.firstDay) : scope.containsWhole($0.subject)
         }[...])
         try forecasts.write(batch.forecasts.filter { scope.containsWhole($0.subject) }[...])
-        try alerts.write(batch.alerts.filter { scope.containsWhole($0.subject) }[...])
+        try alerts.write(batch.alerts.filter {
+            scope.containsWhole($0.subject) || ($0.kind.fromReports && scope.containsReports($0.subject))
+        }[...])
+        try reportDays.write(batch.reportDays.filter { scope.containsReports($0.subject) }[...])
     }
 
     private func writeGrid(_ points: [HealthPipeCore.Measurement]) throws {

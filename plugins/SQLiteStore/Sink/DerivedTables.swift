@@ -1,9 +1,12 @@
+import HealthPipeCore
+
 /// Tables that hold only values computed from measurements and events. `healthpipe reaggregate`
 /// empties them and recomputes them in one transaction; a refresh replaces the rows of pending days.
 /// User tables (`favourites`) and imported data are never touched. A feature that adds a derived
 /// table appends it here (and to the scoped deletes below).
 public enum DerivedTables {
-    public static let names = ["daily_summaries", "daily_bands", "glucose_metrics", "glucose_agp", "forecasts", "alerts"]
+    public static let names = ["daily_summaries", "daily_bands", "glucose_metrics", "glucose_agp", "forecasts", "alerts",
+                               "report_days"]
     /// Measurements that are derived too: the `resample` grid (RecordFlags.interpolated).
     public static let interpolatedMeasurements = "flags & 128 != 0"
 
@@ -21,6 +24,16 @@ public enum DerivedTables {
         "DELETE FROM forecasts WHERE subject = ?1",
         "DELETE FROM alerts WHERE subject = ?1",
     ]
+    /// What the `reports` step derives from a subject ?1's stored reports: replaced for every subject
+    /// with a pending day, whatever else the refresh reads (a subject's reports are few).
+    static let reportSubjectDeletes = [
+        "DELETE FROM report_days WHERE subject = ?1",
+        "DELETE FROM alerts WHERE subject = ?1 AND kind IN (\(Alert.Kind.reportKinds.map { "'\($0.rawValue)'" }.joined(separator: ", ")))",
+    ]
+    /// Steps computed from the store only, never from a passing import stream (whole histories of
+    /// reports): an import's own steps need not include them for its fresh days to be stored.
+    public static var storeOnlySteps: Set<String> { DerivationSettings.storeOnlySteps }
+
     /// Grid rows of (subject ?1, metric ?6, source ?7) whose local time lies in [?2, ?3], found
     /// through the key with start in [?4, ?5].
     static let gridDelete = """

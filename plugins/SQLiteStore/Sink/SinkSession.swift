@@ -1,3 +1,4 @@
+import Foundation
 import HealthPipeCore
 
 /// Everything one run of the SQLite sink holds open: the connection, the batching transaction,
@@ -15,6 +16,8 @@ final class SinkSession {
     private let motionSessions: MotionSessionWriter
     private let routes: RouteWriter
     private let electrocardiograms: ElectrocardiogramWriter
+    private let reports: ReportWriter
+    private let entries: EntryWriter
     private let pending: PendingDays
     /// Daily summaries and day metric sets that arrive are written for fresh days (and those days
     /// taken off `derived_pending`) only when every step of the database's derivation settings is
@@ -30,7 +33,7 @@ final class SinkSession {
         devices = try DeviceTable(db: db)
         pending = try PendingDays(db: db)
         let stored = Set(try DerivationSettingsTable.read(db).map(\.step))
-        derivedFromStream = !stored.isEmpty && stored.isSubset(of: trustedSteps)
+        derivedFromStream = !stored.isEmpty && stored.subtracting(DerivedTables.storeOnlySteps).isSubset(of: trustedSteps)
         measurements = try MeasurementWriter(db: db, symbols: symbols, imports: imports, devices: devices, pending: pending)
         events = try EventWriter(db: db, symbols: symbols, imports: imports, devices: devices, pending: pending)
         daily = try DailySummaryWriter(db: db, symbols: symbols)
@@ -39,6 +42,8 @@ final class SinkSession {
         motionSessions = try MotionSessionWriter(db: db, symbols: symbols)
         routes = try RouteWriter(db: db, symbols: symbols, imports: imports, devices: devices)
         electrocardiograms = try ElectrocardiogramWriter(db: db, symbols: symbols, imports: imports, devices: devices)
+        reports = try ReportWriter(db: db, imports: imports, measurements: measurements, pending: pending)
+        entries = try EntryWriter(db: db, events: events, pending: pending)
         // new_rows and the pending days commit atomically with the rows they describe.
         transaction.beforeCommit = { [imports, pending] in
             try imports.flushNewRows()
@@ -57,6 +62,11 @@ final class SinkSession {
             // them from the store with the database's settings, never from a passing stream.
             let readings = batch.measurements.contains { $0.flags.contains(.interpolated) }
                 ? batch.measurements.filter { !$0.flags.contains(.interpolated) } : batch.measurements
+            // Reports and entries first: what their ids held before is read (and deleted where it is
+            // no longer theirs) before the rows beside them overwrite it.
+            let now = Int64(Date().timeIntervalSince1970)
+            try transaction.write(count: batch.reports.count) { try reports.write(batch.reports[$0], now: now) }
+            try transaction.write(count: batch.entries.count) { try entries.write(batch.entries[$0], now: now) }
             try transaction.write(count: readings.count) { try measurements.write(readings[$0]) }
             try transaction.write(count: batch.events.count) { try events.write(batch.events[$0]) }
             if derivedFromStream {

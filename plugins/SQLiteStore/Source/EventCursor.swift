@@ -1,7 +1,7 @@
 import HealthPipeCore
 
 /// One subject's events in time order: all of them, or those starting in a range of UTC seconds
-/// plus the episodes that began earlier and last into it.
+/// plus the episodes that began earlier and may last into it (open ones, and markers without an end).
 final class EventCursor {
     private let statement: Statement
     private(set) var current: Event?
@@ -15,11 +15,14 @@ final class EventCursor {
             statement = try db.prepare("""
                 SELECT \(columns) FROM events WHERE subject = ?1 AND start BETWEEN ?2 AND ?3
                 UNION ALL
-                SELECT \(columns) FROM events WHERE subject = ?1 AND kind = 'episode' AND start < ?2 AND end >= ?2
+                SELECT \(columns) FROM events WHERE subject = ?1 AND kind = 'episode' AND start < ?2
+                   AND (end >= ?2 OR flags & \(RecordFlags.openEnded.rawValue) != 0 OR (end = start AND start >= ?4))
                 ORDER BY start
                 """)
             try statement.bindInt(2, bounds.lowerBound)
             try statement.bindInt(3, bounds.upperBound)
+            // Markers (no end) last up to `EpisodeSpan.markerMaxDays`; open episodes until ended.
+            try statement.bindInt(4, bounds.lowerBound - EpisodeSpan.markerMaxDays * 86_400)
         } else {
             statement = try db.prepare("SELECT \(columns) FROM events WHERE subject = ?1 ORDER BY start")
         }

@@ -54,6 +54,7 @@ public final class SQLiteSource: Source {
         for subject in subjects {
             if context.shouldStop { break }
             let metrics = groups.filter { $0.subject == subject }
+            try ReportCursor.read(db, subject: subject) { try out.add($0) }
             if let pending, !scope.wholeSubjects {
                 for days in pending.ranges(subject, margin: scope.marginDays) {
                     try read(db, subject, metrics, days: days, into: &out)
@@ -132,6 +133,11 @@ struct SourceBatches {
         if batch.measurements.count + batch.events.count >= size { try flush() }
     }
 
+    mutating func add(_ r: HealthReport) throws {
+        batch.reports.append(r)
+        if batch.reports.count >= size { try flush() }
+    }
+
     mutating func flush() throws {
         guard !batch.isEmpty else { return }
         context.progress.addRecords(Int64(batch.count))
@@ -153,7 +159,8 @@ struct SQLiteSourceOptions: Decodable {
 public let sqliteSourceComponent = ComponentDescriptor(
     name: "sqlite-source", role: .source, family: "SQLiteStore",
     summary: "Reads a HealthPipe SQLite database back: measurements ordered by subject, metric and time (sources of one "
-        + "metric merged by time) with each subject's events interleaved by time into its glucose stream. Used by "
+        + "metric merged by time) with each subject's events interleaved by time into its glucose stream, and its health "
+        + "reports. Used by "
         + "`healthpipe reaggregate`, the refresh after an import, and `healthpipe evaluate --db`.",
     options: [
         OptionDoc("path", "path", required: true, "the database to read (relative to the config's folder)"),
@@ -162,7 +169,7 @@ public let sqliteSourceComponent = ComponentDescriptor(
         OptionDoc("subjects", "list of subject names", default: "all", "read only these subjects"),
         OptionDoc("metrics", "list of metric names", default: "all", "read only these metrics' readings (events are always read)"),
     ],
-    produces: [.measurements, .events],
+    produces: [.measurements, .events, .reports],
     emitsTimeOrdered: true,
     build: { b in
         let o = try b.options(SQLiteSourceOptions.self)

@@ -42,7 +42,12 @@ struct MappedAdapter: Sendable {
     var filter: RowFilter?
     var sourceName: Symbol
     var sourceColumn: ColumnRef?
+    /// The row's free text (`note_column`).
+    var note: ColumnRef?
     var values: [ValueMapping]
+
+    /// Rows are health reports: some measurement columns carry an importance.
+    var makesReports: Bool { values.contains { $0.importance != nil } }
 
     var produces: RecordKinds {
         var k: RecordKinds = []
@@ -52,6 +57,8 @@ struct MappedAdapter: Sendable {
             case .event: k.insert(.events)
             }
         }
+        if makesReports { k.insert(.reports) }
+        if note != nil { k.insert(.events) }
         return k
     }
 
@@ -106,6 +113,13 @@ struct ValueMapping: Sendable {
     var min: Double?
     var max: Double?
     var skipZero: Bool
+    /// A report value's importance: fixed, or read from a column.
+    var importance: Importance? = nil
+
+    enum Importance: Sendable {
+        case fixed(Int)
+        case column(ColumnRef)
+    }
 }
 
 /// Which quantity of an event a column fills.

@@ -5,8 +5,11 @@ struct ResolvedColumns {
     var subject: Int?
     var source: Int?
     var filter: Int?
+    var note: Int? = nil
     /// Parallel to `MappedAdapter.values`.
     var values: [Int]
+    /// Parallel to `values`: the column of each report value's importance.
+    var importance: [Int?] = []
     /// The widest position used (detection wants data rows at least this wide).
     var maxIndex: Int
 
@@ -42,8 +45,10 @@ struct ResolvedColumns {
         }
         let subject = a.subject.map(find), source = a.sourceColumn.map(find), filter = a.filter.map { find($0.column) }
         let values = a.values.map { find($0.column) }
-        let all = [date, time ?? 0, subject ?? 0, source ?? 0, filter ?? 0] + values
-        return ResolvedColumns(date: date, time: time, subject: subject, source: source, filter: filter, values: values,
-                               maxIndex: all.max() ?? 0)
+        let note = a.note.map(find)
+        let importance = a.values.map { v -> Int? in if case .column(let c)? = v.importance { return find(c) } else { return nil } }
+        let all = [date, time ?? 0, subject ?? 0, source ?? 0, filter ?? 0, note ?? 0] + values + importance.compactMap { $0 }
+        return ResolvedColumns(date: date, time: time, subject: subject, source: source, filter: filter, note: note, values: values,
+                               importance: importance, maxIndex: all.max() ?? 0)
     }
 }

@@ -27,6 +27,9 @@ struct MappedRowMapper {
         var min: Double
         var max: Double
         var skipZero: Bool
+        /// A report value: its fixed importance (0: read from its importance column).
+        var reportValue: Bool
+        var fixedImportance: Int
     }
 
     init(adapter: MappedAdapter, subject: Symbol, file: Symbol) {
@@ -34,8 +37,11 @@ struct MappedRowMapper {
         self.subject = subject
         self.file = file
         time = MappedTimeReader(adapter.time)
-        plans = adapter.values.map {
-            Plan(target: $0.target, scale: $0.scale, min: $0.min ?? -.infinity, max: $0.max ?? .infinity, skipZero: $0.skipZero)
+        plans = adapter.values.map { v in
+            var fixed = 0
+            if case .fixed(let i)? = v.importance { fixed = i }
+            return Plan(target: v.target, scale: v.scale, min: v.min ?? -.infinity, max: v.max ?? .infinity, skipZero: v.skipZero,
+                        reportValue: v.importance != nil, fixedImportance: fixed)
         }
         values = Array(repeating: nil, count: plans.count)
         decimalComma = adapter.decimalComma
@@ -74,8 +80,13 @@ struct MappedRowMapper {
         if let i = c.subject { let cell = row.trimmed(i); if !cell.isEmpty { who = subjects.symbol(cell) } }
         if let i = c.source { let cell = row.trimmed(i); if !cell.isEmpty { src = sources.symbol(cell) } }
         let prov = Provenance(file: file, line: row.line)
-        for k in 0..<plans.count {
+        let note = c.note.flatMap { i -> String? in let cell = row.trimmed(i); return cell.isEmpty ? nil : cell.text }
+        // A report is checked whole before anything of the row is emitted.
+        let report = adapter.makesReports ? try report(row, who: who, at: at, note: note, prov) : nil
+        var emitted = false
+        for k in 0..<plans.count where !plans[k].reportValue {
             guard let x = values[k] else { continue }
+            emitted = true
             switch plans[k].target {
             case .measurement(let metric, let unit, let glucose):
                 var flags = at.flags, v = x
@@ -95,8 +106,47 @@ struct MappedRowMapper {
                 case .insulin: e.insulin = x
                 case .duration: e.end = at.utc + Int64((x * 60).rounded())
                 }
+                if report == nil { e.note = note }
                 try out.add(e, emit)
             }
+        }
+        if let report {
+            var batch = RecordBatch(measurements: report.measurements)
+            batch.reports = [report]
+            try emit(batch)
+        } else if !emitted, let note {
+            // A row with only its free text is a note.
+            try out.add(Event(subject: who, kind: .note, source: src, start: at.utc, utcOffset: at.offset, note: note, flags: at.flags,
+                              provenance: prov), emit)
+        }
+    }
+
+    /// The row's report values (canonical units, importance 1–5, at least two); nil when it has none.
+    private mutating func report(_ row: CSVRow, who: Symbol, at: ZoneResolver.Resolved, note: String?, _ prov: Provenance) throws -> HealthReport? {
+        var draft = ReportDraft(id: nil, subject: who, start: at.utc, utcOffset: at.offset, note: note)
+        for k in 0..<plans.count where plans[k].reportValue {
+            guard let x = values[k], case .measurement(let metric, let unit, let glucose) = plans[k].target else { continue }
+            var importance = plans[k].fixedImportance
+            if importance == 0, let i = c.importance[k] {
+                let cell = row.trimmed(i)
+                guard let v = ByteText.double(cell, decimalComma: decimalComma), let whole = Int(exactly: v) else {
+                    throw CSVFileRun.Reject("\(adapter.values[k].label): importance '\(cell.text)' is not a whole number 1–5")
+                }
+                importance = whole
+            }
+            // Read as written: the health-value catalog converts to the canonical unit (mmol/L glucose too).
+            let written = glucose.map { $0 == .mmol ? $0.rawValue : "mg/dL" } ?? unit.text
+            switch HealthValueText.value(metric: metric.text, number: x, unit: written, importance: importance) {
+            case .failure(let p): throw CSVFileRun.Reject("\(adapter.values[k].label): \(p.message)")
+            case .success(let v): if let p = draft.add(v) { throw CSVFileRun.Reject(p.message) }
+            }
+        }
+        guard !draft.values.isEmpty else { return nil }
+        switch draft.report() {
+        case .failure(let p): throw CSVFileRun.Reject(p.message)
+        case .success(var r):
+            r.provenance = prov
+            return r
         }
     }
 

@@ -27,10 +27,18 @@
 /// filter: { column: Type, values: [sgv] }   # optional: other rows are skipped, not rejected
 /// source: simglucose          # source name (default: the adapter name)
 /// source_column: device       # optional; empty cells fall back to `source`
+/// note_column: Comment        # optional: the row's free text (a report's note, else its events'
+///                             #   note, or a note event on a row with nothing else)
 /// columns:                    # required: header names, or 1-based positions when header: none
 ///   cgm_mgdl: { metric: glucose, unit: mg/dL, min: 39, max: 600 }
 ///   carbs_g: { event: meal, field: carbs, skip_zero: true, duration_min: 5 }
+///   temp: { metric: body_temperature, unit: degF, importance_column: temp_importance }
+///   pain: { metric: pain, unit: score, importance: 4 }
 /// ```
+///
+/// Measurement columns with an importance (`importance: 1–5`, or `importance_column:` naming the
+/// column that holds it) make each row a health report (docs/reports.md): their values are
+/// checked and converted as typed reports are, and a row needs at least two of them.
 ///
 /// A column is either `metric:` + `unit:` (a measurement; glucose must be mg/dL or mmol/L and is
 /// stored in mg/dL, mmol/L converted and rounded) or `event:` (meal, exercise, insulin, episode,
@@ -54,6 +62,7 @@ struct MappedSpec: Decodable {
     var filter: FilterSpec?
     var source: String?
     var source_column: String?
+    var note_column: String?
     var columns: ColumnsSpec?
 
     struct DetectSpec: Decodable {
@@ -93,6 +102,8 @@ struct MappedSpec: Decodable {
         var max: Double?
         var skip_zero: Bool?
         var duration_min: Double?
+        var importance: Int?
+        var importance_column: String?
     }
 }
 

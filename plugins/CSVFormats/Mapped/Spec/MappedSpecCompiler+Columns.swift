@@ -110,9 +110,46 @@ extension MappedSpecCompiler {
             if let s = c.scale, !(s.isFinite && s != 0) { nodes.fail(path + ["scale"], "scale must be a non-zero number") }
             if let lo = c.min, let hi = c.max, lo > hi { nodes.fail(path + ["max"], "max (\(hi)) is below min (\(lo))") }
             out.append(ValueMapping(column: column, target: target, scale: c.scale ?? 1, min: c.min, max: c.max,
-                                    skipZero: c.skip_zero ?? false))
+                                    skipZero: c.skip_zero ?? false, importance: importance(c, target, path)))
+        }
+        let reportColumns = entries.filter { $0.spec.importance != nil || $0.spec.importance_column != nil }
+        if reportColumns.count == 1, let lone = reportColumns.first {
+            nodes.fail(["columns", lone.key], atKey: true, "a health report holds at least two values: give importance to two or more columns")
         }
         return out
+    }
+
+    /// A report value's importance (`importance: 1–5` or `importance_column:`), for measurement columns.
+    private mutating func importance(_ c: MappedSpec.ColumnSpec, _ target: ValueMapping.Target, _ path: [String]) -> ValueMapping.Importance? {
+        switch (c.importance, c.importance_column) {
+        case (nil, nil): return nil
+        case (.some, .some):
+            nodes.fail(path + ["importance_column"], atKey: true, "give importance or importance_column, not both")
+            return nil
+        case (let fixed?, nil):
+            guard HealthReport.importanceRange.contains(fixed) else { nodes.fail(path + ["importance"], "importance is 1–5"); return nil }
+            return checkReportMetric(target, path) ? .fixed(fixed) : nil
+        case (nil, let column?):
+            guard let ref = ref(column, path + ["importance_column"], structural: false) else { return nil }
+            return checkReportMetric(target, path) ? .column(ref) : nil
+        }
+    }
+
+    private mutating func checkReportMetric(_ target: ValueMapping.Target, _ path: [String]) -> Bool {
+        guard case .measurement(let metric, let unit, let glucose) = target else {
+            nodes.fail(path + ["importance"], atKey: true, "importance is for measurement columns (a report's values)")
+            return false
+        }
+        guard HealthValues.metricName(metric.text) == metric.text || HealthValues.kind(named: metric.text) != nil else {
+            nodes.fail(path + ["metric"], "a report value's metric is a health value name (letters, digits and _), not '\(metric.text)'")
+            return false
+        }
+        let written = glucose.map { $0 == .mmol ? $0.rawValue : "mg/dL" } ?? unit.text
+        if case .failure(let p) = HealthValues.canonical(metric: metric.text, value: 1, unit: written), case .unknownUnit = p {
+            nodes.fail(path + ["unit"], "\(metric.text): \(p)")
+            return false
+        }
+        return true
     }
 
     private mutating func target(_ c: MappedSpec.ColumnSpec, _ path: [String]) -> ValueMapping.Target? {

@@ -38,13 +38,15 @@ struct MappedSpecCompiler {
         let subject = optionalRef(spec.subject_column, ["subject_column"])
         let sourceColumn = optionalRef(spec.source_column, ["source_column"])
         let filter = checkFilter()
+        let note = optionalRef(spec.note_column, ["note_column"])
         let values = checkColumns()
         guard nodes.errors.isEmpty, let name, let description, let detect, let time, let values else { return nil }
         return MappedAdapter(
             name: name, summary: description, family: family, header: header, headerCells: headerCells,
             withinLines: detect.within, fieldCount: fieldCount, detectDataRows: detect.dataRows, section: section,
             separator: separator, decimalComma: spec.decimal_comma ?? false, time: time, timezone: zone,
-            subject: subject, filter: filter, sourceName: Symbol(spec.source ?? name), sourceColumn: sourceColumn, values: values)
+            subject: subject, filter: filter, sourceName: Symbol(spec.source ?? name), sourceColumn: sourceColumn, note: note,
+            values: values)
     }
 
     mutating func required(_ value: String?, _ path: [String]) -> String? {

@@ -1,0 +1,72 @@
+import Foundation
+import HealthPipeAnalytics
+import HealthPipeCore
+import SQLiteStore
+
+/// What `healthpipe alerts check` announces at a moment: today's reminder when no report was made
+/// by its time (or by the end of its snooze), and every threshold alert that started by now and
+/// is not over for more than a day. Each is announced once per due time: `alert_notices` keeps
+/// what was announced, so a check every few minutes notifies once (and again after a snooze ends).
+struct AlertsDue {
+    struct Due {
+        var subject: String
+        var kind: Alert.Kind
+        var metric: String
+        /// The alert's start (for a reminder: its time today, before any snooze).
+        var start: Int64
+        /// When it became due (a snoozed reminder: the end of the snooze).
+        var due: Int64
+        var offset: Int32
+        var text: String
+    }
+
+    let queries: HealthLogQueries
+    let settings: ReportAlertSettings
+    let zone: TimeZone
+
+    func due(subject: String, now: Int64) throws -> [Due] {
+        var out: [Due] = []
+        if let minute = settings.reminderMinute, let r = try reminder(subject: subject, minute: minute, now: now) { out.append(r) }
+        for a in try queries.alerts(subject: subject, kinds: [.averageAbove, .averageBelow]) where a.start <= now && a.end >= now - 86_400 {
+            out.append(Due(subject: subject, kind: a.kind, metric: a.metric.text, start: a.start, due: a.start, offset: a.utcOffset,
+                           text: Self.describe(a, settings)))
+        }
+        return out
+    }
+
+    /// `7-day average of body_temperature (importance ≥ 4) is 38.03 degC, above 37.5 degC since 2024-03-07 08:00`.
+    static func describe(_ a: Alert, _ settings: ReportAlertSettings) -> String {
+        let t = settings.thresholds.first { $0.metric == a.metric && $0.kind == a.kind }
+        let period = t.map { "\($0.days)-day" } ?? "period"
+        let importance = t.map { " (importance ≥ \($0.minImportance))" } ?? ""
+        let unit = t.map { $0.unit.isEmpty ? "" : " " + $0.unit.text } ?? ""
+        return "\(period) average of \(a.metric.text)\(importance) is \(number(a.value))\(unit), "
+            + "\(a.kind == .averageAbove ? "above" : "below") \(number(a.threshold))\(unit) since "
+            + LocalTimeText.wallClock(utc: a.start, offset: a.utcOffset)
+    }
+
+    /// Today's reminder, when it is due: past its time (or its snooze) and no report made today.
+    func reminder(subject: String, minute: Int, now: Int64) throws -> Due? {
+        let today = CivilDate.floorDiv(now + Int64(LocalTimeText.offset(of: zone, at: now)), 86_400)
+        var resolver = ZoneResolver(zone: zone)
+        let dueAt = try resolver.resolve(local: today * 86_400 + Int64(minute) * 60)
+        guard now >= dueAt.utc, try queries.reports(subject: subject, fromDay: today, toDay: today).isEmpty else { return nil }
+        let until = try queries.snooze(subject: subject, day: today) ?? dueAt.utc
+        guard now >= until else { return nil }
+        let due = max(until, dueAt.utc)
+        let when = LocalTimeText.wallClock(utc: due, offset: LocalTimeText.offset(of: zone, at: due))
+        return Due(subject: subject, kind: .reminder, metric: "report", start: dueAt.utc, due: due, offset: dueAt.offset,
+                   text: "no health report yet today (\(CivilDate.isoDate(fromDays: today))); due at \(String(when.suffix(5)))"
+                       + (due > dueAt.utc ? " after a snooze" : "")
+                       + ": add one with `healthpipe reports add`, or postpone it with `healthpipe alerts snooze --until HH:MM`")
+    }
+
+    /// The ones not announced yet for their due time.
+    func unannounced(_ list: [Due]) throws -> [Due] {
+        try list.filter { d in
+            try queries.noticeDue(subject: d.subject, kind: d.kind, metric: d.metric, start: d.start) != d.due
+        }
+    }
+
+    static func number(_ v: Double) -> String { HealthValues.text((v * 100).rounded() / 100) }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import BuiltinPlugins
+import Foundation
+import HealthPipeCore
+import SQLiteStore
+
+/// Flags every health-log command takes: the database, whose log, and the zone typed times are in.
+struct LogOptions: ParsableArguments {
+    @Option(help: "The HealthPipe database (created by the first entry).") var db: String
+    @Option(help: "Whose log this is (default: default).") var subject: String?
+    @Option(help: "Zone of typed times without an offset: IANA name or ±HH:MM (default: this computer's zone, $TZ).")
+    var timezone: String?
+
+    var dbPath: String { ComponentBuilder.resolve(db, base: FileManager.default.currentDirectoryPath) }
+    var who: String { subject ?? "default" }
+
+    /// The zone typed times are read in; an unknown name is a usage error.
+    func zone() throws -> TimeZone {
+        guard let timezone else { return TimeZone.current }
+        guard let z = ZoneResolver.timeZone(named: timezone) else {
+            throw usage("--timezone \(timezone): unknown zone (use an IANA name such as Europe/London, or +01:00)")
+        }
+        return z
+    }
+
+    /// The database must exist for reading, editing and deleting (never created by a typo).
+    func existingStore() throws -> String {
+        let path = dbPath
+        guard FileManager.default.fileExists(atPath: path) else { throw usage("--db \(db): no such database") }
+        return path
+    }
+
+    func queries() throws -> HealthLogQueries {
+        do { return try HealthLogQueries(path: try existingStore()) } catch let e as ExitCode { throw e } catch {
+            throw usage("--db \(db): \(error)")
+        }
+    }
+
+    /// A typed moment (`--at 20:00`, `--start 2024-03-05 08:00`, `now`), in the zone.
+    func time(_ text: String, flag: String, now: Int64) throws -> ZoneResolver.Resolved {
+        guard let t = LocalTimeText.parse(text, zone: try zone(), now: now) else {
+            throw usage("\(flag) \(text): not a time such as 2024-03-05 20:00, 20:00 or now")
+        }
+        return t
+    }
+
+    /// A typed local day (`2024-03-05`, `today`, `yesterday`).
+    func day(_ text: String, flag: String, now: Int64) throws -> Int64 {
+        let today = CivilDate.floorDiv(now + Int64(LocalTimeText.offset(of: try zone(), at: now)), 86_400)
+        switch text.lowercased() {
+        case "today": return today
+        case "yesterday": return today - 1
+        default:
+            guard let d = CivilDate.days(fromISO: text) else { throw usage("\(flag) \(text): not a day (YYYY-MM-DD, today, yesterday)") }
+            return d
+        }
+    }
+
+    var registry: ComponentRegistry {
+        get throws {
+            do { return try BuiltinPlugins.registry() } catch { throw configFailure(error) }
+        }
+    }
+
+    /// After a delete: brings the days it made pending up to date from the store.
+    func refresh() throws {
+        let path = dbPath
+        let run = RunSettings(subject: who, baseDirectory: FileManager.default.currentDirectoryPath)
+        guard let report = try StoreDerivation.refresh(db: path, registry: try registry, run: run, quarantine: Self.quarantine(path)),
+              report.outcome != .completed else { return }
+        printError("refresh of \(db) did not complete: \(report.error ?? report.outcome.rawValue)")
+        throw ExitCode(1)
+    }
+
+    /// Deletes one report or entry by id (exit 1 naming it when missing), then brings the days it
+    /// counted in up to date.
+    func delete(_ what: String, id: String, with edit: (_ path: String, _ subject: String, _ id: String) throws -> Bool) throws {
+        guard try edit(try existingStore(), who, id) else { throw missing(what, id, subject: who) }
+        try refresh()
+        print("\(what) \(id) deleted")
+    }
+
+    static func quarantine(_ path: String) -> String {
+        (path.hasSuffix(".sqlite") ? String(path.dropLast(7)) : path) + ".quarantine.ndjson"
+    }
+}
+
+/// Prints a usage mistake and exits 2 (nothing is written).
+func usage(_ message: String) -> ExitCode {
+    printError(message)
+    return ExitCode(2)
+}
+
+/// Prints that an id is not stored and exits 1.
+func missing(_ what: String, _ id: String, subject: String) -> ExitCode {
+    printError("no \(what) with id '\(id)'" + (subject == "default" ? "" : " for subject \(subject)"))
+    return ExitCode(1)
+}
+
+/// The clock, to the minute: an entry typed twice within a minute is the same entry.
+var nowToTheMinute: Int64 {
+    let t = Int64(Date().timeIntervalSince1970)
+    return t - t % 60
+}
+

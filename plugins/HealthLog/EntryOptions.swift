@@ -1,0 +1,105 @@
+import Foundation
+import HealthPipeCore
+
+/// The options of one hand-made entry, as `healthpipe reports add` / `healthpipe add` build them or
+/// a pipeline writes them. The checks are the drafts' (`ReportDraft`, `EntryDraft`), shared with the
+/// file sources; a refusal names the flag (or option) its value came from.
+struct EntryOptions: Decodable {
+    var kind: EntryKind
+    var id: String?
+    var at: String
+    var end: String?
+    var timezone: String?
+    var subject: String?
+    var note: String?
+    // report
+    var values: [String]?
+    // insulin
+    var units: Double?
+    var basal: Bool?
+    // meal
+    var carbs: Double?
+    var protein: Double?
+    var fat: Double?
+    // meal and exercise
+    var name: String?
+    // exercise
+    var minutes: Double?
+    var intensity: String?
+
+    /// A moment more than this far past the clock is a typing mistake.
+    static let futureLimit: Int64 = 86_400
+
+    /// The records the entry stands for: the report or the entry, and the rows they own.
+    func records(_ b: ComponentBuilder, now: Int64) throws -> RecordBatch {
+        let zone = try b.zone(timezone)
+        let start = try instant(at, option: "at", zone: zone, now: now, b)
+        guard start.utc <= now + Self.futureLimit else {
+            throw b.error("\(LocalTimeText.wallClock(utc: start.utc, offset: start.offset)) is more than a day in the future", option: "at")
+        }
+        let subject = Symbol(subject ?? b.settings.subject)
+        var batch = RecordBatch()
+        if kind == .report {
+            for (option, given) in [("units", units != nil), ("carbs", carbs != nil), ("minutes", minutes != nil), ("end", end != nil)] where given {
+                throw b.error("a report takes values, not '\(option)'", option: option)
+            }
+            var draft = ReportDraft(id: id, subject: subject, start: start.utc, utcOffset: start.offset, note: note)
+            for text in values ?? [] {
+                switch HealthValueText.parse(text) {
+                case .failure(let p): throw b.error(p.message, option: "values")
+                case .success(let v): if let p = draft.add(v) { throw b.error("'\(text)': \(p.message)", option: "values") }
+                }
+            }
+            let r = try draft.report().get(b)
+            batch.reports = [r]
+            batch.measurements = r.measurements
+            return batch
+        }
+        if values != nil { throw b.error("only a report takes values", option: "values") }
+        var draft = EntryDraft(kind: kind, id: id, subject: subject, start: start.utc, utcOffset: start.offset)
+        draft.timeFlags = start.flags
+        if let end {
+            let e = try instant(end, option: "end", zone: zone, now: now, b)
+            guard e.utc >= start.utc else {
+                throw b.error("end \(LocalTimeText.wallClock(utc: e.utc, offset: e.offset)) is before the start "
+                              + LocalTimeText.wallClock(utc: start.utc, offset: start.offset), option: "end")
+            }
+            draft.end = e.utc
+        }
+        draft.units = units
+        draft.basal = basal ?? false
+        draft.carbs = carbs
+        draft.protein = protein
+        draft.fat = fat
+        draft.name = name
+        draft.minutes = minutes
+        draft.intensity = intensity
+        draft.note = note
+        let entry = try draft.entry().get(b)
+        batch.entries = [entry]
+        batch.events = [entry.event]
+        return batch
+    }
+
+    /// A moment with an offset, or a naive local time in the stage's (or run's) zone.
+    private func instant(_ text: String, option: String, zone: TimeZone?, now: Int64, _ b: ComponentBuilder) throws -> ZoneResolver.Resolved {
+        if LocalTimeText.hasOffset(text), let r = LocalTimeText.parse(text, zone: TimeZone(secondsFromGMT: 0)!, now: now) { return r }
+        guard let zone else {
+            throw b.error("'\(text)' has no offset: give one (2024-03-05T20:00:00+01:00) or a timezone", option: option)
+        }
+        guard let r = LocalTimeText.parse(text, zone: zone, now: now) else {
+            throw b.error("'\(text)' is not a time such as 2024-03-05 20:00, 20:00 or now", option: option)
+        }
+        return r
+    }
+}
+
+extension Result where Failure == EntryProblem {
+    /// The value, or the problem as a configuration error naming its option.
+    func get(_ b: ComponentBuilder) throws -> Success {
+        switch self {
+        case .success(let v): return v
+        case .failure(let p): throw b.error(p.message, option: p.field)
+        }
+    }
+}

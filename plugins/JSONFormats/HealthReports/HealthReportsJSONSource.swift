@@ -1,0 +1,153 @@
+import Foundation
+import HealthPipeCore
+
+/// Health reports and manual entries from JSON — a top-level array or one object per line, as
+/// `healthpipe reports list --json` and `healthpipe entries list --json` print them:
+/// a report `{"id", "time", "note", "values": [{"metric", "value", "unit", "importance"}]}`;
+/// an entry `{"id", "kind": insulin|meal|exercise|illness|stress, "start", "end", "units", "type",
+/// "carbs_g", "protein_g", "fat_g", "name", "minutes", "intensity", "open", "note"}`.
+/// Each is checked as a typed one is (`ReportDraft`, `EntryDraft`); a bad object is rejected with its
+/// line and JSON path and every valid one lands.
+final class HealthReportsJSONSource: Source, InputDescribing {
+    static let format = "health-reports-json"
+    let path: String
+    let zone: TimeZone?
+    let subject: Symbol
+    var inputPaths: [String] { [path] }
+
+    init(path: String, zone: TimeZone?, subject: Symbol) {
+        self.path = path
+        self.zone = zone
+        self.subject = subject
+    }
+
+    enum F {
+        static let paths = ["id", "subject", "time", "start", "end", "note", "values", "kind", "units", "type", "basal", "carbs_g",
+                            "carbs", "protein_g", "protein", "fat_g", "fat", "name", "minutes", "intensity", "open"]
+        static let table = JSONPathTable(paths)
+        static func slot(_ name: String) -> Int { paths.firstIndex(of: name)! }
+        static let id = slot("id"), subject = slot("subject"), time = slot("time"), start = slot("start"), end = slot("end")
+        static let note = slot("note"), values = slot("values"), kind = slot("kind"), units = slot("units"), type = slot("type")
+        static let basal = slot("basal"), carbsG = slot("carbs_g"), carbs = slot("carbs"), proteinG = slot("protein_g")
+        static let protein = slot("protein"), fatG = slot("fat_g"), fat = slot("fat"), name = slot("name")
+        static let minutes = slot("minutes"), intensity = slot("intensity"), open = slot("open")
+    }
+
+    func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        let file = Symbol(path)
+        try JSONFileRun(path: path, format: Self.format, context: context).run(table: F.table, emit: emit) { doc, out in
+            let subject = doc.string(F.subject).map { Symbol($0) } ?? self.subject
+            let provenance = Provenance(file: file, line: doc.line)
+            if doc.present(F.values) {
+                var r = try report(doc, subject: subject).rejecting(doc)
+                r.provenance = provenance
+                out.add(r)
+            } else if doc.present(F.kind) {
+                var entry = try self.entry(doc, subject: subject).rejecting(doc)
+                entry.event.provenance = provenance
+                out.add(entry)
+            } else {
+                throw JSONFileRun.Reject("neither a report (values) nor an entry (kind)")
+            }
+        }
+    }
+
+    private func report(_ doc: JSONDocument, subject: Symbol) throws -> Result<HealthReport, EntryProblem> {
+        let t = try time(doc, F.time, "time")
+        var draft = ReportDraft(id: doc.string(F.id), subject: subject, start: t.utc, utcOffset: t.offset, note: doc.string(F.note))
+        for (i, v) in doc.children(of: doc.node(F.values)).enumerated() {
+            func field(_ name: String) -> Int? { doc.child(of: v, named: name) }
+            guard let metric = field("metric").flatMap({ doc.string(node: $0) }) else {
+                throw JSONFileRun.Reject("a value without its metric", at: doc.path(ofSlot: F.values) + "[\(i)]")
+            }
+            guard let number = field("value").flatMap({ doc.number(node: $0) }) else {
+                throw JSONFileRun.Reject("\(metric) has no number", at: doc.path(ofSlot: F.values) + "[\(i)].value")
+            }
+            guard let imp = field("importance").flatMap({ doc.number(node: $0) }), let importance = Int(exactly: imp) else {
+                throw JSONFileRun.Reject("\(metric) has no whole-number importance 1–5", at: doc.path(ofSlot: F.values) + "[\(i)].importance")
+            }
+            let unit = field("unit").flatMap { doc.string(node: $0) } ?? ""
+            switch HealthValueText.value(metric: metric, number: number, unit: unit, importance: importance) {
+            case .failure(let p): throw JSONFileRun.Reject(p.message, at: doc.path(ofSlot: F.values) + "[\(i)]")
+            case .success(let value): if let p = draft.add(value) { throw JSONFileRun.Reject(p.message, at: doc.path(ofSlot: F.values)) }
+            }
+        }
+        return draft.report()
+    }
+
+    private func entry(_ doc: JSONDocument, subject: Symbol) throws -> Result<ManualEntry, EntryProblem> {
+        guard let k = doc.string(F.kind), let kind = EntryKind(rawValue: k.lowercased()), kind != .report else {
+            throw JSONFileRun.Reject("kind must be insulin, meal, exercise, illness or stress", at: doc.path(ofSlot: F.kind))
+        }
+        let t = try time(doc, doc.present(F.start) ? F.start : F.time, doc.present(F.start) ? "start" : "time")
+        var d = EntryDraft(kind: kind, id: doc.string(F.id), subject: subject, start: t.utc, utcOffset: t.offset)
+        d.timeFlags = t.flags
+        if doc.present(F.end) { d.end = try time(doc, F.end, "end").utc }
+        d.openWithoutEnd = doc.bool(F.open) ?? false
+        d.units = doc.number(F.units)
+        d.basal = doc.bool(F.basal) ?? (doc.string(F.type) == "basal")
+        d.carbs = doc.number(F.carbsG) ?? doc.number(F.carbs)
+        d.protein = doc.number(F.proteinG) ?? doc.number(F.protein)
+        d.fat = doc.number(F.fatG) ?? doc.number(F.fat)
+        d.name = doc.string(F.name)
+        // An exercise's duration is its span when it has an end.
+        d.minutes = doc.number(F.minutes)
+        if kind == .exercise, d.minutes != nil { d.end = nil }
+        d.intensity = doc.string(F.intensity)
+        d.note = doc.string(F.note)
+        return d.entry()
+    }
+
+    /// A time with an offset, or a naive local time in the stage's zone.
+    private func time(_ doc: JSONDocument, _ slot: Int, _ name: String) throws -> ZoneResolver.Resolved {
+        guard let text = doc.string(slot) else { throw JSONFileRun.Reject("no \(name)", at: doc.path(ofSlot: slot)) }
+        if LocalTimeText.hasOffset(text), let r = LocalTimeText.parse(text, zone: TimeZone(secondsFromGMT: 0)!, now: 0) { return r }
+        guard let zone else {
+            throw JSONFileRun.Reject("\(name) '\(text)' has no offset: give the source a timezone", at: doc.path(ofSlot: slot))
+        }
+        guard text.contains("-"), let r = LocalTimeText.parse(text, zone: zone, now: 0) else {
+            throw JSONFileRun.Reject("\(name) '\(text)' is not a time such as 2024-03-05T20:00:00+01:00", at: doc.path(ofSlot: slot))
+        }
+        return r
+    }
+}
+
+extension Result where Failure == EntryProblem {
+    /// The value, or the object rejected with the problem (at its field's path).
+    func rejecting(_ doc: JSONDocument) throws -> Success {
+        switch self {
+        case .success(let v): return v
+        case .failure(let p): throw JSONFileRun.Reject(p.message, at: p.field.map { doc.path(of: nil) + "." + $0 })
+        }
+    }
+}
+
+struct HealthReportsJSONOptions: Decodable {
+    var path: String
+    var timezone: String?
+    var subject: String?
+}
+
+public let healthReportsJSONComponent = ComponentDescriptor(
+    name: HealthReportsJSONSource.format, role: .source, family: "JSONFormats",
+    summary: "Health reports (seed 004) and manual entries from JSON: an array, or one object per line, of reports "
+        + "{id, time, note, values: [{metric, value, unit, importance}]} and entries {id, kind, start, end, units, type, "
+        + "carbs_g, protein_g, fat_g, name, minutes, intensity, note} — what `healthpipe reports list --json` and `healthpipe "
+        + "entries list --json` print. Checked as typed entries are. See docs/reports.md.",
+    options: [
+        OptionDoc("path", "path", "the JSON file (`-` for standard input)"),
+        OptionDoc("timezone", "IANA zone or ±HH:MM", default: "the run's --timezone", "zone of times without an offset"),
+        OptionDoc("subject", "text", default: "the run's --subject", "whose entries these are (an object's subject wins)"),
+    ],
+    produces: [.measurements, .events, .reports, .entries],
+    detect: { sniff in
+        guard let doc = JSONSniff.firstObject(sniff, table: HealthReportsJSONSource.F.table) else { return 0 }
+        let report = doc.kind(HealthReportsJSONSource.F.values) == .array && doc.present(HealthReportsJSONSource.F.time)
+        let entry = doc.string(HealthReportsJSONSource.F.kind).flatMap { EntryKind(rawValue: $0) } != nil
+            && doc.present(HealthReportsJSONSource.F.start)
+        return report || entry ? 85 : 0
+    },
+    build: { b in
+        let o = try b.options(HealthReportsJSONOptions.self)
+        return HealthReportsJSONSource(path: b.path(o.path), zone: try b.zone(o.timezone), subject: Symbol(o.subject ?? b.settings.subject))
+    })
