@@ -41,8 +41,8 @@ import Yams
         if let valid = Self.validKeys(in: refused) {
             let decoded = valid.subtracting(PipelineSpec.engineKeys)
             let documented = Set(c.options.map(\.name))
-            #expect(decoded == documented, "\(name): decoded but undocumented \(decoded.subtracting(documented).sorted()), "
-                    + "documented but not decoded \(documented.subtracting(decoded).sorted())")
+            let undocumented = decoded.subtracting(documented).sorted(), unread = documented.subtracting(decoded).sorted()
+            #expect(decoded == documented, "\(name): decoded but undocumented \(undocumented), documented but not decoded \(unread)")
         }
     }
 

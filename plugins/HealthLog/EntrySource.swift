@@ -22,8 +22,9 @@ public let healthEntryComponent = ComponentDescriptor(
         + "optional note) or an insulin dose, meal, exercise or illness/stress episode, with a stable id (default: made "
         + "from the kind and local time). What `healthpipe reports add` and `healthpipe add` run. See docs/reports.md.",
     options: [
-        OptionDoc("kind", "report | insulin | meal | exercise | illness | stress", "what the entry is"),
-        OptionDoc("at", "time", "when: 2024-03-05T20:00:00+01:00, or a local time with `timezone`; at most a day ahead"),
+        OptionDoc("kind", "report | insulin | meal | exercise | illness | stress", required: true, example: "illness",
+                  "what the entry is"),
+        OptionDoc("at", "time", required: true, example: "2020-01-01T08:00:00Z", "when: 2024-03-05T20:00:00+01:00, or a local time with `timezone`; at most a day ahead"),
         OptionDoc("id", "text", default: "from the kind and local time", "the entry's id (an entry with this id is replaced)"),
         OptionDoc("values", "list of metric=value[unit]:importance", "a report's values (at least two)"),
         OptionDoc("note", "text", "free text (a report's note)"),

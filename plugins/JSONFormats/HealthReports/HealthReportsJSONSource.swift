@@ -135,7 +135,7 @@ public let healthReportsJSONComponent = ComponentDescriptor(
         + "carbs_g, protein_g, fat_g, name, minutes, intensity, note} — what `healthpipe reports list --json` and `healthpipe "
         + "entries list --json` print. Checked as typed entries are. See docs/reports.md.",
     options: [
-        OptionDoc("path", "path", "the JSON file (`-` for standard input)"),
+        OptionDoc("path", "path", required: true, "the JSON file (`-` for standard input)"),
         OptionDoc("timezone", "IANA zone or ±HH:MM", default: "the run's --timezone", "zone of times without an offset"),
         OptionDoc("subject", "text", default: "the run's --subject", "whose entries these are (an object's subject wins)"),
     ],
