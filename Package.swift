@@ -22,10 +22,11 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "CHealthShims", path: "Sources/CHealthShims",
-                cSettings: [.define("_GNU_SOURCE")]),
+        // Small C targets, one purpose each: signal flags for a clean stop, and serial ports/ptys (POSIX termios).
+        .target(name: "CStopSignals", path: "Sources/CStopSignals"),
+        .target(name: "CSerialPort", path: "Sources/CSerialPort", cSettings: [.define("_GNU_SOURCE", .when(platforms: [.linux]))]),
 
-        .target(name: "HealthPipeCore", dependencies: ["Yams", "CHealthShims"],
+        .target(name: "HealthPipeCore", dependencies: ["Yams", "CStopSignals"],
                 path: "Sources/HealthPipeCore"),
         .target(name: "HealthPipeAnalytics", dependencies: ["HealthPipeCore"],
                 path: "Sources/HealthPipeAnalytics"),
@@ -43,7 +44,7 @@ let package = Package(
         .target(name: "AppleHealth",
                 dependencies: ["HealthPipeCore", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                 path: "plugins/AppleHealth"),
-        .target(name: "SerialIMU", dependencies: ["HealthPipeCore", "CHealthShims"],
+        .target(name: "SerialIMU", dependencies: ["HealthPipeCore", "CSerialPort"],
                 path: "plugins/SerialIMU"),
         // Chart data, SVG and the HTML page: no SQLite here (the CLI composes store queries with these views).
         .target(name: "Charts", dependencies: ["HealthPipeCore", "HealthPipeAnalytics"], path: "plugins/Charts"),
@@ -71,11 +72,11 @@ let package = Package(
         .testTarget(name: "AppleHealthTests",
                     dependencies: ["AppleHealth", "BuiltinPlugins", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "SerialIMUTests",
-                    dependencies: ["SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CHealthShims", "BuiltinPlugins", "Charts"]),
+                    dependencies: ["SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CSerialPort", "BuiltinPlugins", "Charts"]),
         .testTarget(name: "ChartsTests", dependencies: ["Charts", "HealthPipeAnalytics"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe",
-                                                   "CHealthShims", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+                                                   "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]
 )
 

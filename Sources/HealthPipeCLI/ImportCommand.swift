@@ -51,6 +51,12 @@ struct ImportCommand: ParsableCommand {
         guard !inputs.isEmpty else { throw ExitCode(1) }
 
         let dbPath = ComponentBuilder.resolve(db, base: cwd)
+        // The database's stored settings are read before the pipeline exists: a path that cannot be
+        // a database (a directory, a device) is refused first, with the reason.
+        do { _ = try OutputPath.check(dbPath, what: "database") } catch {
+            printError("error: \(error)")
+            throw ExitCode(1)
+        }
         let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
                                       pluginPaths: shared.pluginPaths)
         let derivation: DerivationSettings
@@ -61,7 +67,7 @@ struct ImportCommand: ParsableCommand {
                                          ndjson: ndjson.map { ComponentBuilder.resolve($0, base: cwd) }, preset: preset)
         if printPipeline { print(try draft.yaml(), terminator: ""); return }
         let defaultQuarantine = quarantine.map { ComponentBuilder.resolve($0, base: cwd) }
-            ?? (dbPath.hasSuffix(".sqlite") ? String(dbPath.dropLast(7)) : dbPath) + ".quarantine.ndjson"
+            ?? DefaultQuarantine.beside(database: dbPath)
         do {
             try RunExecution.execute(spec: draft.spec(), registry: registry, settings: runSettings,
                                      defaultQuarantine: defaultQuarantine, reportPath: report, quiet: quiet, trustStream: true)

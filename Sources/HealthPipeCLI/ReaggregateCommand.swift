@@ -58,7 +58,7 @@ struct ReaggregateCommand: ParsableCommand {
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
         let draft = DerivationPipeline.draft(settings, db: dbPath, command: "healthpipe reaggregate")
         if printPipeline { print(try draft.yaml(), terminator: ""); return }
-        let quarantine = (dbPath.hasSuffix(".sqlite") ? String(dbPath.dropLast(7)) : dbPath) + ".quarantine.ndjson"
+        let quarantine = DefaultQuarantine.beside(database: dbPath)
         try RunExecution.execute(spec: draft.spec(), registry: registry, settings: runSettings, defaultQuarantine: quarantine,
                                  reportPath: report.map { ComponentBuilder.resolve($0, base: cwd) }, quiet: quiet) { graph in
             for n in graph.nodes {

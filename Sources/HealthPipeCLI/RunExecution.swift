@@ -1,5 +1,4 @@
 import ArgumentParser
-import CHealthShims
 import Foundation
 import HealthPipeCore
 import SQLiteStore
@@ -17,6 +16,7 @@ enum RunExecution {
             graph = try PipelineGraph.build(spec: try spec(), registry: registry, settings: settings,
                                             defaultQuarantine: defaultQuarantine)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
+        if !quiet { for note in graph.unwritten { printError("note: \(note)") } }
         // Outputs (the report file too: it is replaced by rename) are checked before a database is
         // opened for its settings, so a wrong path creates nothing.
         if let problem = GraphRunner.outputProblem(of: graph) {
@@ -33,7 +33,7 @@ enum RunExecution {
             try StoreDerivation.prepare(graph, registry: registry, run: settings, trustStream: trustStream)
             try configure(graph)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
-        healthpipe_install_stop_handlers()
+        StopRequest.installHandlers()
         var report = GraphRunner(showProgress: showProgress && isatty(2) != 0).run(graph)
         if report.outcome == .completed {
             refreshStores(of: graph, into: &report, registry: registry, settings: settings, quarantine: defaultQuarantine)

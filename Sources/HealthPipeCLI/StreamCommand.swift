@@ -45,7 +45,7 @@ struct StreamCommand: ParsableCommand {
         let registry: ComponentRegistry
         do { registry = try shared.registry() } catch { throw configFailure(error) }
         let defaultQuarantine = quarantine.map(abs)
-            ?? dbPath.map { ($0.hasSuffix(".sqlite") ? String($0.dropLast(7)) : $0) + ".quarantine.ndjson" }
+            ?? dbPath.map(DefaultQuarantine.beside(database:))
             ?? abs("stream.quarantine.ndjson")
         let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
                                    pluginPaths: shared.pluginPaths)

@@ -11,7 +11,8 @@ import SQLiteStore
         #expect(error?.code == SQLITE_ERROR)
         #expect(error?.message.contains("no such table: nowhere") == true)
         #expect(error?.sql == sql)
-        #expect(error?.description == "SQLite error 1: no such table: nowhere - while executing `SELECT * FROM nowhere`")
+        #expect(error?.path?.hasSuffix("/c.sqlite") == true)
+        #expect(error?.description == "\(error?.path ?? ""): SQLite error 1 (SQLITE_ERROR): no such table: nowhere - while executing `SELECT * FROM nowhere`")
     }
 
     @Test func stepErrorCarriesExtendedCode() throws {

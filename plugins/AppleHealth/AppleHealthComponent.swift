@@ -9,7 +9,7 @@ public let appleHealthComponent = ComponentDescriptor(
         + "correlations meal events, workouts exercise events, activity rings daily measurements, Me the subject "
         + "profile; MetadataEntry children and the device are kept as JSON. Re-importing adds nothing.",
     options: AppleHealthOptions.docs,
-    produces: [.measurements, .events],
+    produces: [.measurements, .events, .profiles, .routes, .electrocardiograms],
     detect: { ExportLocator.detect($0) },
     diagnose: { ExportLocator.diagnose($0) },
     build: { b in

@@ -34,6 +34,24 @@ public final class NDJSONSink: Sink, OutputChecking {
         if include.contains(.metricSets) { for m in batch.metricSets { encode(m); try flushIfFull() } }
         if include.contains(.forecasts) { for f in batch.forecasts { encode(f); try flushIfFull() } }
         if include.contains(.alerts) { for a in batch.alerts { encode(a); try flushIfFull() } }
+        if include.contains(.profiles) { for p in batch.profiles { encode(p); try flushIfFull() } }
+    }
+
+    /// A subject profile: the characteristics HealthPipe reads, and every one as written.
+    private func encode(_ p: SubjectProfile) {
+        writer.beginObject()
+        writer.key("type"); writer.string("profile")
+        writer.key("subject"); writer.string(p.subject.text)
+        writer.key("source"); writer.string(p.source.text)
+        writer.key("date_of_birth"); writer.string(p.dateOfBirth)
+        writer.key("biological_sex"); writer.string(p.biologicalSex)
+        writer.key("blood_type"); writer.string(p.bloodType)
+        writer.key("skin_type"); writer.string(p.skinType)
+        writer.key("attributes"); writer.json(p.attributes)
+        writer.key("file"); writer.string(p.provenance.file.text)
+        writer.key("line"); writer.int(p.provenance.line)
+        writer.endObject()
+        writer.newline()
     }
 
     /// A metric set: its names as keys (docs/analytics.md), the AGP as an array of columns.
@@ -199,11 +217,11 @@ struct NDJSONOptions: Decodable {
 
 public let ndjsonSinkComponent = ComponentDescriptor(
     name: "ndjson", role: .sink, family: "JSONFormats",
-    summary: "Newline-delimited JSON: one object per record with a \"type\" of measurement, event, daily, metrics, forecast or alert. "
+    summary: "Newline-delimited JSON: one object per record with a \"type\" of measurement, event, daily, metrics, forecast, alert or profile. "
         + "Times are UTC epoch seconds with utc_offset; values in canonical units. Written atomically (temp file + rename).",
     options: [
         OptionDoc("path", "path", required: true, "output file (`-` for standard output)"),
-        OptionDoc("include", "list of measurements | events | daily | metrics | forecasts | alerts", default: "all",
+        OptionDoc("include", "list of measurements | events | daily | metrics | forecasts | alerts | profiles", default: "all",
                   "which record kinds to write"),
     ],
     accepts: .all, produces: [],
@@ -218,8 +236,9 @@ public let ndjsonSinkComponent = ComponentDescriptor(
             case "metrics", "metric_sets": kinds.insert(.metricSets)
             case "forecasts": kinds.insert(.forecasts)
             case "alerts": kinds.insert(.alerts)
+            case "profiles": kinds.insert(.profiles)
             default:
-                throw b.error("unknown record kind '\(name)' (measurements, events, daily, metrics, forecasts, alerts)", option: "include")
+                throw b.error("unknown record kind '\(name)' (measurements, events, daily, metrics, forecasts, alerts, profiles)", option: "include")
             }
         }
         return NDJSONSink(path: b.path(o.path), include: kinds)

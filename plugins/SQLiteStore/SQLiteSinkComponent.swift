@@ -17,7 +17,7 @@ public let sqliteSinkComponent = ComponentDescriptor(
                   + "alerts), write the incoming derived records and update only the band of stored readings; events are "
                   + "not written. Commits only when the run completes."),
     ],
-    accepts: [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts, .motionSessions, .routes,
+    accepts: [.measurements, .events, .profiles, .dailySummaries, .metricSets, .forecasts, .alerts, .motionSessions, .routes,
               .electrocardiograms, .reports, .entries, .reportDays],
     produces: [],
     build: { builder in

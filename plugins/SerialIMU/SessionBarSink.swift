@@ -1,5 +1,9 @@
-import CHealthShims
+import CSerialPort
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HealthPipeCore
 
 /// Draws the live accomplishment bar (the seed's filling meter) on the terminal from session

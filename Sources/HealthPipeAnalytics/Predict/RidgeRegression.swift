@@ -125,7 +125,11 @@ enum SymmetricInverse {
 }
 
 #if canImport(Glibc)
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #elseif canImport(Darwin)
 import Darwin
 #endif

@@ -48,7 +48,7 @@ struct EntryRun {
         let before = try Self.thresholdAlerts(path, subject: log.who)
         let settings = RunSettings(timezone: log.timezone, subject: log.who, baseDirectory: FileManager.default.currentDirectoryPath)
         try RunExecution.execute(spec: p.spec(), registry: try log.registry, settings: settings,
-                                 defaultQuarantine: LogOptions.quarantine(path), reportPath: nil, quiet: true, showProgress: false) { graph in
+                                 defaultQuarantine: DefaultQuarantine.beside(database: path), reportPath: nil, quiet: true, showProgress: false) { graph in
             for n in graph.nodes { if let entry = n.stage as? EntrySource { try check(entry.batch) } }
         }
         print(done)

@@ -66,7 +66,7 @@ struct LogOptions: ParsableArguments {
     func refresh() throws {
         let path = dbPath
         let run = RunSettings(subject: who, baseDirectory: FileManager.default.currentDirectoryPath)
-        guard let report = try StoreDerivation.refresh(db: path, registry: try registry, run: run, quarantine: Self.quarantine(path)),
+        guard let report = try StoreDerivation.refresh(db: path, registry: try registry, run: run, quarantine: DefaultQuarantine.beside(database: path)),
               report.outcome != .completed else { return }
         printError("refresh of \(db) did not complete: \(report.error ?? report.outcome.rawValue)")
         throw ExitCode(1)
@@ -80,9 +80,6 @@ struct LogOptions: ParsableArguments {
         print("\(what) \(id) deleted")
     }
 
-    static func quarantine(_ path: String) -> String {
-        (path.hasSuffix(".sqlite") ? String(path.dropLast(7)) : path) + ".quarantine.ndjson"
-    }
 }
 
 /// Prints a usage mistake and exits 2 (nothing is written).

@@ -1,4 +1,3 @@
-import CHealthShims
 import Foundation
 import Synchronization
 
@@ -88,7 +87,7 @@ public struct GraphRunner {
         var report = RunReport()
         report.quarantinePath = graph.quarantinePath
         report.error = failure.message
-        report.outcome = report.error != nil ? .failed : (healthpipe_stop_requested() != 0 ? .interrupted : .completed)
+        report.outcome = report.error != nil ? .failed : (StopRequest.isRequested ? .interrupted : .completed)
         for (i, n) in nodes.enumerated() {
             let c = contexts[i]
             report.inputs.append(contentsOf: c.inputs)

@@ -18,6 +18,9 @@ public struct PipelineGraph {
     public var nodes: [Node]
     public var settings: RunSettings
     public var quarantinePath: String
+    /// Record kinds a sink receives but does not write ("'out' (ndjson) does not write routes that
+    /// 'apple' emits"): not an error, since a pipeline may mean it, but never silent.
+    public var unwritten: [String] = []
 
     /// Validates the spec against the registry and builds every stage. Collects all errors:
     /// unknown types and inputs (with the nearest valid name), cycles, records a stage cannot
@@ -77,6 +80,7 @@ public struct PipelineGraph {
 
         // Record kinds along each edge.
         var emits: [String: RecordKinds] = [:]
+        var unwritten: [String] = []
         for s in order {
             guard let d = descriptors[s.name] else { continue }
             var received: RecordKinds = []
@@ -86,6 +90,12 @@ public struct PipelineGraph {
                 if s.role != .source, upstream.intersection(d.accepts).isEmpty {
                     errors.append(doc.error(at: s.inputNodes[i],
                         "'\(s.name)' (\(d.name)) takes \(d.accepts) but '\(input)' emits \(upstream)"))
+                }
+                // Live progress and raw motion samples are for display; every other kind a sink
+                // leaves out is said.
+                let left = upstream.subtracting(d.accepts).subtracting([.motionSamples, .sessionProgress])
+                if s.role == .sink, !left.isEmpty, !upstream.intersection(d.accepts).isEmpty {
+                    unwritten.append("'\(s.name)' (\(d.name)) does not write the \(left) that '\(input)' emits")
                 }
             }
             emits[s.name] = d.passesThrough ? d.produces.union(received) : d.produces
@@ -121,7 +131,7 @@ public struct PipelineGraph {
         }
         if !errors.isEmpty { throw ConfigErrors(errors) }
         let q = spec.quarantine.map { ComponentBuilder.resolve($0, base: settings.baseDirectory) } ?? defaultQuarantine
-        return PipelineGraph(nodes: nodes, settings: settings, quarantinePath: q)
+        return PipelineGraph(nodes: nodes, settings: settings, quarantinePath: q, unwritten: unwritten)
     }
 
     static func withoutEngineKeys(_ node: Yams.Node) -> Yams.Node {

@@ -105,8 +105,10 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
     public static let reports = RecordKinds(rawValue: 1 << 11)
     public static let entries = RecordKinds(rawValue: 1 << 12)
     public static let reportDays = RecordKinds(rawValue: 1 << 13)
+    /// What an export says of its subject (Apple Health `Me`, a Nightscout profile).
+    public static let profiles = RecordKinds(rawValue: 1 << 14)
     /// Every kind an NDJSON-style sink writes (motion samples and live progress are stream-only).
-    public static let all: RecordKinds = [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts]
+    public static let all: RecordKinds = [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts, .profiles]
 
     public var description: String {
         var names: [String] = []
@@ -116,6 +118,7 @@ public struct RecordKinds: OptionSet, Hashable, Sendable, CustomStringConvertibl
         if contains(.metricSets) { names.append("metric sets") }
         if contains(.forecasts) { names.append("forecasts") }
         if contains(.alerts) { names.append("alerts") }
+        if contains(.profiles) { names.append("subject profiles") }
         if contains(.motionSamples) { names.append("motion samples") }
         if contains(.sessionProgress) { names.append("session progress") }
         if contains(.motionSessions) { names.append("motion sessions") }

@@ -1,4 +1,3 @@
-import CHealthShims
 import Synchronization
 
 /// What a running stage can see and do besides passing batches: apply its error policy to a bad
@@ -31,7 +30,7 @@ public final class StageContext: @unchecked Sendable {
     }
 
     /// True once the user pressed Ctrl-C or sent SIGTERM: finish the current batch and return.
-    public var shouldStop: Bool { healthpipe_stop_requested() != 0 }
+    public var shouldStop: Bool { StopRequest.isRequested }
 
     /// Applies the stage's error policy to a bad row: throws under `fail`, counts under `skip`,
     /// writes it to the dead-letter file under `quarantine`.

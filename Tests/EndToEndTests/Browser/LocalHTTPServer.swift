@@ -1,6 +1,10 @@
 import Foundation
 #if canImport(Glibc)
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #endif
 
 /// A one-file HTTP server on 127.0.0.1 that logs every path asked for: the browser test serves

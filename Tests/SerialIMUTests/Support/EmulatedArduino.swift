@@ -1,4 +1,4 @@
-import CHealthShims
+import CSerialPort
 import Foundation
 import HealthPipeCore
 

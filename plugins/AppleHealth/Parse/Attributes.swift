@@ -43,7 +43,11 @@ func named(_ p: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
 }
 
 #if canImport(Glibc)
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #elseif canImport(Darwin)
 import Darwin
 #endif

@@ -37,7 +37,11 @@ struct ByteCache<Value> {
 }
 
 #if canImport(Glibc)
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #elseif canImport(Darwin)
 import Darwin
 #endif

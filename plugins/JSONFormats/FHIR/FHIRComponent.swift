@@ -12,7 +12,7 @@ public let fhirSinkComponent = ComponentDescriptor(
         + "weight, temperature…, UCUM quantities, local times with their offset) and Patient.ndjson (one Patient per "
         + "subject). Ids come from the natural keys; files are renamed into place when the run completes.",
     options: [OptionDoc("path", "folder", required: true, "the output folder (created); Observation.ndjson and Patient.ndjson are replaced")],
-    accepts: [.measurements], produces: [],
+    accepts: [.measurements, .profiles], produces: [],
     build: { b in
         let o = try b.options(FHIROptions.self)
         return FHIRSink(directory: b.path(o.path))

@@ -10,7 +10,7 @@ public let nightscoutComponent = ComponentDescriptor(
         + "fields as metadata; device status becomes insulin/carbs on board, reservoir and battery measurements; the newest "
         + "profile (units, time zone, schedules) becomes the subject profile.",
     options: NightscoutOptions.docs,
-    produces: [.measurements, .events],
+    produces: [.measurements, .events, .profiles],
     detect: { NightscoutDetection.score($0) },
     build: { b in
         let o = try b.options(NightscoutOptionFields.self)

@@ -84,7 +84,7 @@ public final class ChartQueries {
         let s = try db.prepare("""
             SELECT start, "end", utc_offset, value, unit, flags, band FROM measurements
             WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start >= ?4 AND start < ?5
-              AND (flags & \(RecordFlags.interpolated.rawValue)) = 0
+              AND \(DerivedTables.readingMeasurements)
             ORDER BY start
             """)
         let subjectSymbol = Symbol(subject), metricSymbol = Symbol(metric)
@@ -129,7 +129,7 @@ public final class ChartQueries {
         for (order, pick) in [("ASC", true), ("DESC", false)] {
             let s = try db.prepare("""
                 SELECT start, utc_offset, value, flags FROM measurements
-                WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND (flags & \(RecordFlags.interpolated.rawValue)) = 0
+                WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND \(DerivedTables.readingMeasurements)
                 ORDER BY start \(order) LIMIT 1
                 """)
             for source in try readingSources(subject: subject, metric: metric) {

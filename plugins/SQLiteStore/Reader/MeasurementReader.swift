@@ -25,7 +25,7 @@ public final class MeasurementReader {
     public func read(subject: String, metric: String, batchSize: Int = 4096, _ body: ([Measurement]) throws -> Void) throws {
         let s = try db.prepare("""
             SELECT source, start, "end", utc_offset, value, unit, flags FROM measurements
-            WHERE subject = ?1 AND metric = ?2 AND (flags & \(RecordFlags.interpolated.rawValue)) = 0
+            WHERE subject = ?1 AND metric = ?2 AND \(DerivedTables.readingMeasurements)
             ORDER BY start, source
             """)
         try s.bindText(1, subject)

@@ -7,8 +7,11 @@ import HealthPipeCore
 public enum DerivedTables {
     public static let names = ["daily_summaries", "daily_bands", "glucose_metrics", "glucose_agp", "forecasts", "alerts",
                                "report_days"]
-    /// Measurements that are derived too: the `resample` grid (RecordFlags.interpolated).
-    public static let interpolatedMeasurements = "flags & 128 != 0"
+    /// Measurements that are derived too: the `resample` grid (RecordFlags.interpolated). The one
+    /// place SQL tells grid rows from readings.
+    public static let interpolatedMeasurements = "(flags & \(RecordFlags.interpolated.rawValue)) != 0"
+    /// Stored readings: every measurement that is not a grid point.
+    public static let readingMeasurements = "(flags & \(RecordFlags.interpolated.rawValue)) = 0"
 
     /// The rows of one (subject ?1, local day ?2).
     static let dayDeletes = [

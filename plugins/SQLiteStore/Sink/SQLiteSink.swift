@@ -67,7 +67,7 @@ public final class SQLiteSink: Sink, OutputChecking {
     /// SQLite's messages ("attempt to write a readonly database") say which database.
     private func namingPath<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch var e as SQLiteError {
-            if !e.message.contains(path) { e.message += " (database \(path))" }
+            if e.path == nil { e.path = path }
             throw e
         }
     }

@@ -15,7 +15,7 @@ final class MeasurementCursor {
     init(db: SQLiteConnection, subject: String, metric: String, source: String) throws {
         statement = try db.prepare("""
             SELECT start, end, utc_offset, value, unit, flags, band FROM measurements
-            WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start BETWEEN ?4 AND ?5 AND flags & 128 = 0
+            WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start BETWEEN ?4 AND ?5 AND \(DerivedTables.readingMeasurements)
             ORDER BY start, end
             """)
         nextStart = try db.prepare("""

@@ -1,5 +1,9 @@
-import CHealthShims
+import CSerialPort
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where the bytes come from: a serial device (opened raw at a baud rate), a recorded capture
 /// file, or standard input. Reads wait at most `pollMilliseconds`, so the caller can notice a

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HealthPipeCore
 
 /// The read loop behind `SerialIMUSource`: connect, decode, stamp, batch, and on a disconnect

@@ -25,7 +25,7 @@ final class StoredGridRows {
     static let sql = """
         SELECT start, end, value, utc_offset, unit, flags, band, import_id IS NULL AND line IS NULL AND metadata IS NULL AND device_id IS NULL
         FROM measurements WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start BETWEEN ?4 AND ?5
-          AND flags & \(RecordFlags.interpolated.rawValue) != 0
+          AND \(DerivedTables.interpolatedMeasurements)
         ORDER BY start, end
         """
 

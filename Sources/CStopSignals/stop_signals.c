@@ -1,4 +1,4 @@
-#include "CHealthShims.h"
+#include "stop_signals.h"
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -27,6 +27,3 @@ void healthpipe_install_stop_handlers(void) {
 }
 
 int healthpipe_stop_requested(void) { return stop_flag != 0; }
-void healthpipe_request_stop(void) { if (!stop_flag) stop_flag = SIGTERM; }
-void healthpipe_reset_stop(void) { stop_flag = 0; }
-int healthpipe_stop_signal(void) { return (int)stop_flag; }
