@@ -14,8 +14,9 @@ enum EventDays {
 
     static func collect(_ ledger: ExternalSorter<LedgerEvent>, markerSeconds: Int64 = EpisodeSpan.defaultMarkerSeconds) throws
         -> (days: [SubjectDay: EventDay], open: [Symbol: Open]) {
-        struct Part { var day: Int64; var start: Int64; var amount: Double; var carbs = 0.0, insulin = 0.0, minutes = 0.0 }
-        var parts: [Symbol: [Part]] = [:]
+        // The ledger drains in (subject, start, kind, subtype, source, amount) order whatever the order of
+        // arrival, so adding each event to its day as it comes sums every day in one canonical order.
+        var days: [SubjectDay: EventDay] = [:]
         var flags: [SubjectDay: (illness: Bool, stress: Bool)] = [:]
         var open: [Symbol: Open] = [:]
         var previous: LedgerEvent?
@@ -23,11 +24,10 @@ enum EventDays {
             let subject = Symbol(id: e.subject)
             let day = CivilDate.floorDiv(e.start + Int64(e.utcOffset), 86_400)
             switch e.eventKind {
-            case .meal: parts[subject, default: []].append(Part(day: day, start: e.start, amount: e.amount, carbs: e.carbs))
-            case .insulin: parts[subject, default: []].append(Part(day: day, start: e.start, amount: e.amount, insulin: e.insulin))
+            case .meal: days[SubjectDay(subject: subject, day: day), default: EventDay()].carbs += e.carbs
+            case .insulin: days[SubjectDay(subject: subject, day: day), default: EventDay()].insulin += e.insulin
             case .exercise:
-                parts[subject, default: []].append(Part(day: day, start: e.start, amount: e.amount,
-                                                        minutes: Double(e.end - e.start) / 60))
+                days[SubjectDay(subject: subject, day: day), default: EventDay()].exerciseMinutes += Double(e.end - e.start) / 60
             case .episode:
                 let subtype = Symbol(id: e.subtype)
                 guard EpisodeKinds.marksDays(subtype) else { return }
@@ -52,15 +52,6 @@ enum EventDays {
         }
         if let p = previous { take(p) }
 
-        var days: [SubjectDay: EventDay] = [:]
-        for (subject, list) in parts {
-            for p in list.sorted(by: { ($0.day, $0.start, $0.amount, $0.minutes) < ($1.day, $1.start, $1.amount, $1.minutes) }) {
-                let key = SubjectDay(subject: subject, day: p.day)
-                days[key, default: EventDay()].carbs += p.carbs
-                days[key, default: EventDay()].insulin += p.insulin
-                days[key, default: EventDay()].exerciseMinutes += p.minutes
-            }
-        }
         for (key, f) in flags {
             days[key, default: EventDay()].illness = days[key, default: EventDay()].illness || f.illness
             days[key, default: EventDay()].stress = days[key, default: EventDay()].stress || f.stress

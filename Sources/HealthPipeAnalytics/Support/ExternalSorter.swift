@@ -20,11 +20,10 @@ public final class ExternalSorter<Record: SortableRecord> {
     private let purpose: String
     @exclusivity(unchecked) public private(set) var count: Int64 = 0
 
-    public init(purpose: String, runCapacity: Int = 1 << 17, windowRecords: Int = 1024) {
+    public init(purpose: String, runCapacity: Int = 1 << 17, windowRecords: Int = 256) {
         self.purpose = purpose
         self.runCapacity = max(2, runCapacity)
         self.windowRecords = max(1, windowRecords)
-        buffer.reserveCapacity(min(self.runCapacity, 4096))
     }
 
     /// Runs spilled to the scratch file so far.
@@ -33,33 +32,59 @@ public final class ExternalSorter<Record: SortableRecord> {
     @inline(__always)
     public func append(_ r: Record) throws {
         if bufferInOrder, let last = buffer.last, Record.precedes(r, last) { bufferInOrder = false }
+        if buffer.capacity == 0 {
+            // The whole run at once: growing by doubling leaves each outgrown copy resident in the
+            // allocator (glibc keeps freed blocks of this size in the thread's arena).
+            buffer.reserveCapacity(runCapacity)
+        }
         buffer.append(r)
         count += 1
         if buffer.count >= runCapacity { try spill() }
     }
 
-    private func sortBuffer() {
-        guard !bufferInOrder else { return }
-        // Stable: sort indices by (record, arrival).
+    /// The buffer's indices in order, stable: equal records keep their arrival order.
+    private func stableOrder() -> [Int] {
         var order = Array(buffer.indices)
         buffer.withUnsafeBufferPointer { b in
             order.sort { Record.precedes(b[$0], b[$1]) || (!Record.precedes(b[$1], b[$0]) && $0 < $1) }
         }
-        buffer = order.map { buffer[$0] }
+        return order
+    }
+
+    private func sortBuffer() {
+        guard !bufferInOrder else { return }
+        buffer = stableOrder().map { buffer[$0] }
         bufferInOrder = true
     }
 
     private func spill() throws {
         guard !buffer.isEmpty else { return }
-        sortBuffer()
         let f = try file ?? ScratchFile(purpose: purpose)
         file = f
         let stride = Int64(MemoryLayout<Record>.stride)
-        let at = try buffer.withUnsafeBytes { try f.append($0) }
+        let at: Int64
+        if bufferInOrder {
+            at = try buffer.withUnsafeBytes { try f.append($0) }
+        } else {
+            // Written in order through a small staging buffer: never a second copy of the run in memory.
+            var staging: [Record] = []
+            staging.reserveCapacity(Self.stagingRecords)
+            at = f.size
+            for i in stableOrder() {
+                staging.append(buffer[i])
+                if staging.count == Self.stagingRecords {
+                    _ = try staging.withUnsafeBytes { try f.append($0) }
+                    staging.removeAll(keepingCapacity: true)
+                }
+            }
+            if !staging.isEmpty { _ = try staging.withUnsafeBytes { try f.append($0) } }
+        }
         runs.append((at / stride)..<((at / stride) + Int64(buffer.count)))
         buffer.removeAll(keepingCapacity: true)
         bufferInOrder = true
     }
+
+    private static var stagingRecords: Int { 1024 }
 
     /// Every record once, in order (stable across runs: earlier runs first among equals); empties the sorter.
     public func drain(_ body: (Record) throws -> Void) throws {

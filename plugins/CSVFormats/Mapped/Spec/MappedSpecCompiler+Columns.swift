@@ -210,7 +210,11 @@ extension MappedSpecCompiler {
             return nil
         }
         let minutes = c.duration_min ?? 0
-        if !(minutes >= 0 && minutes <= 100_000) { nodes.fail(path + ["duration_min"], "duration_min must be between 0 and 100000") }
+        guard minutes >= 0, minutes <= 100_000 else {
+            // Refused here, not converted: 1e100 minutes does not fit the seconds it becomes (found by fuzzing).
+            nodes.fail(path + ["duration_min"], "duration_min must be between 0 and 100000")
+            return nil
+        }
         return .event(kind: kind, field: field, subtype: c.subtype.map { Symbol($0) } ?? .empty,
                       durationSeconds: Int64((minutes * 60).rounded()))
     }

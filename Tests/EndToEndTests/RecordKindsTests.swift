@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// Every record kind a stage can receive is visible to the graph check: subject profiles reach an
+/// NDJSON file, and a sink that does not write a kind its input emits is named before the run.
+@Suite struct RecordKindsTests {
+    static let zip = E2E.samples.appendingPathComponent("apple-health/side-files_export.zip")
+
+    @Test func profilesReachNDJSONAndUnwrittenKindsAreNamed() throws {
+        let dir = E2E.tempDir()
+        let out = dir.appendingPathComponent("all.ndjson")
+        let yml = dir.appendingPathComponent("p.yml")
+        try E2E.write("""
+        sources:
+          phone: { type: apple-health, path: '\(Self.zip.path)' }
+        sinks:
+          out: { type: ndjson, inputs: [phone], path: '\(out.path)' }
+        """, to: yml)
+        let r = try E2E.run(["run", yml.path, "--timezone", "UTC"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
+        let profiles = lines.filter { $0.contains("\"type\":\"profile\"") }
+        #expect(profiles.count == 1)
+        #expect(profiles.first?.contains("\"date_of_birth\":") == true && profiles.first?.contains("\"attributes\":{") == true)
+        // The export's workout routes and ECGs have no NDJSON form: said, not dropped in silence.
+        #expect(r.stderr.contains("note: 'out' (ndjson) does not write the workout routes, electrocardiograms that 'phone' emits"))
+
+        // Asked for measurements only: profiles are left out on purpose, and the note says so too.
+        try E2E.write("""
+        sources:
+          phone: { type: apple-health, path: '\(Self.zip.path)' }
+        sinks:
+          out: { type: ndjson, inputs: [phone], path: '\(out.path)', include: [measurements] }
+        """, to: yml)
+        let m = try E2E.run(["run", yml.path, "--timezone", "UTC"])
+        #expect(m.code == 0, "\(m.stderr)")
+        #expect(try String(contentsOf: out, encoding: .utf8).contains("\"type\":\"profile\"") == false)
+    }
+
+    @Test func aDatabaseStoresTheProfileWithoutANote() throws {
+        let dir = E2E.tempDir()
+        let db = dir.appendingPathComponent("h.sqlite")
+        let r = try E2E.run(["import", Self.zip.path, "--db", db.path, "--timezone", "UTC"])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("note:"))
+        #expect(E2E.count(db, "subject_profiles") == 1)
+    }
+}
