@@ -1,0 +1,75 @@
+import CLibXML2
+import Foundation
+import HealthPipeCore
+
+/// What the emitters ask of the export: local offsets from HKTimeZone, the date filter, metadata as
+/// JSON, and rejecting an element with its line.
+extension ExportHandler {
+    /// The UTC offset for local days: the record's HKTimeZone at that instant, else the stage's
+    /// zone, else the offset written in the date (the phone's zone at export time).
+    func offset(at start: HealthDate.Parsed) -> Int32 {
+        if let name = draft.timeZone, let zone = zone(named: name) { return Self.offset(zone, start.utc) }
+        if let zone = options.zone { return Self.offset(zone, start.utc) }
+        return start.offset
+    }
+
+    private static func offset(_ zone: TimeZone, _ utc: Int64) -> Int32 {
+        Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utc))))
+    }
+
+    private func zone(named name: String) -> TimeZone? {
+        if let z = zones[name] { return z }
+        let z = TimeZone(identifier: name)
+        zones[name] = z
+        return z
+    }
+
+    func dayIncluded(_ localSeconds: Int64) -> Bool {
+        guard options.fromDay != nil || options.toDay != nil else { return true }
+        let day = CivilDate.floorDiv(localSeconds, 86_400)
+        if let f = options.fromDay, day < f { return false }
+        if let t = options.toDay, day > t { return false }
+        return true
+    }
+
+    /// The draft's MetadataEntry pairs as a JSON object text; nil when it has none. Records of one
+    /// device usually carry the same entries (a heart rate's motion context), so the text is looked
+    /// up in a small cache first: one shared String, no JSON work per record.
+    func metadataJSON(extra: ((inout JSONWriter) -> Void)? = nil) -> String? {
+        guard !draft.metadata.isEmpty || extra != nil else { return nil }
+        if extra == nil, let hit = metadataCache.lookup(pairs: draft.metadata) { return hit }
+        json.reset()
+        json.beginObject()
+        extra?(&json)
+        for p in draft.metadata {
+            json.key(p.key)
+            json.string(p.value)
+        }
+        json.endObject()
+        let text = String(decoding: json.bytes, as: UTF8.self)
+        if extra == nil { metadataCache.store(pairs: draft.metadata, json: text) }
+        return text
+    }
+
+    /// The draft's device symbol (`.empty` when the element has no `device`).
+    var deviceSymbol: Symbol { draft.device?.symbol ?? .empty }
+
+    /// A rejected element, with what was read of it (type, source, value, unit, dates) as its raw text.
+    func reject(_ reason: String, line: Int64? = nil) {
+        var raw = "<\(draft.type?.identifier ?? "?") sourceName=\"\(draft.sourceName)\""
+        if let u = draft.unit { raw += " unit=\"\(u.appleUnit)\"" }
+        if let n = draft.number { raw += " value=\"\(Plausibility.number(n))\"" } else if let t = draft.text { raw += " value=\"\(t)\"" }
+        for (name, date) in [("startDate", draft.start), ("endDate", draft.end)] {
+            if let d = date {
+                let local = CivilDate.isoDateTime(seconds: d.utc + Int64(d.offset)).replacingOccurrences(of: "T", with: " ")
+                raw += " \(name)=\"\(local) \(Self.offsetText(d.offset))\""
+            }
+        }
+        rejects.append(RowError(file: path, line: line ?? draft.line, reason: reason, raw: raw + ">"))
+    }
+
+    private static func offsetText(_ seconds: Int32) -> String {
+        let m = abs(Int(seconds)) / 60
+        return (seconds < 0 ? "-" : "+") + String(format: "%02d%02d", m / 60, m % 60)
+    }
+}
