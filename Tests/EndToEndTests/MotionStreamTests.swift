@@ -28,6 +28,12 @@ import Testing
         // Replaying the same capture again adds nothing.
         _ = try replay(into: db)
         #expect(E2E.count(db, "motion_sessions") == 2)
+        // A replay is an input like any file (even with --start): its size and hash are logged, and
+        // its sessions name the import they came from.
+        let size = try FileManager.default.attributesOfItem(atPath: capture)[.size] as! Int
+        let logged = E2E.query(db, "SELECT id, size, length(hash), format FROM imports WHERE path = '\(capture)'")
+        #expect(logged.count == 1 && logged.first?[1] == "\(size)" && logged.first?[2] == "16" && logged.first?[3] == "serial-imu", "\(logged)")
+        #expect(E2E.query(db, "SELECT DISTINCT import_id FROM motion_sessions") == [[logged.first?[0] ?? "?"]])
     }
 
     @Test func historyNavigatesWeeksMonthsAndYearsWithEmptyPeriods() throws {

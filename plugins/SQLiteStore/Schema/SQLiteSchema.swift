@@ -2,7 +2,8 @@
 public enum SQLiteSchema {
     public static let migrator = Migrator(migrations: [SchemaV1.migration, SchemaV2.migration, SchemaV3.migration,
                                                        SchemaV4.migration, SchemaV5.migration, SchemaV6.migration,
-                                                       SchemaV7.migration, SchemaV8.migration, SchemaV9.migration])
+                                                       SchemaV7.migration, SchemaV8.migration, SchemaV9.migration,
+                                                       SchemaV10.migration])
     public static var version: Int32 { migrator.latestVersion }
 
     /// Opens (creating if needed) a database, refuses one from a newer build, sets the pragmas and

@@ -7,18 +7,20 @@ final class MotionSessionWriter {
         table: "motion_sessions",
         columns: ["subject", "device", "start_ms", "source", "end_ms", "start", "end", "utc_offset", "duration_s", "active_s",
                   "average", "accomplishment", "samples", "end_reason", "year", "month", "day", "time", "day_of_week",
-                  "days_in_month", "line"],
+                  "days_in_month", "line", "import_id"],
         key: ["subject", "device", "start_ms"],
         update: ["source", "end_ms", "end", "utc_offset", "duration_s", "active_s", "average", "accomplishment", "samples",
-                 "end_reason", "year", "month", "day", "time", "day_of_week", "days_in_month", "line"],
+                 "end_reason", "year", "month", "day", "time", "day_of_week", "days_in_month", "line", "import_id"],
         changedWhen: ["source", "end_ms", "utc_offset", "average", "accomplishment", "samples", "end_reason"])
 
     private let upsert: Statement
     private let symbols: SymbolBytes
+    private let imports: ImportLog
 
-    init(db: SQLiteConnection, symbols: SymbolBytes) throws {
+    init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog) throws {
         self.upsert = try db.prepare(Self.sql, persistent: true)
         self.symbols = symbols
+        self.imports = imports
     }
 
     func write(_ rows: ArraySlice<MotionSession>) throws {
@@ -50,6 +52,8 @@ final class MotionSessionWriter {
             try s.bindInt(19, weekday)
             try s.bindInt(20, Int64(CivilDate.daysInMonth(year: y, month: mo)))
             if m.provenance.line > 0 { try s.bindInt(21, m.provenance.line) } else { try s.bindNull(21) }
+            let slot = try imports.slot(for: m.provenance.file)
+            if slot >= 0 { try s.bindInt(22, imports.id(ofSlot: slot)) } else { try s.bindNull(22) }
             try s.run()
         }
     }

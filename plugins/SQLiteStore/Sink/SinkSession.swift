@@ -39,7 +39,7 @@ final class SinkSession {
         daily = try DailySummaryWriter(db: db, symbols: symbols)
         profiles = try ProfileWriter(db: db, symbols: symbols, imports: imports)
         metricSets = try MetricSetWriter(db: db, symbols: symbols)
-        motionSessions = try MotionSessionWriter(db: db, symbols: symbols)
+        motionSessions = try MotionSessionWriter(db: db, symbols: symbols, imports: imports)
         routes = try RouteWriter(db: db, symbols: symbols, imports: imports, devices: devices)
         electrocardiograms = try ElectrocardiogramWriter(db: db, symbols: symbols, imports: imports, devices: devices)
         reports = try ReportWriter(db: db, imports: imports, measurements: measurements, pending: pending)

@@ -21,6 +21,7 @@ struct StreamReadLoop {
     private var clock: SampleClock
     private var lastByteAt: Int64
     private var inputIndex: Int?
+    private var hasher = ContentHasher()
     private var silenceMarked = false
 
     init(settings: SerialIMUSource.Settings, context: StageContext, stop: StopFlag, emit: @escaping (RecordBatch) throws -> Void) {
@@ -70,17 +71,19 @@ struct StreamReadLoop {
             context.warn("\(settings.path): disconnected; reconnecting")
         }
         try flush()
+        if let i = inputIndex { let hash = hasher.finalize(); context.updateInput(i) { $0.hash = hash } }
     }
 
     private mutating func setUpClock(for channel: ByteChannel) {
         let live = channel.kind == .device || (channel.kind == .standardInput && settings.startMs == nil)
         var start = settings.startMs ?? wallClockMilliseconds()
-        if settings.startMs == nil, channel.kind == .file {
+        if channel.kind == .file {
+            // A replayed capture is an input like any file: its size and content hash reach the
+            // imports log whether or not --start sets the clock.
             var st = stat()
-            if fstat(channel.fd, &st) == 0 { start = Int64(st.st_mtim.tv_sec) * 1000 }
-            inputIndex = context.registerInput(InputFileInfo(path: settings.path, format: "serial-imu", size: Int64(st.st_size)))
-        } else if channel.kind == .file {
-            inputIndex = context.registerInput(InputFileInfo(path: settings.path, format: "serial-imu", size: 0))
+            let known = fstat(channel.fd, &st) == 0
+            if settings.startMs == nil, known { start = Int64(st.st_mtim.tv_sec) * 1000 }
+            inputIndex = context.registerInput(InputFileInfo(path: settings.path, format: "serial-imu", size: known ? Int64(st.st_size) : 0))
         }
         clock = SampleClock(periodMs: settings.layout.samplePeriodMs, gestureGapMs: settings.layout.gestureGapMs,
                             live: live, start: start)
@@ -96,6 +99,7 @@ struct StreamReadLoop {
                 lastByteAt = monotonicMilliseconds()
                 let now = wallClockMilliseconds()
                 context.progress.advance(Int64(n))
+                if inputIndex != nil { hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
                 try decoder.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { try handle($0, now: now) }
                 if batch.count >= settings.batchSize { try flush() }
             case .timeout:
