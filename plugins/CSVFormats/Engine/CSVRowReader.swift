@@ -32,8 +32,10 @@ public final class CSVRowReader {
     @exclusivity(unchecked) fileprivate var arena: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) fileprivate var arenaCapacity = 1 << 16
     @exclusivity(unchecked) fileprivate var arenaUsed = 0
-    @exclusivity(unchecked) fileprivate var offsets: [Int] = []
-    @exclusivity(unchecked) fileprivate var lengths: [Int] = []
+    /// Field i starts at `spans[2i]` in the arena and is `spans[2i + 1]` bytes long (raw storage:
+    /// an array here cost a uniqueness check per field).
+    @exclusivity(unchecked) fileprivate var spans: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) fileprivate var spanCapacity = 64
     @exclusivity(unchecked) fileprivate var fieldCount = 0
     @exclusivity(unchecked) fileprivate var rowComplete = false
     /// Set while the file's last line, which has no line break, is being parsed.
@@ -52,11 +54,13 @@ public final class CSVRowReader {
         self.path = input.path
         self.options = options
         arena = .allocate(capacity: arenaCapacity)
-        offsets = Array(repeating: 0, count: 64)
-        lengths = Array(repeating: 0, count: 64)
+        spans = .allocate(capacity: 2 * 64)
     }
 
-    deinit { arena.deallocate() }
+    deinit {
+        arena.deallocate()
+        spans.deallocate()
+    }
 
     /// The content hash of everything read so far (the whole file once `forEachRow` returns).
     public var contentHash: String { hasher.finalize() }
@@ -178,9 +182,12 @@ public final class CSVRowReader {
     }
 
     fileprivate func appendField(_ p: UnsafeRawPointer?, _ n: Int) {
-        if fieldCount == offsets.count {
-            offsets.append(contentsOf: repeatElement(0, count: offsets.count))
-            lengths.append(contentsOf: repeatElement(0, count: lengths.count))
+        if fieldCount == spanCapacity {
+            let bigger = UnsafeMutablePointer<Int>.allocate(capacity: 4 * spanCapacity)
+            bigger.update(from: spans, count: 2 * spanCapacity)
+            spans.deallocate()
+            spans = bigger
+            spanCapacity *= 2
         }
         if arenaUsed + n > arenaCapacity {
             var cap = arenaCapacity * 2
@@ -192,19 +199,20 @@ public final class CSVRowReader {
             arenaCapacity = cap
         }
         if let p, n > 0 { (arena + arenaUsed).update(from: p.assumingMemoryBound(to: UInt8.self), count: n) }
-        offsets[fieldCount] = arenaUsed
-        lengths[fieldCount] = n
+        spans[2 * fieldCount] = arenaUsed
+        spans[2 * fieldCount + 1] = n
         arenaUsed += n
         fieldCount += 1
     }
 }
 
 private func csvFieldCallback(_ s: UnsafeMutableRawPointer?, _ n: Int, _ ctx: UnsafeMutableRawPointer?) {
-    Unmanaged<CSVRowReader>.fromOpaque(ctx!).takeUnretainedValue().appendField(s, n)
+    // The reader outlives the parse that calls back: no retain/release per field.
+    Unmanaged<CSVRowReader>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { $0.appendField(s, n) }
 }
 
 private func csvRowCallback(_ term: Int32, _ ctx: UnsafeMutableRawPointer?) {
-    Unmanaged<CSVRowReader>.fromOpaque(ctx!).takeUnretainedValue().rowComplete = true
+    Unmanaged<CSVRowReader>.fromOpaque(ctx!)._withUnsafeGuaranteedRef { $0.rowComplete = true }
 }
 
 /// Why a row could not be parsed at all (its fields are not available).
@@ -246,7 +254,7 @@ public struct CSVRow {
     @inline(__always)
     public func field(_ i: Int) -> UnsafeRawBufferPointer {
         guard i < count else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        return UnsafeRawBufferPointer(start: reader.arena + reader.offsets[i], count: reader.lengths[i])
+        return UnsafeRawBufferPointer(start: reader.arena + reader.spans[2 * i], count: reader.spans[2 * i + 1])
     }
 
     /// Field `i` with surrounding spaces removed.
