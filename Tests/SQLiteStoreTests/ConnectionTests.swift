@@ -94,3 +94,25 @@ import SQLiteStore
         #expect(try db.scalarInt("SELECT count(*) FROM t") == 0)
     }
 }
+
+@Suite struct StatementBindingTests {
+    @Test func aParameterNeverBoundIsAnErrorNamingIt() throws {
+        let dir = try TempDirectory()
+        let db = try SQLiteConnection(path: dir.path("b.sqlite"))
+        try db.execute("CREATE TABLE t (a INTEGER, b INTEGER, c INTEGER)")
+        let insert = try db.prepare("INSERT INTO t VALUES (?1, ?2, ?3)")
+        try insert.bindInt(1, 1)
+        try insert.bindInt(3, 3)
+        let error = #expect(throws: SQLiteError.self) { try insert.run() }
+        #expect(error?.codeName == "SQLITE_RANGE")
+        #expect(error?.message.contains("3 parameters; 2 never bound") == true, "\(error?.message ?? "")")
+        #expect(try RawSQLite.count(dir.path("b.sqlite"), "t") == 0)
+        // Bound in full, it runs; later rows may rebind only what changes.
+        let ok = try db.prepare("INSERT INTO t VALUES (?1, ?2, ?3)")
+        for i in 1...3 { try ok.bindInt(Int32(i), Int64(i)) }
+        try ok.run()
+        try ok.bindInt(1, 10)
+        try ok.run()
+        #expect(try RawSQLite.count(dir.path("b.sqlite"), "t") == 2)
+    }
+}

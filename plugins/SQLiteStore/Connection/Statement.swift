@@ -16,20 +16,43 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
+    // Until the first step, which parameters were bound: a statement that runs with one never bound
+    // is an error naming the SQL (a reset statement keeps its old bindings, so a forgotten bind
+    // would silently reuse the previous row's value). Checked once; free afterwards.
+    private var bindingChecked = false
+    private var bound = Set<Int32>()
+
+    @inline(__always)
+    private func note(_ index: Int32) { if !bindingChecked { bound.insert(index) } }
+
+    private func checkBindings() throws {
+        bindingChecked = true
+        let expected = sqlite3_bind_parameter_count(handle)
+        let missing = (1...max(1, expected)).filter { $0 <= expected && !bound.contains($0) }
+        bound = []
+        guard missing.isEmpty else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "the statement has \(expected) parameters; "
+                              + "\(missing.map(String.init).joined(separator: ", ")) never bound before it ran", sql: sql)
+        }
+    }
+
     // MARK: Binding (1-based)
 
     @inline(__always)
     public func bindInt(_ index: Int32, _ value: Int64) throws {
+        note(index)
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
     @inline(__always)
     public func bindDouble(_ index: Int32, _ value: Double) throws {
+        note(index)
         try check(sqlite3_bind_double(handle, index, value))
     }
 
     @inline(__always)
     public func bindNull(_ index: Int32) throws {
+        note(index)
         try check(sqlite3_bind_null(handle, index))
     }
 
@@ -44,6 +67,7 @@ public final class Statement {
         try value.withUTF8 { utf8 in
             // A zero-length buffer may have no address; SQLite reads NULL as SQL NULL, "" as text.
             let base = utf8.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
+            note(index)
             try check(sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(utf8.count),
                                         healthpipe_sqlite_transient()))
         }
@@ -57,6 +81,7 @@ public final class Statement {
     /// unchanged until the statement is rebound, reset-and-rebound or finalized.
     @inline(__always)
     public func bindStaticText(_ index: Int32, _ bytes: UnsafePointer<UInt8>, count: Int32) throws {
+        note(index)
         try check(sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self), count, nil))
     }
 
@@ -66,6 +91,7 @@ public final class Statement {
     @inline(__always)
     @discardableResult
     public func step() throws -> Bool {
+        if !bindingChecked { try checkBindings() }
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
