@@ -1,7 +1,11 @@
 import Foundation
 import Synchronization
 
-/// Sources that read files say which, so sinks can log the import before data arrives.
+/// Sources that read files say which. The one path of an input's identity: the engine registers
+/// each declared path in the source's context before any sink opens (so a database logs the import
+/// as running before data arrives), the source fills in what it learns by the same path (format,
+/// size, hash, counts: `StageContext.registerInput`), and the run report carries it to the sinks;
+/// records name the same path in their provenance.
 public protocol InputDescribing {
     var inputPaths: [String] { get }
 }
@@ -48,8 +52,13 @@ public struct GraphRunner {
         let failure = FailureLatch(queues: allQueues)
         let fail = failure.fail
 
+        for (i, n) in nodes.enumerated() {
+            for path in (n.stage as? InputDescribing)?.inputPaths ?? [] {
+                contexts[i].registerInput(InputFileInfo(path: path, format: n.descriptor.name, size: 0))
+            }
+        }
         let runInfo = RunInfo(id: UUID().uuidString, startedAt: Int64(Date().timeIntervalSince1970),
-                              inputPaths: nodes.flatMap { ($0.stage as? InputDescribing)?.inputPaths ?? [] })
+                              inputPaths: contexts.flatMap { $0.inputs.map(\.path) })
         if let problem = Self.outputProblem(of: graph) { fail(problem) }
         for (i, n) in nodes.enumerated() where failure.message == nil {
             guard let sink = n.stage as? any Sink else { continue }

@@ -47,9 +47,16 @@ public final class StageContext: @unchecked Sendable {
 
     public func warn(_ message: String) { warnings.append(message) }
 
-    /// Registers a file this stage reads; returns its index for `updateInput`.
+    /// Registers a file this stage reads, or fills in the one the engine registered under the same
+    /// path (its declared input); returns its index for `updateInput`.
     @discardableResult
     public func registerInput(_ info: InputFileInfo) -> Int {
+        if let i = inputs.firstIndex(where: { $0.path == info.path }) {
+            inputs[i].format = info.format
+            if info.size > 0 || inputs[i].size == 0 { inputs[i].size = info.size }
+            if !info.hash.isEmpty { inputs[i].hash = info.hash }
+            return i
+        }
         inputs.append(info)
         return inputs.count - 1
     }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HealthPipeCore
 import Synchronization
 
@@ -51,8 +56,11 @@ public final class SerialIMUSource: Source, InputDescribing {
         self.stop = stop
     }
 
-    /// Devices are not files to log in the imports table; replays are.
-    public var inputPaths: [String] { [] }
+    /// Devices are not files to log in the imports table; replays (a regular file) are.
+    public var inputPaths: [String] {
+        var st = stat()
+        return !settings.forceDevice && stat(settings.path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG ? [settings.path] : []
+    }
 
     public func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         // The loop keeps `emit` only while this call runs.
