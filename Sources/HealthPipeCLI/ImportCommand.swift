@@ -53,7 +53,7 @@ struct ImportCommand: ParsableCommand {
         let dbPath = ComponentBuilder.resolve(db, base: cwd)
         // The database's stored settings are read before the pipeline exists: a path that cannot be
         // a database (a directory, a device) is refused first, with the reason.
-        do { _ = try OutputPath.check(dbPath, what: "database") } catch {
+        do { try SQLiteSink.checkDatabasePath(dbPath) } catch {
             printError("error: \(error)")
             throw ExitCode(1)
         }

@@ -53,7 +53,7 @@ public final class StageContext: @unchecked Sendable {
     public func registerInput(_ info: InputFileInfo) -> Int {
         if let i = inputs.firstIndex(where: { $0.path == info.path }) {
             inputs[i].format = info.format
-            if info.size > 0 || inputs[i].size == 0 { inputs[i].size = info.size }
+            if info.size > 0 { inputs[i].size = info.size }
             if !info.hash.isEmpty { inputs[i].hash = info.hash }
             return i
         }
