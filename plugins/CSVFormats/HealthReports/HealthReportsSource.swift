@@ -19,8 +19,8 @@ final class HealthReportsSource: Source, InputDescribing {
     private struct Pending { var draft: ReportDraft; var line: Int64; var raw: String }
 
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
-        let sniff = FileSniff.read(path: options.path, limit: 16 * 1024)
-        let delimiter = sniff.flatMap { $0.lines(1).first }.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ",")
+        let input = try CSVInput(path: options.path)
+        let delimiter = input.head.lines(1).first.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ",")
         let file = Symbol(options.path)
         var layout: HealthReportsLayout?
         var placer = LocalTimePlacer(zone: options.zone, ambiguous: options.ambiguous, nonexistent: options.nonexistent,
@@ -31,7 +31,7 @@ final class HealthReportsSource: Source, InputDescribing {
         // Entries follow their events (which the batches count) in one batch at the end.
         var entries: [ManualEntry] = []
 
-        try CSVFileRun(path: options.path, format: Self.format, context: context).run(delimiter: delimiter, emit: emit) { row, out in
+        try CSVFileRun(input: input, format: Self.format, context: context).run(delimiter: delimiter, emit: emit) { row, out in
             guard let l = layout else {
                 if row.isBlank { return }
                 switch HealthReportsLayout.read(row.strings()) {
