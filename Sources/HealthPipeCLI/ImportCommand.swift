@@ -19,6 +19,7 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "Export files to import.") var files: [String]
     @Option(help: "The SQLite database to create or update.") var db: String
     @OptionGroup var shared: SharedOptions
+    @OptionGroup var sharding: ShardOption
     @Option(help: "Band preset for a new database: seeds, consensus or range (an existing one keeps its own).")
     var preset: String?
     @Option(help: "Force a source type instead of detecting it (see `healthpipe plugins`).") var format: String?
@@ -38,6 +39,12 @@ struct ImportCommand: ParsableCommand {
                                             message: "--on-error \(onError): expected fail, skip or quarantine"))
         }
         let cwd = FileManager.default.currentDirectoryPath
+        var files = self.files
+        if let shard = try sharding.parsed() {
+            files = files.filter { shard.contains(id: Shard.id(path: $0, subject: shared.subject)) }
+            ShardOption.note(shard, kept: files.count, of: self.files.count, what: "files")
+            if files.isEmpty { return }
+        }
         var inputs: [ImportInput] = []
         var unreadable = 0
         for file in files {
