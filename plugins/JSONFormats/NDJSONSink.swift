@@ -209,8 +209,15 @@ public let ndjsonSinkComponent = ComponentDescriptor(
     accepts: .all, produces: [],
     build: { b in
         let o = try b.options(NDJSONOptions.self)
-        var kinds: RecordKinds = o.include == nil ? .all : []
-        for name in o.include ?? [] {
+        return NDJSONSink(path: b.path(o.path), include: try NDJSONSink.kinds(o.include, builder: b))
+    })
+
+extension NDJSONSink {
+    /// The record kinds an `include` list names (all when absent).
+    static func kinds(_ include: [String]?, builder b: ComponentBuilder) throws -> RecordKinds {
+        guard let include else { return .all }
+        var kinds: RecordKinds = []
+        for name in include {
             switch name {
             case "measurements": kinds.insert(.measurements)
             case "events": kinds.insert(.events)
@@ -222,12 +229,14 @@ public let ndjsonSinkComponent = ComponentDescriptor(
                 throw b.error("unknown record kind '\(name)' (measurements, events, daily, metrics, forecasts, alerts)", option: "include")
             }
         }
-        return NDJSONSink(path: b.path(o.path), include: kinds)
-    })
+        return kinds
+    }
+}
 
 /// Everything JSONFormats registers.
 public enum JSONFormatsPlugin {
     public static var components: [ComponentDescriptor] {
-        [ndjsonSinkComponent, nightscoutComponent, tidepoolComponent, fhirSinkComponent, healthReportsJSONComponent]
+        [ndjsonSinkComponent, nightscoutComponent, tidepoolComponent, fhirSinkComponent, healthReportsJSONComponent,
+         ndjsonSourceComponent, stdinSourceComponent, stdoutSinkComponent]
     }
 }
