@@ -74,3 +74,35 @@ import Testing
         #expect(withSubject[Shard.of(id: "bob", count: n)].contains("a") && withSubject[Shard.of(id: "bob", count: n)].contains("b"))
     }
 }
+
+@Suite struct DigestTests {
+    func sha(_ text: String) -> String {
+        var s = SHA256()
+        s.update(Array(text.utf8))
+        return s.finalize()
+    }
+
+    /// FIPS 180-4 examples, and a digest fed in uneven pieces equals the one fed whole.
+    @Test func sha256MatchesTheStandard() {
+        #expect(sha("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(sha("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(sha("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        let million = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        var pieces = SHA256()
+        var i = 0, step = 1
+        while i < million.count {
+            let n = min(step, million.count - i)
+            million[i..<(i + n)].withUnsafeBytes { pieces.update($0) }
+            i += n
+            step = step * 3 % 997 + 1
+        }
+        #expect(pieces.finalize() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// FNV-1a 128's published vectors.
+    @Test func fnv1a128MatchesTheReference() {
+        #expect(StableHash.hex128(StableHash.fnv1a128(Array("".utf8))) == "6c62272e07bb014262b821756295c58d")
+        #expect(StableHash.hex128(StableHash.fnv1a128(Array("a".utf8))) == "d228cb696f1a8caf78912b704e4a8964")
+    }
+}

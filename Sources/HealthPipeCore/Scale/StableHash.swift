@@ -33,6 +33,41 @@ public enum StableHash {
         return h
     }
 
+    /// FNV-1a, 128-bit (offset basis 0x6c62272e07bb014262b821756295c58d, prime 2^88 + 0x13B): record
+    /// ids, where 64 bits would collide somewhere in a cohort of billions of readings.
+    public static func fnv1a128(_ bytes: some Sequence<UInt8>) -> UInt128 {
+        var h = FNV128()
+        for byte in bytes { h.add(byte) }
+        return h.value
+    }
+
+    /// FNV-1a 128 fed byte by byte, in two 64-bit halves: the prime 2^88 + 0x13B makes the product
+    /// `h·0x13B + (h << 88)`, a few 64-bit multiplies instead of a 128-bit one.
+    public struct FNV128: Sendable {
+        public var high: UInt64 = 0x6C62_272E_07BB_0142
+        public var low: UInt64 = 0x62B8_2175_6295_C58D
+        public init() {}
+
+        @inline(__always)
+        public mutating func add(_ byte: UInt8) {
+            low ^= UInt64(byte)
+            let (carry, product) = low.multipliedFullWidth(by: 0x13B)
+            high = high &* 0x13B &+ carry &+ (low << 24)
+            low = product
+        }
+
+        public var value: UInt128 { UInt128(high) << 64 | UInt128(low) }
+
+        /// 32 lowercase hex digits.
+        public var hex: String { StableHash.hex(high) + StableHash.hex(low) }
+    }
+
+    /// 32 lowercase hex digits.
+    public static func hex128(_ v: UInt128) -> String {
+        let digits = String(v, radix: 16)
+        return String(repeating: "0", count: 32 - digits.count) + digits
+    }
+
     /// 16 lowercase hex digits.
     public static func hex(_ v: UInt64) -> String {
         let digits = String(v, radix: 16)

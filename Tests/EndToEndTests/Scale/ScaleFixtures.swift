@@ -32,3 +32,13 @@ enum ScaleFixtures {
 
     static func shard(of id: String, count: Int) -> Int { Int(shardHash(id) % UInt64(count)) }
 }
+
+extension ScaleFixtures {
+    /// FNV-1a 64 as 16 hex digits (part names).
+    static func fnv1a64Hex(_ text: String) -> String {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        let s = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}
