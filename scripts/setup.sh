@@ -2,8 +2,10 @@
 # Installs the C libraries HealthPipe links (libcsv, libxml2, sqlite3, zlib for ZIPFoundation) and the tools its tests use,
 # if they are missing. Safe to run repeatedly; needs root (or sudo) only when something is missing.
 # chromium (and a font) render the HTML page headless in the browser tests and scripts/make_screenshots.sh.
+# libpq-dev links the PostgreSQL sink; postgresql-15 gives the tests a real server (initdb, pg_ctl, psql).
 set -euo pipefail
-packages=(libcsv-dev libxml2-dev libsqlite3-dev zlib1g-dev sqlite3 tzdata pkg-config chromium fonts-dejavu-core)
+packages=(libcsv-dev libxml2-dev libsqlite3-dev zlib1g-dev sqlite3 tzdata pkg-config chromium fonts-dejavu-core
+          libpq-dev postgresql-15)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
