@@ -116,6 +116,6 @@ extension NDJSONSink {
 public enum JSONFormatsPlugin {
     public static var components: [ComponentDescriptor] {
         [ndjsonSinkComponent, nightscoutComponent, tidepoolComponent, fhirSinkComponent, healthReportsJSONComponent,
-         ndjsonSourceComponent, stdinSourceComponent, stdoutSinkComponent]
+         ndjsonSourceComponent, stdinSourceComponent, autoSourceComponent, stdoutSinkComponent]
     }
 }
