@@ -77,14 +77,7 @@ struct RecordID {
     @inline(__always)
     private static func add(_ h: inout StableHash.FNV128, _ v: Int64) {
         h.add(0x1F)
-        if v < 0 { h.add(UInt8(ascii: "-")) }
-        var n = v.magnitude, div: UInt64 = 1
-        while n / div >= 10 { div *= 10 }
-        repeat {
-            h.add(UInt8(n / div) + 0x30)
-            n %= div
-            div /= 10
-        } while div > 0
+        DecimalDigits.forEach(v) { h.add($0) }
     }
 
     private static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : v.description }

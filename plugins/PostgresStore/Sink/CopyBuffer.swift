@@ -37,14 +37,7 @@ struct CopyBuffer {
 
     mutating func int(_ v: Int64) {
         separate()
-        if v < 0 { bytes.append(UInt8(ascii: "-")) }
-        var n = v.magnitude, div: UInt64 = 1
-        while n / div >= 10 { div *= 10 }
-        repeat {
-            bytes.append(UInt8(n / div) + 0x30)
-            n %= div
-            div /= 10
-        } while div > 0
+        DecimalDigits.forEach(v) { bytes.append($0) }
     }
 
     mutating func int(_ v: Int64?) { if let v { int(v) } else { null() } }

@@ -142,12 +142,7 @@ final class PGImportSession {
     func finish(outcome: RunOutcome, report: RunReport, finishedAt: Int64) throws -> [String] {
         var commitError: Error?
         do { try commit() } catch { commitError = error }
-        let status: String
-        switch commitError == nil ? outcome : .failed {
-        case .completed: status = "complete"
-        case .interrupted: status = "interrupted"
-        case .failed: status = "failed"
-        }
+        let status = (commitError == nil ? outcome : .failed).importStatus
         try db.transaction {
             try imports.finish(inputs: report.inputs, status: status, finishedAt: finishedAt)
             let exact = subjects.filter { $0.value.fresh && $0.value.clean }.map(\.key.text)
