@@ -14,7 +14,7 @@ spark-submit --files / --archives) and resolved on the executor through SparkFil
 
 What happens (docs/scale-out.md):
 1. Participants are spread over --shards tasks by the same stable hash as `healthpipe --shard`
-   (fmix64(FNV-1a 64(id)) mod n): the same participant lands in the same task on every run.
+   (fmix64(FNV-1a 64(id)) mod n): task i gets shard i, the same participants on every run.
 2. Each task runs, per participant, `healthpipe run` on a small generated pipeline — an `auto`
    source per file, classify, daily, and the `ndjson` sink with `partition_by: subject` and
    `source_id: <participant>` — so each participant owns one part per table
@@ -114,6 +114,8 @@ def resolve_binary(conf):
 
 def import_partition(items, conf):
     """One task: each participant through `healthpipe run`; yields its manifest lines."""
+    from pyspark import TaskContext
+    task = TaskContext.get().partitionId()
     binary = resolve_binary(conf)
     parts = os.path.join(conf["output"], "parts")
     for participant, files in items:
@@ -130,6 +132,7 @@ def import_partition(items, conf):
             for line in manifest:
                 entry = json.loads(line)
                 entry["participant"] = participant
+                entry["task"] = task
                 entry["quarantined"] = run.returncode == 3
                 yield entry
 
@@ -224,10 +227,11 @@ def main(argv=None):
 
     started = time.perf_counter()
     cohort = participants(os.path.abspath(args.input))
+    # Shard i of n is task i: the driver groups participants by the --shard hash, and one slice per
+    # shard needs no shuffle to get them there.
     n = max(1, args.shards)
-    tasks = (sc.parallelize([(pid, (pid, files)) for pid, files in cohort], n)
-             .partitionBy(n, lambda pid: shard_of(pid, n))
-             .values())
+    shards = [[(pid, files) for pid, files in cohort if shard_of(pid, n) == i] for i in range(n)]
+    tasks = sc.parallelize(shards, n).flatMap(lambda shard: shard)
     manifests = tasks.mapPartitions(lambda items: import_partition(items, conf)).collect()
     imported = time.perf_counter()
     if not args.no_verify:

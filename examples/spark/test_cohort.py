@@ -131,6 +131,19 @@ def main():
     assert readings[BIG] == 240 * 288, f"{BIG}: {readings[BIG]} readings"
     assert all(readings[pid] >= 2 * 288 for pid in participants)
 
+    # Task i imported exactly the participants `healthpipe run --shard i/8` keeps.
+    tasks = {m["participant"]: m["task"] for m in json.load(open(os.path.join(output, "manifests.json")))}
+    shard = 3
+    yml = os.path.join(work, "all.yml")
+    with open(yml, "w") as f:
+        f.write("timezone: UTC\nsources:\n")
+        for pid in participants:
+            f.write(f'  {pid}: {{ type: auto, path: {json.dumps(os.path.join(inputs, pid, "clarity.csv"))}, subject: "{pid}" }}\n')
+        f.write(f"sinks:\n  out: {{ type: ndjson, inputs: [{', '.join(participants)}], path: shard.ndjson, include: [events] }}\n")
+    subprocess.run([args.binary, "run", yml, "--shard", f"{shard}/8", "--quiet"], check=True, capture_output=True)
+    kept = {json.loads(l)["subject"] for l in open(os.path.join(work, "shard.ndjson"))}
+    assert kept == {pid for pid, t in tasks.items() if t == shard}, f"task {shard} ≠ --shard {shard}/8"
+
     # Run 2 changes nothing.
     started = time.time()
     cohort(args, inputs, output, env)

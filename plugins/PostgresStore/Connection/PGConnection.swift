@@ -1,10 +1,11 @@
 import CLibPQ
 import Foundation
 
-/// One libpq connection, used by one stage's thread (the engine is synchronous, and so is libpq's
-/// blocking API). Statements run in text format; COPY streams rows in PostgreSQL's text format.
+/// One libpq connection, used by one thread at a time (the engine is synchronous, and so is libpq's
+/// blocking API; the import hands its connection to a writer thread and waits for it before using it
+/// again). Statements run in text format; COPY streams rows in PostgreSQL's text format.
 /// Every error names the store as `PostgresURL.shown` says it and never carries a password.
-public final class PGConnection {
+public final class PGConnection: @unchecked Sendable {
     public let url: PostgresURL
     private let handle: OpaquePointer
 

@@ -47,7 +47,7 @@ enum PostgresSchemaV1 {
             import_id bigint,
             line bigint,
             metadata text,
-            device_id bigint REFERENCES devices (id),
+            device_id bigint,
             PRIMARY KEY (subject, metric, source, start, "end")
         );
 
@@ -70,7 +70,7 @@ enum PostgresSchemaV1 {
             import_id bigint,
             line bigint,
             metadata text,
-            device_id bigint REFERENCES devices (id),
+            device_id bigint,
             PRIMARY KEY (subject, kind, subtype, source, start, amount)
         );
         CREATE INDEX events_by_time ON events (subject, start);

@@ -1,15 +1,14 @@
 import HealthPipeCore
 
 /// The `imports` table in PostgreSQL, as in SQLite: one row per input path, marked running when a
-/// run starts (committed at once, so a killed run shows as 'running'), its new rows counted in the
-/// transactions that write them, finished from the run report.
+/// run starts (committed at once, so a killed run shows as 'running'), finished from the run report;
+/// its new rows are counted by the transactions that write them (`PGBatchJob`).
 final class PGImportLog {
     private let db: PGConnection
     private let startedAt: Int64
     /// Import id by provenance file symbol id; -1 for "no file".
     private var ids: [Int64?] = []
     private var touched: [(id: Int64, path: String)] = []
-    private var pendingNewRows: [Int64: Int64] = [:]
 
     init(db: PGConnection, startedAt: Int64) {
         self.db = db
@@ -40,20 +39,6 @@ final class PGImportLog {
         ids[i] = id
         return id < 0 ? nil : id
     }
-
-    func countNewRows(_ n: Int64, importID: Int64?) {
-        if let importID, n != 0 { pendingNewRows[importID, default: 0] += n }
-    }
-
-    /// Folds the counts into new_rows, inside the transaction that commits the rows.
-    func flushNewRows() throws {
-        for (id, n) in pendingNewRows {
-            try db.query("UPDATE imports SET new_rows = new_rows + $2 WHERE id = $1", [String(id), String(n)])
-        }
-        pendingNewRows.removeAll()
-    }
-
-    func discardPending() { pendingNewRows.removeAll() }
 
     /// What the run report knows about each file, and every touched file's final status.
     func finish(inputs: [InputFileInfo], status: String, finishedAt: Int64) throws {

@@ -13,13 +13,19 @@ import HealthPipeCore
 /// the list when the run completes: its rows are exactly what re-aggregation computes. Every other
 /// changed subject is left pending, for the refresh the command runs next (or any later one).
 final class PGImportSession {
+    /// Transactions run here, on the writer thread (`PGBatchJob`).
     let db: PGConnection
+    /// Look-ups while a transaction runs: a subject's first sight, import and device ids (autocommit).
+    private let lookups: PGConnection
+    private var job: PGBatchJob?
     private let batchRows: Int
     private let imports: PGImportLog
     private let devices: PGDevices
     private let derivedFromStream: Bool
-    private var measurements = StagedTable(.measurements)
-    private var events = StagedTable(.events)
+    private var measurements = StagedReadings(.measurements)
+    private var events = StagedReadings(.events)
+    /// Off once a direct copy met a stored key: the rest of the run goes the staged way.
+    private var directCopies = true
     private var profiles = StagedTable(.profiles)
     private var derived = DerivedStages()
     /// Times each key was staged in the open transaction: a row's generation.
@@ -35,16 +41,17 @@ final class PGImportSession {
 
     init(url: PostgresURL, batchRows: Int, run: RunInfo, trustedSteps: Set<String>) throws {
         db = try PostgresSchema.open(url)
+        lookups = try PGConnection(url)
         self.batchRows = batchRows
-        imports = PGImportLog(db: db, startedAt: run.startedAt)
-        devices = PGDevices(db: db)
+        imports = PGImportLog(db: lookups, startedAt: run.startedAt)
+        devices = PGDevices(db: lookups)
         let stored = Set(try PostgresDerivationSettings.read(db).map(\.step))
         derivedFromStream = !stored.isEmpty && stored.subtracting(DerivationSettings.storeOnlySteps).isSubset(of: trustedSteps)
         for t in PGTable.all { try db.execute(t.createStage()) }
-        try db.transaction { for path in run.inputPaths { try imports.start(path: path) } }
+        try lookups.transaction { for path in run.inputPaths { try imports.start(path: path) } }
     }
 
-    private var stagedRows: Int { measurements.buffer.rows + events.buffer.rows + profiles.buffer.rows + derived.rows }
+    private var stagedRows: Int { measurements.rows + events.rows + profiles.buffer.rows + derived.rows }
 
     func write(_ batch: RecordBatch) throws {
         let readings = batch.measurements.contains { $0.flags.contains(.interpolated) }
@@ -56,8 +63,13 @@ final class PGImportSession {
             try see(m.subject)
             let generation = measurementKeys[m.naturalKey, default: 0]
             measurementKeys[m.naturalKey] = generation + 1
-            measurements.buffer.measurement(m, importID: try imports.id(of: m.provenance.file), deviceID: try devices.id(of: m.device))
-            measurements.endRow(subject: m.subject, generation: generation)
+            let importID = try imports.id(of: m.provenance.file), deviceID = try devices.id(of: m.device)
+            if generation == 0 {
+                measurements.buffer.measurement(m, importID: importID, deviceID: deviceID)
+            } else {
+                measurements.later.measurement(m, importID: importID, deviceID: deviceID)
+            }
+            measurements.endRow(subject: m.subject, importID: importID, generation: generation)
         }
         for e in batch.events {
             try see(e.subject)
@@ -66,8 +78,13 @@ final class PGImportSession {
             let generation = eventKeys[key, default: 0]
             eventKeys[key] = generation + 1
             let kind = kinds[e.kind] ?? { let s = Symbol(e.kind.rawValue); kinds[e.kind] = s; return s }()
-            events.buffer.event(e, kind: kind, importID: try imports.id(of: e.provenance.file), deviceID: try devices.id(of: e.device))
-            events.endRow(subject: e.subject, generation: generation)
+            let importID = try imports.id(of: e.provenance.file), deviceID = try devices.id(of: e.device)
+            if generation == 0 {
+                events.buffer.event(e, kind: kind, importID: importID, deviceID: deviceID)
+            } else {
+                events.later.event(e, kind: kind, importID: importID, deviceID: deviceID)
+            }
+            events.endRow(subject: e.subject, importID: importID, generation: generation)
         }
         for p in batch.profiles {
             profiles.buffer.profile(p, importID: try imports.id(of: p.provenance.file))
@@ -93,58 +110,47 @@ final class PGImportSession {
     /// First sight of a subject in this run: is anything of it stored already?
     private func see(_ subject: Symbol) throws {
         guard subjects[subject] == nil else { return }
-        let stored = try db.query("""
+        let stored = try lookups.query("""
             SELECT EXISTS (SELECT 1 FROM measurements WHERE subject = $1) OR EXISTS (SELECT 1 FROM events WHERE subject = $1)
                 OR EXISTS (SELECT 1 FROM derived_pending WHERE subject = $1)
             """, [subject.text]).text(0, 0) == "t"
         subjects[subject] = (!stored, !stored)
     }
 
-    /// One transaction: the staged rows are moved, the subjects whose readings or events changed are
-    /// listed as pending (with the rows, so a killed run leaves them listed), the imports log's counts follow.
+    /// Hands the staged rows to a transaction of their own (`PGBatchJob`), once the previous one is done,
+    /// and goes on encoding.
     func commit() throws {
+        try waitForTransaction()
         guard stagedRows > 0 else { return }
-        do {
-            try db.transaction {
-                var changed = Set<String>()
-                for staged in [measurements, events] {
-                    if staged.lastGeneration > 0 { for s in staged.perSubject.keys { subjects[s]?.clean = false } }
-                    var fresh: [Symbol: Int64] = [:]
-                    for counts in try staged.flush(db) {
-                        for r in 0..<counts.count {
-                            let subject = counts.text(r, 0) ?? ""
-                            fresh[Symbol(subject), default: 0] += counts.int(r, 2)
-                            imports.countNewRows(counts.int(r, 3), importID: counts.text(r, 1).flatMap { Int64($0) })
-                            if counts.int(r, 3) > 0 { changed.insert(subject) }
-                        }
-                    }
-                    for (s, n) in staged.perSubject where fresh[s, default: 0] != Int64(n) { subjects[s]?.clean = false }
-                }
-                if !changed.isEmpty {
-                    try db.query("INSERT INTO derived_pending (subject) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
-                                 [PGArray.text(changed.sorted())])
-                }
-                _ = try profiles.flush(db, generations: false)
-                try derived.flush(db)
-                try imports.flushNewRows()
-            }
-        } catch {
-            imports.discardPending()
-            throw error
-        }
-        measurements.reset(); events.reset(); profiles.reset()
+        let next = PGBatchJob(measurements: measurements, events: events, profiles: profiles, derived: derived,
+                              fresh: Set(subjects.filter { $0.value.fresh }.keys), directCopies: directCopies)
+        measurements.reset(); events.reset(); profiles.reset(); derived = DerivedStages()
         measurementKeys.removeAll(keepingCapacity: true)
         eventKeys.removeAll(keepingCapacity: true)
+        next.start(on: db)
+        job = next
+    }
+
+    /// Waits for the transaction in flight and takes in what it learnt.
+    private func waitForTransaction() throws {
+        guard let running = job else { return }
+        job = nil
+        try running.wait()
+        for s in running.unclean { subjects[s]?.clean = false }
+        if !running.unclean.isEmpty { directCopies = false }
     }
 
     /// Commits what is staged, records each file's outcome, and — for a completed run — takes the
     /// subjects whose stream rows are exact off the pending list. Returns the subjects it wrote.
     func finish(outcome: RunOutcome, report: RunReport, finishedAt: Int64) throws -> [String] {
         var commitError: Error?
-        do { try commit() } catch { commitError = error }
+        do {
+            try commit()
+            try waitForTransaction()
+        } catch { commitError = error }
         let status = (commitError == nil ? outcome : .failed).importStatus
+        try lookups.transaction { try imports.finish(inputs: report.inputs, status: status, finishedAt: finishedAt) }
         try db.transaction {
-            try imports.finish(inputs: report.inputs, status: status, finishedAt: finishedAt)
             let exact = subjects.filter { $0.value.fresh && $0.value.clean }.map(\.key.text)
             if status == "complete", derivedFromStream, !exact.isEmpty {
                 try db.query("DELETE FROM derived_pending WHERE subject = ANY($1::text[])", [PGArray.text(exact)])

@@ -59,7 +59,7 @@ final class PGRewriteSession {
                 """)
             bands.reset()
         }
-        _ = try grid.flush(db, generations: false)
+        try grid.flush(db)
         grid.reset()
         try derived.flush(db)
     }

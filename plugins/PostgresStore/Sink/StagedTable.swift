@@ -1,62 +1,35 @@
 import HealthPipeCore
 
-/// One table's rows waiting for the next transaction: COPY text, and how many rows each subject has
-/// in it (a subject is "clean" only while every one of its rows inserts fresh).
-///
-/// `hp_order` is, for readings, the row's generation: 0 the first time its key is staged in this
-/// transaction, 1 the second time… Generations are moved one after the other, so a key staged twice
-/// is written twice in the order it came — the later write wins and each write that changes the row
-/// counts, exactly as the SQLite sink writes row by row. For other tables it is the arrival order,
-/// and only the last row of a key is kept.
+/// One table's rows waiting for the next transaction, for tables whose last row per key wins
+/// (profiles, derived rows, the resample grid): COPY text with `hp_order`, the arrival order, so
+/// that only the last row of a key staged twice is moved. Readings go through `StagedReadings`.
 struct StagedTable {
     let table: PGTable
     var buffer = CopyBuffer()
-    var perSubject: [Symbol: Int] = [:]
-    /// The highest generation staged (readings), or whether a key came twice (other tables).
-    var lastGeneration = 0
+    /// Whether a key may have come twice (then only the last row of each key is moved).
     var duplicates = false
 
     init(_ table: PGTable) { self.table = table }
 
     var isEmpty: Bool { buffer.isEmpty }
 
-    /// Ends a reading's row with its generation.
-    mutating func endRow(subject: Symbol, generation: Int) {
-        buffer.int(Int64(generation))
-        buffer.endRow()
-        perSubject[subject, default: 0] += 1
-        if generation > lastGeneration { lastGeneration = generation }
-    }
-
-    /// Ends a row of a table whose last row per key wins.
+    /// Ends a row with its arrival order.
     mutating func endRow(subject: Symbol) {
         buffer.int(Int64(buffer.rows))
         buffer.endRow()
-        perSubject[subject, default: 0] += 1
     }
 
     mutating func reset() {
         buffer.reset()
-        perSubject.removeAll(keepingCapacity: true)
-        lastGeneration = 0
         duplicates = false
     }
 
-    /// COPYs the rows into the stage and moves them, generation by generation; the counts of
-    /// `countBy` tables, one result per generation.
-    func flush(_ db: PGConnection, generations: Bool = true) throws -> [PGRows] {
-        guard !buffer.isEmpty else { return [] }
+    /// COPYs the rows into the stage and moves them.
+    func flush(_ db: PGConnection) throws {
+        guard !buffer.isEmpty else { return }
         try db.copy(into: table.stage, columns: table.copyColumns, rows: buffer.bytes)
-        var counts: [PGRows] = []
-        if !generations {
-            try db.query(table.upsert(lastOfEachKey: duplicates))
-        } else if lastGeneration == 0 {
-            counts.append(try db.query(table.upsert()))
-        } else {
-            for g in 0...lastGeneration { counts.append(try db.query(table.upsert(generation: g))) }
-        }
+        try db.query(table.upsert(lastOfEachKey: duplicates))
         try db.execute("TRUNCATE \(table.stage)")
-        return table.countBy.isEmpty ? [] : counts
     }
 }
 
@@ -166,7 +139,7 @@ struct DerivedStages {
         }
         for var t in [bands, metrics, forecasts, alerts] {
             t.duplicates = true
-            _ = try t.flush(db, generations: false)
+            try t.flush(db)
         }
         daily.reset(); bands.reset(); metrics.reset(); agp.reset(); forecasts.reset(); alerts.reset()
     }
