@@ -16,10 +16,12 @@ What happens (docs/scale-out.md):
 1. Participants are spread over --shards tasks by the same stable hash as `healthpipe --shard`
    (fmix64(FNV-1a 64(id)) mod n): task i gets shard i, the same participants on every run.
 2. Each task runs, per participant, `healthpipe run` on a small generated pipeline — an `auto`
-   source per file, classify, daily, and the `ndjson` sink with `partition_by: subject` and
+   source per file, classify (bands), and the `ndjson` sink with `partition_by: subject` and
    `source_id: <participant>` — so each participant owns one part per table
-   (out/parts/measurements/subject=P017/part-<hash>.ndjson), replaced, never appended to, by a re-run
-   or a retried task. The command gets an empty environment; a non-zero exit fails the task and
+   (out/parts/measurements/subject=P017/part-<hash>.ndjson, events likewise), replaced, never appended
+   to, by a re-run or a retried task, and the same bytes every time. Cohort tables are computed from
+   the readings, so no per-day summaries are written (theirs would follow the order several files'
+   readings arrived in, to the last digit). The command gets an empty environment; a non-zero exit fails the task and
    Spark retries it.
 3. Each task returns its participants' manifest lines; the driver checks every output against them
    (rows, SHA-256).
@@ -91,8 +93,7 @@ def pipeline(participant, files, parts, quarantine, timezone):
     return (f"timezone: {quoted(timezone)}\nsubject: {quoted(participant)}\nquarantine: {quoted(quarantine)}\n"
             f"sources:\n{sources}"
             f"transforms:\n  bands: {{ type: classify, inputs: [{names}], preset: consensus }}\n"
-            f"  days: {{ type: daily, inputs: [bands] }}\n"
-            f"sinks:\n  parts: {{ type: ndjson, inputs: [bands, days], path: {quoted(parts)}, partition_by: subject, "
+            f"sinks:\n  parts: {{ type: ndjson, inputs: [bands], path: {quoted(parts)}, partition_by: subject, "
             f"source_id: {quoted(participant)} }}\n")
 
 

@@ -125,6 +125,26 @@ import Testing
         #expect(Self.hidden(out).isEmpty)
     }
 
+    /// Two sources of one subject in one part (`source_id`): the part is put together in the inputs'
+    /// order, so the bytes do not depend on how the sources' threads interleaved. (Daily summaries of
+    /// such a run follow the order readings arrived in, to the last digit: readings only here.)
+    @Test func partsOfSeveralSourcesAreTheSameBytesEveryRun() throws {
+        let dir = E2E.tempDir()
+        _ = try ScaleFixtures.clarity("a.csv", participant: 1, readings: 4000, in: dir)
+        _ = try ScaleFixtures.clarity("b.csv", participant: 2, readings: 4000, in: dir)
+        let p = try Self.pipeline(in: dir, sources: [("a", "a.csv", "P1"), ("b", "b.csv", "P1")], daily: false)
+        try E2E.write(try String(contentsOf: p, encoding: .utf8).replacingOccurrences(of: "partition_by: subject }",
+                                                                                  with: "partition_by: subject, source_id: P1 }"), to: p)
+        var runs: [[String: Data]] = []
+        for _ in 0..<3 {
+            #expect(try E2E.run(["run", p.path]).code == 0)
+            runs.append(Self.files(dir.appendingPathComponent("out")))
+        }
+        let measurements = runs[0].filter { $0.key.hasPrefix("measurements/") }
+        #expect(measurements.count == 1 && Self.lines(measurements.first!.value).count == 8000)
+        #expect(runs[1] == runs[0] && runs[2] == runs[0])
+    }
+
     @Test func killedRunLeavesOldPartsAndTheRetryMatchesACleanRun() throws {
         let dir = E2E.tempDir()
         let big = try CrashConsistencyTests.generate(rows: 60_000, into: dir)

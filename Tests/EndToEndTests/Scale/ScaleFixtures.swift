@@ -10,9 +10,9 @@ enum ScaleFixtures {
             + "Glucose Value (mg/dL),Insulin Value (u),Carb Value (grams),Duration (hh:mm:ss),"
             + "Glucose Rate of Change (mg/dL/min),Transmitter Time (Long Integer),Transmitter ID\n"
             + "1,,Device,,,Dexcom G6 Mobile App,iOS G6,,,,,,,\n"
+        let first = CivilDateForTests.epoch(2024, 3, 1) + Int64(participant % 28) * 86_400
         for i in 0..<readings {
-            let minutes = i * 5
-            let stamp = String(format: "2024-03-%02dT%02d:%02d:00", 1 + participant % 28, minutes / 60, minutes % 60)
+            let stamp = CivilDateForTests.iso(first + Int64(i) * 300).replacingOccurrences(of: " ", with: "T")
             let glucose = 70 + (participant * 37 + i * 11) % 150
             text += "\(i + 2),\(stamp),EGV,,,,iOS G6,\(glucose),,,,,\(i),8ABCDE\n"
         }

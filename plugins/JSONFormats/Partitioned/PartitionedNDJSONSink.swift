@@ -1,3 +1,4 @@
+import Foundation
 import HealthPipeCore
 
 /// The `ndjson` sink with `partition_by: subject`: Hive-style partitions that engines read as tables
@@ -16,19 +17,28 @@ final class PartitionedNDJSONSink: Sink, OutputChecking {
     /// One identity for everything this run writes, instead of one per input file.
     let sourceID: String?
 
-    private final class Output {
-        let relative: String
+    /// The records of one part that come from one input (one source's, in its order); a part fed by
+    /// several inputs is put together from them in the inputs' name order when the run completes, so
+    /// its bytes do not depend on how the sources' threads interleaved.
+    private final class Piece {
+        let origin: String
         let file: AtomicFile
         var encoder = NDJSONRecordEncoder()
         var digest = SHA256()
         var rows = 0
-        var inputs: [String] = []
-        init(relative: String, file: AtomicFile) {
-            self.relative = relative
+        init(origin: String, file: AtomicFile) {
+            self.origin = origin
             self.file = file
             encoder.withIDs = true
             encoder.writer.reset()
         }
+    }
+
+    private final class Output {
+        let relative: String
+        var pieces: [String: Piece] = [:]
+        var inputs: [String] = []
+        init(relative: String) { self.relative = relative }
     }
 
     private struct Key: Hashable {
@@ -40,7 +50,7 @@ final class PartitionedNDJSONSink: Sink, OutputChecking {
 
     private var runInputs: [String] = []
     private var runIdentity = ""
-    private var byKey: [Key: Output] = [:]
+    private var byKey: [Key: Piece] = [:]
     private var byPath: [String: Output] = [:]
     static let flushBytes = 256 << 10
 
@@ -80,38 +90,70 @@ final class PartitionedNDJSONSink: Sink, OutputChecking {
 
     @inline(__always)
     private func add(_ table: Int, _ subject: Symbol, _ origin: Symbol, _ encode: (inout NDJSONRecordEncoder) -> Void) throws {
-        let key = Key(table: table, subject: subject, origin: sourceID == nil ? origin : .empty)
-        let out = try byKey[key] ?? output(for: key)
-        encode(&out.encoder)
-        out.rows += 1
-        if out.encoder.writer.bytes.count >= Self.flushBytes { try flush(out) }
+        let key = Key(table: table, subject: subject, origin: origin)
+        let piece = try byKey[key] ?? piece(for: key)
+        encode(&piece.encoder)
+        piece.rows += 1
+        if piece.encoder.writer.bytes.count >= Self.flushBytes { try flush(piece) }
     }
 
-    /// The output of a key; keys whose paths coincide (two inputs with one base name) share it.
-    private func output(for key: Key) throws -> Output {
+    /// The piece of a key, in the output its path names (two inputs with one base name, or every input
+    /// under `source_id`, share an output).
+    private func piece(for key: Key) throws -> Piece {
         let input = key.origin.isEmpty ? nil : key.origin.text
-        let identity = input.map(PartitionPath.identity(ofInput:)) ?? runIdentity
+        let identity = sourceID ?? input.map(PartitionPath.identity(ofInput:)) ?? runIdentity
         let relative = "\(PartitionPath.tables[key.table].name)/subject=\(PartitionPath.escape(key.subject.text))/"
             + PartitionPath.part(for: identity)
-        let out: Output
-        if let existing = byPath[relative] {
-            out = existing
-        } else {
-            out = Output(relative: relative, file: try AtomicFile(path: folder + "/" + relative, what: "partitioned NDJSON output"))
-            byPath[relative] = out
-        }
+        let out = byPath[relative] ?? Output(relative: relative)
+        byPath[relative] = out
         for i in input.map({ [$0] }) ?? runInputs where !out.inputs.contains(i) { out.inputs.append(i) }
-        byKey[key] = out
-        return out
+        let origin = input ?? ""
+        let piece = try out.pieces[origin] ?? Piece(origin: origin, file: AtomicFile(path: folder + "/" + relative,
+                                                                                     what: "partitioned NDJSON output"))
+        out.pieces[origin] = piece
+        byKey[key] = piece
+        return piece
     }
 
-    private func flush(_ out: Output) throws {
-        guard !out.encoder.writer.bytes.isEmpty else { return }
-        try out.encoder.writer.bytes.withUnsafeBytes { bytes in
-            out.digest.update(bytes)
-            try out.file.write(bytes)
+    private func flush(_ piece: Piece) throws {
+        guard !piece.encoder.writer.bytes.isEmpty else { return }
+        try piece.encoder.writer.bytes.withUnsafeBytes { bytes in
+            piece.digest.update(bytes)
+            try piece.file.write(bytes)
         }
-        out.encoder.writer.reset()
+        piece.encoder.writer.reset()
+    }
+
+    /// Renames the output's one piece into place, or writes its pieces one after the other into a new
+    /// file renamed into place; returns its rows and SHA-256.
+    private func commit(_ out: Output) throws -> (rows: Int, sha256: String) {
+        let pieces = out.pieces.values.sorted { $0.origin < $1.origin }
+        for p in pieces { try flush(p) }
+        if pieces.count == 1 {
+            try pieces[0].file.commit()
+            return (pieces[0].rows, pieces[0].digest.finalize())
+        }
+        let whole = try AtomicFile(path: folder + "/" + out.relative, what: "partitioned NDJSON output")
+        var digest = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        for p in pieces {
+            let fd = Foundation.open(p.file.temporaryPath, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw OutputError(path: p.file.temporaryPath, reason: "cannot read back: \(OSError.reason(errno))") }
+            defer { Foundation.close(fd) }
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                guard n >= 0 else { throw OutputError(path: p.file.temporaryPath, reason: "cannot read back: \(OSError.reason(errno))") }
+                if n == 0 { break }
+                try buffer.withUnsafeBytes { b in
+                    let chunk = UnsafeRawBufferPointer(rebasing: b[..<n])
+                    digest.update(chunk)
+                    try whole.write(chunk)
+                }
+            }
+        }
+        try whole.commit()
+        return (pieces.reduce(0) { $0 + $1.rows }, digest.finalize())
     }
 
     func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {
@@ -123,13 +165,12 @@ final class PartitionedNDJSONSink: Sink, OutputChecking {
         guard outcome == .completed else { return }
         var manifest = JSONWriter(capacity: 4096)
         for out in byPath.values.sorted(by: { $0.relative < $1.relative }) {
-            try flush(out)
-            try out.file.commit()
+            let (rows, sha256) = try commit(out)
             manifest.beginObject()
-            manifest.key("input"); manifest.string(out.inputs.joined(separator: ", "))
+            manifest.key("input"); manifest.string(out.inputs.sorted().joined(separator: ", "))
             manifest.key("output"); manifest.string(out.relative)
-            manifest.key("rows"); manifest.int(out.rows)
-            manifest.key("sha256"); manifest.string(out.digest.finalize())
+            manifest.key("rows"); manifest.int(rows)
+            manifest.key("sha256"); manifest.string(sha256)
             manifest.endObject()
             manifest.newline()
         }
