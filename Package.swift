@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // PostgreSQL client library (Debian: libpq-dev), linked only by the PostgresStore plugin.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Small C targets, one purpose each: signal flags for a clean stop, and serial ports/ptys (POSIX termios).
         .target(name: "CStopSignals", path: "Sources/CStopSignals"),
         .target(name: "CSerialPort", path: "Sources/CSerialPort", cSettings: [.define("_GNU_SOURCE", .when(platforms: [.linux]))]),
@@ -41,6 +43,8 @@ let package = Package(
                 path: "plugins/SQLiteStore"),
         .target(name: "JSONFormats", dependencies: ["HealthPipeCore"],
                 path: "plugins/JSONFormats"),
+        // PostgreSQL sink and source for shared stores and cohorts (libpq, docs/scale-out.md).
+        .target(name: "PostgresStore", dependencies: ["HealthPipeCore", "CLibPQ"], path: "plugins/PostgresStore"),
         .target(name: "AppleHealth",
                 dependencies: ["HealthPipeCore", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                 path: "plugins/AppleHealth"),
@@ -52,11 +56,11 @@ let package = Package(
         .target(name: "HealthLog", dependencies: ["HealthPipeCore"], path: "plugins/HealthLog"),
         .target(name: "BuiltinPlugins",
                 dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "CSVFormats", "SQLiteStore", "JSONFormats",
-                               "AppleHealth", "SerialIMU", "Charts", "HealthLog"],
+                               "AppleHealth", "SerialIMU", "Charts", "HealthLog", "PostgresStore"],
                 path: "plugins/BuiltinPlugins"),
 
         .target(name: "HealthPipeCLI",
-                dependencies: ["BuiltinPlugins", "HealthPipeAnalytics", "Charts", "HealthLog", "Yams",
+                dependencies: ["BuiltinPlugins", "HealthPipeAnalytics", "Charts", "HealthLog", "PostgresStore", "Yams",
                                .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/HealthPipeCLI"),
         .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI"], path: "Sources/healthpipe"),

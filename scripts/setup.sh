@@ -2,8 +2,11 @@
 # Installs the C libraries HealthPipe links (libcsv, libxml2, sqlite3, zlib for ZIPFoundation) and the tools its tests use,
 # if they are missing. Safe to run repeatedly; needs root (or sudo) only when something is missing.
 # chromium (and a font) render the HTML page headless in the browser tests and scripts/make_screenshots.sh.
+# libpq-dev links the PostgreSQL sink; postgresql-15 gives the tests a real server (initdb, pg_ctl, psql);
+# Java 17 and pyspark run examples/spark/cohort.py in its test.
 set -euo pipefail
-packages=(libcsv-dev libxml2-dev libsqlite3-dev zlib1g-dev sqlite3 tzdata pkg-config chromium fonts-dejavu-core)
+packages=(libcsv-dev libxml2-dev libsqlite3-dev zlib1g-dev sqlite3 tzdata pkg-config chromium fonts-dejavu-core
+          libpq-dev postgresql-15 openjdk-17-jre-headless)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -12,6 +15,12 @@ done
 if ! python3 -c "import fhirclient.models.observation" 2>/dev/null; then
   for attempt in 1 2 3; do
     python3 -m pip install -q fhirclient==4.4.0 2>/dev/null || python3 -m pip install -q --break-system-packages fhirclient==4.4.0 && break
+    sleep $((attempt * 10))
+  done
+fi
+if ! python3 -c "import pyspark" 2>/dev/null; then
+  for attempt in 1 2 3; do
+    python3 -m pip install -q pyspark 2>/dev/null || python3 -m pip install -q --break-system-packages pyspark && break
     sleep $((attempt * 10))
   done
 fi

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthPipeCore
+import PostgresStore
 import SQLiteStore
 import Yams
 
@@ -17,8 +18,11 @@ struct ImportCommand: ParsableCommand {
         """)
 
     @Argument(help: "Export files to import.") var files: [String]
-    @Option(help: "The SQLite database to create or update.") var db: String
+    @Option(help: ArgumentHelp("The SQLite database to create or update, or a PostgreSQL database (postgresql://user@host/db; "
+                               + "postgresql:// alone takes the PG* variables)."))
+    var db: String
     @OptionGroup var shared: SharedOptions
+    @OptionGroup var sharding: ShardOption
     @Option(help: "Band preset for a new database: seeds, consensus or range (an existing one keeps its own).")
     var preset: String?
     @Option(help: "Force a source type instead of detecting it (see `healthpipe plugins`).") var format: String?
@@ -38,6 +42,12 @@ struct ImportCommand: ParsableCommand {
                                             message: "--on-error \(onError): expected fail, skip or quarantine"))
         }
         let cwd = FileManager.default.currentDirectoryPath
+        var files = self.files
+        if let shard = try sharding.parsed() {
+            files = files.filter { shard.contains(id: Shard.id(path: $0, subject: shared.subject)) }
+            ShardOption.note(shard, kept: files.count, of: self.files.count, what: "files")
+            if files.isEmpty { return }
+        }
         var inputs: [ImportInput] = []
         var unreadable = 0
         for file in files {
@@ -50,24 +60,30 @@ struct ImportCommand: ParsableCommand {
         }
         guard !inputs.isEmpty else { throw ExitCode(1) }
 
-        let dbPath = ComponentBuilder.resolve(db, base: cwd)
+        let postgres = PostgresURL.isURL(db)
+        let dbPath = postgres ? db : ComponentBuilder.resolve(db, base: cwd)
         // The database's stored settings are read before the pipeline exists: a path that cannot be
         // a database (a directory, a device) is refused first, with the reason.
-        do { try SQLiteSink.checkDatabasePath(dbPath) } catch {
-            printError("error: \(error)")
-            throw ExitCode(1)
+        if !postgres {
+            do { try SQLiteSink.checkDatabasePath(dbPath) } catch {
+                printError("error: \(error)")
+                throw ExitCode(1)
+            }
         }
         let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
                                       pluginPaths: shared.pluginPaths)
         let derivation: DerivationSettings
-        do { derivation = try ImportPipeline.settings(db: dbPath, preset: preset, registry: registry, run: runSettings) } catch {
+        do { derivation = try ImportPipeline.settings(db: dbPath, preset: preset, registry: registry, run: runSettings) } catch let e as PGError {
+            printError("\(e)")  // the store cannot be reached: a failure, not a configuration mistake
+            throw ExitCode(1)
+        } catch {
             throw configFailure(error)
         }
         let draft = ImportPipeline.draft(inputs: inputs, db: dbPath, derivation: derivation, onError: policy,
                                          ndjson: ndjson.map { ComponentBuilder.resolve($0, base: cwd) }, preset: preset)
-        if printPipeline { print(try draft.yaml(), terminator: ""); return }
+        if printPipeline { print(PostgresURL(postgres ? db : nil).redact(try draft.yaml()), terminator: ""); return }
         let defaultQuarantine = quarantine.map { ComponentBuilder.resolve($0, base: cwd) }
-            ?? DefaultQuarantine.beside(database: dbPath)
+            ?? DefaultQuarantine.beside(database: dbPath, workingDirectory: cwd)
         do {
             try RunExecution.execute(spec: draft.spec(), registry: registry, settings: runSettings,
                                      defaultQuarantine: defaultQuarantine, reportPath: report, quiet: quiet, trustStream: true)
@@ -134,8 +150,13 @@ enum ImportPipeline {
             p.add(.transform, "daily", type: "daily", inputs: readings, options: daily.optionPairs, from: daily.document)
             outputs.append("daily")
         }
-        p.add(.sink, "db", type: "sqlite", inputs: outputs, options: [("path", Node(db))])
-        p.flags["db"] = "--db \(db)"
+        if PostgresURL.isURL(db) {
+            p.add(.sink, "db", type: "postgres", inputs: outputs, options: [("url", Node(db))])
+            p.flags["db"] = "--db \(PostgresURL(db).shown)"
+        } else {
+            p.add(.sink, "db", type: "sqlite", inputs: outputs, options: [("path", Node(db))])
+            p.flags["db"] = "--db \(db)"
+        }
         if let ndjson {
             p.add(.sink, "feed", type: "ndjson", inputs: outputs, options: [("path", Node(ndjson))])
             p.flags["feed"] = "--ndjson \(ndjson)"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthPipeCore
+import PostgresStore
 import SQLiteStore
 
 struct ReaggregateCommand: ParsableCommand {
@@ -27,7 +28,7 @@ struct ReaggregateCommand: ParsableCommand {
         The reports step (health reports' daily summaries, reminder and threshold alerts) is in docs/reports.md.
         """)
 
-    @Option(help: "The HealthPipe database to re-aggregate.") var db: String
+    @Option(help: "The HealthPipe database to re-aggregate: a SQLite file or postgresql://….") var db: String
     @Option(help: "Settings file (YAML) choosing the steps, presets, thresholds and models; stored in the database.")
     var config: String?
     @Flag(name: .customLong("print-pipeline"), help: "Print the pipeline this runs and exit.") var printPipeline = false
@@ -37,8 +38,9 @@ struct ReaggregateCommand: ParsableCommand {
 
     func run() throws {
         let cwd = FileManager.default.currentDirectoryPath
-        let dbPath = ComponentBuilder.resolve(db, base: cwd)
-        guard FileManager.default.fileExists(atPath: dbPath) else {
+        let postgres = PostgresURL.isURL(db)
+        let dbPath = postgres ? db : ComponentBuilder.resolve(db, base: cwd)
+        guard postgres || FileManager.default.fileExists(atPath: dbPath) else {
             printError("\(db): no such database")
             throw ExitCode(1)
         }
@@ -57,12 +59,13 @@ struct ReaggregateCommand: ParsableCommand {
             rows = try StoreDerivation.rows(settings, registry: registry, run: runSettings)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
         let draft = DerivationPipeline.draft(settings, db: dbPath, command: "healthpipe reaggregate")
-        if printPipeline { print(try draft.yaml(), terminator: ""); return }
-        let quarantine = DefaultQuarantine.beside(database: dbPath)
+        if printPipeline { print(PostgresURL(postgres ? db : nil).redact(try draft.yaml()), terminator: ""); return }
+        let quarantine = DefaultQuarantine.beside(database: dbPath, workingDirectory: cwd)
         try RunExecution.execute(spec: draft.spec(), registry: registry, settings: runSettings, defaultQuarantine: quarantine,
                                  reportPath: report.map { ComponentBuilder.resolve($0, base: cwd) }, quiet: quiet) { graph in
             for n in graph.nodes {
                 if let sink = n.stage as? SQLiteSink { sink.settingsToStore = rows }
+                if let sink = n.stage as? PostgresSink { sink.settingsToStore = rows.map { ($0.step, $0.options, $0.fingerprint) } }
             }
         }
     }

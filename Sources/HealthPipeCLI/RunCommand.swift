@@ -8,20 +8,33 @@ struct RunCommand: ParsableCommand {
 
     @Argument(help: "The pipeline YAML file.") var pipeline: String
     @OptionGroup var shared: SharedOptions
+    @OptionGroup var sharding: ShardOption
     @Option(help: "Write the run report as JSON to this file.") var report: String?
     @Flag(help: "Print the summary only when something went wrong.") var quiet = false
 
     func run() throws {
         let registry: ComponentRegistry
         let document: ConfigDocument
-        do {
-            registry = try shared.registry()
-            document = try ConfigDocument.load(path: pipeline)
-        } catch { throw configFailure(error) }
+        var spec: PipelineSpec
+        let shard = try sharding.parsed()
         let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().path
         let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: base,
                                    pluginPaths: shared.pluginPaths)
-        try RunExecution.execute(spec: try PipelineSpec(document: document), registry: registry, settings: settings,
+        do {
+            registry = try shared.registry()
+            document = try ConfigDocument.load(path: pipeline)
+            spec = try PipelineSpec(document: document)
+            if let shard {
+                // The whole pipeline is checked first: a mistake in another shard's source is still a mistake.
+                _ = try PipelineGraph.build(spec: spec, registry: registry, settings: settings, defaultQuarantine: "quarantine.ndjson")
+                let part = try spec.sharded(shard, subject: shared.subject)
+                let sources = spec.stages.filter { $0.role == .source }.count
+                ShardOption.note(shard, kept: part.kept.count, of: sources, what: "sources")
+                if part.kept.isEmpty { return }
+                spec = part.spec
+            }
+        } catch { throw configFailure(error) }
+        try RunExecution.execute(spec: spec, registry: registry, settings: settings,
                                  defaultQuarantine: URL(fileURLWithPath: base).appendingPathComponent("quarantine.ndjson").path,
                                  reportPath: report, quiet: quiet)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthPipeCore
+import PostgresStore
 import SQLiteStore
 
 /// Builds and runs a pipeline, brings the derived rows of every database it wrote up to date with
@@ -57,6 +58,16 @@ enum RunExecution {
     /// Runs the refresh of every database the run stored readings in; its stages join the report.
     static func refreshStores(of graph: PipelineGraph, into report: inout RunReport, registry: ComponentRegistry,
                               settings: RunSettings, quarantine: String) {
+        for sink in graph.nodes.compactMap({ $0.stage as? PostgresSink }) where !sink.replaceDerived {
+            do {
+                if let r = try PostgresDerivation.refresh(sink, registry: registry, run: settings, quarantine: quarantine) {
+                    report.merge(refresh: r, of: sink.url.shown)
+                }
+            } catch {
+                report.outcome = .failed
+                report.error = (report.error.map { $0 + "; " } ?? "") + "refresh of \(sink.url.shown): \(sink.url.redact("\(error)"))"
+            }
+        }
         let paths = graph.nodes.compactMap { ($0.stage as? SQLiteSink).flatMap { $0.replaceDerived ? nil : $0.path } }
         for path in Set(paths).sorted() {
             do {

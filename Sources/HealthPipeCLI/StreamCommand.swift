@@ -45,7 +45,7 @@ struct StreamCommand: ParsableCommand {
         let registry: ComponentRegistry
         do { registry = try shared.registry() } catch { throw configFailure(error) }
         let defaultQuarantine = quarantine.map(abs)
-            ?? dbPath.map(DefaultQuarantine.beside(database:))
+            ?? dbPath.map { DefaultQuarantine.beside(database: $0) }
             ?? abs("stream.quarantine.ndjson")
         let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
                                    pluginPaths: shared.pluginPaths)

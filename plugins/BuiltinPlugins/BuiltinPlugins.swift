@@ -6,6 +6,7 @@ import HealthLog
 import HealthPipeAnalytics
 import HealthPipeCore
 import JSONFormats
+import PostgresStore
 import SQLiteStore
 import SerialIMU
 
@@ -23,6 +24,7 @@ public enum BuiltinPlugins {
             ("SerialIMU", SerialIMUPlugin.components),
             ("Charts", ChartsPlugin.components),
             ("HealthLog", HealthLogPlugin.components),
+            ("PostgresStore", PostgresStorePlugin.components),
         ]
     }
 

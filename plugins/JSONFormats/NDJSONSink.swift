@@ -11,7 +11,7 @@ public final class NDJSONSink: Sink, OutputChecking {
     let include: RecordKinds
     private var file: AtomicFile?
     private var toStandardOutput = false
-    private var writer = JSONWriter(capacity: 1 << 20)
+    private var encoder = NDJSONRecordEncoder()
 
     public init(path: String, include: RecordKinds = .all) {
         self.path = path
@@ -28,63 +28,13 @@ public final class NDJSONSink: Sink, OutputChecking {
     }
 
     public func write(_ batch: RecordBatch, context: StageContext) throws {
-        if include.contains(.measurements) { for m in batch.measurements { encode(m); try flushIfFull() } }
-        if include.contains(.events) { for e in batch.events { encode(e); try flushIfFull() } }
-        if include.contains(.dailySummaries) { for d in batch.dailySummaries { encode(d); try flushIfFull() } }
-        if include.contains(.metricSets) { for m in batch.metricSets { encode(m); try flushIfFull() } }
-        if include.contains(.forecasts) { for f in batch.forecasts { encode(f); try flushIfFull() } }
-        if include.contains(.alerts) { for a in batch.alerts { encode(a); try flushIfFull() } }
-        if include.contains(.profiles) { for p in batch.profiles { encode(p); try flushIfFull() } }
-    }
-
-    /// A subject profile: the characteristics HealthPipe reads, and every one as written.
-    private func encode(_ p: SubjectProfile) {
-        writer.beginObject()
-        writer.key("type"); writer.string("profile")
-        writer.key("subject"); writer.string(p.subject.text)
-        writer.key("source"); writer.string(p.source.text)
-        writer.key("date_of_birth"); writer.string(p.dateOfBirth)
-        writer.key("biological_sex"); writer.string(p.biologicalSex)
-        writer.key("blood_type"); writer.string(p.bloodType)
-        writer.key("skin_type"); writer.string(p.skinType)
-        writer.key("attributes"); writer.json(p.attributes)
-        writer.key("file"); writer.string(p.provenance.file.text)
-        writer.key("line"); writer.int(p.provenance.line)
-        writer.endObject()
-        writer.newline()
-    }
-
-    /// A metric set: its names as keys (docs/analytics.md), the AGP as an array of columns.
-    private func encode(_ m: MetricSet) {
-        writer.beginObject()
-        writer.key("type"); writer.string("metrics")
-        writer.key("subject"); writer.string(m.subject.text)
-        writer.key("metric"); writer.string(m.metric.text)
-        writer.key("from"); writer.string(CivilDate.isoDate(fromDays: m.firstDay))
-        writer.key("to"); writer.string(CivilDate.isoDate(fromDays: m.lastDay))
-        writer.key("unit"); writer.string(m.unit.text)
-        writer.key("values")
-        writer.beginObject()
-        for v in m.values { writer.key(v.name); writer.double(v.value) }
-        writer.endObject()
-        if !m.agp.isEmpty {
-            writer.key("agp")
-            writer.beginArray()
-            for p in m.agp {
-                writer.beginObject()
-                writer.key("minute"); writer.int(p.minuteOfDay)
-                writer.key("n"); writer.int(p.count)
-                writer.key("p05"); writer.double(p.p05)
-                writer.key("p25"); writer.double(p.p25)
-                writer.key("p50"); writer.double(p.p50)
-                writer.key("p75"); writer.double(p.p75)
-                writer.key("p95"); writer.double(p.p95)
-                writer.endObject()
-            }
-            writer.endArray()
-        }
-        writer.endObject()
-        writer.newline()
+        if include.contains(.measurements) { for m in batch.measurements { encoder.encode(m); try flushIfFull() } }
+        if include.contains(.events) { for e in batch.events { encoder.encode(e); try flushIfFull() } }
+        if include.contains(.dailySummaries) { for d in batch.dailySummaries { encoder.encode(d); try flushIfFull() } }
+        if include.contains(.metricSets) { for m in batch.metricSets { encoder.encode(m); try flushIfFull() } }
+        if include.contains(.forecasts) { for f in batch.forecasts { encoder.encode(f); try flushIfFull() } }
+        if include.contains(.alerts) { for a in batch.alerts { encoder.encode(a); try flushIfFull() } }
+        if include.contains(.profiles) { for p in batch.profiles { encoder.encode(p); try flushIfFull() } }
     }
 
     public func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {
@@ -93,126 +43,26 @@ public final class NDJSONSink: Sink, OutputChecking {
         try file?.commit()
     }
 
-    private func flushIfFull() throws { if writer.bytes.count > 1 << 20 { try flush() } }
+    private func flushIfFull() throws { if encoder.writer.bytes.count > 1 << 20 { try flush() } }
 
     private func flush() throws {
-        guard !writer.bytes.isEmpty else { return }
+        guard !encoder.writer.bytes.isEmpty else { return }
         if toStandardOutput {
-            if let code = writer.bytes.withUnsafeBytes({ AtomicFile.writeAll(1, $0) }) {
+            if let code = encoder.writer.bytes.withUnsafeBytes({ AtomicFile.writeAll(1, $0) }) {
                 throw OutputError(path: "standard output", reason: "cannot write: \(OSError.reason(code))")
             }
         } else {
-            try file?.write(writer.bytes)
+            try file?.write(encoder.writer.bytes)
         }
-        writer.reset()
-    }
-
-    private func encode(_ m: HealthPipeCore.Measurement) {
-        writer.beginObject()
-        writer.key("type"); writer.string("measurement")
-        writer.key("subject"); writer.string(m.subject.text)
-        writer.key("metric"); writer.string(m.metric.text)
-        writer.key("source"); writer.string(m.source.text)
-        writer.key("start"); writer.int(m.start)
-        if m.end != m.start { writer.key("end"); writer.int(m.end) }
-        writer.key("utc_offset"); writer.int(Int64(m.utcOffset))
-        writer.key("value"); writer.double(m.value)
-        writer.key("unit"); writer.string(m.unit.text)
-        if !m.flags.isEmpty { writer.key("flags"); writer.int(Int64(m.flags.rawValue)) }
-        if !m.band.isEmpty { writer.key("band"); writer.string(m.band.text) }
-        if !m.device.isEmpty { writer.key("device"); writer.json(m.device.text) }
-        if let meta = m.metadata { writer.key("metadata"); writer.json(meta) }
-        writer.key("file"); writer.string(m.provenance.file.text)
-        writer.key("line"); writer.int(m.provenance.line)
-        writer.endObject()
-        writer.newline()
-    }
-
-    private func encode(_ f: ForecastPoint) {
-        writer.beginObject()
-        writer.key("type"); writer.string("forecast")
-        writer.key("subject"); writer.string(f.subject.text)
-        writer.key("metric"); writer.string(f.metric.text)
-        writer.key("model"); writer.string(f.model.text)
-        writer.key("issued_at"); writer.int(f.issuedAt)
-        writer.key("at"); writer.int(f.at)
-        writer.key("utc_offset"); writer.int(Int64(f.utcOffset))
-        writer.key("value"); writer.double(f.value)
-        writer.endObject()
-        writer.newline()
-    }
-
-    private func encode(_ a: Alert) {
-        writer.beginObject()
-        writer.key("type"); writer.string("alert")
-        writer.key("kind"); writer.string(a.kind.rawValue)
-        writer.key("subject"); writer.string(a.subject.text)
-        writer.key("metric"); writer.string(a.metric.text)
-        writer.key("start"); writer.int(a.start)
-        writer.key("end"); writer.int(a.end)
-        writer.key("utc_offset"); writer.int(Int64(a.utcOffset))
-        writer.key("value"); writer.double(a.value)
-        writer.key("threshold"); writer.double(a.threshold)
-        if !a.model.isEmpty { writer.key("model"); writer.string(a.model.text) }
-        writer.endObject()
-        writer.newline()
-    }
-
-    private func encode(_ e: Event) {
-        writer.beginObject()
-        writer.key("type"); writer.string("event")
-        writer.key("kind"); writer.string(e.kind.rawValue)
-        writer.key("subject"); writer.string(e.subject.text)
-        if !e.subtype.isEmpty { writer.key("subtype"); writer.string(e.subtype.text) }
-        writer.key("source"); writer.string(e.source.text)
-        writer.key("start"); writer.int(e.start)
-        if e.end != e.start { writer.key("end"); writer.int(e.end) }
-        writer.key("utc_offset"); writer.int(Int64(e.utcOffset))
-        if let v = e.carbs { writer.key("carbs_g"); writer.double(v) }
-        if let v = e.protein { writer.key("protein_g"); writer.double(v) }
-        if let v = e.fat { writer.key("fat_g"); writer.double(v) }
-        if let v = e.insulin { writer.key("insulin_u"); writer.double(v) }
-        if !e.intensity.isEmpty { writer.key("intensity"); writer.string(e.intensity.text) }
-        if let n = e.note { writer.key("note"); writer.string(n) }
-        if !e.flags.isEmpty { writer.key("flags"); writer.int(Int64(e.flags.rawValue)) }
-        if !e.device.isEmpty { writer.key("device"); writer.json(e.device.text) }
-        if let meta = e.metadata { writer.key("metadata"); writer.json(meta) }
-        writer.key("file"); writer.string(e.provenance.file.text)
-        writer.key("line"); writer.int(e.provenance.line)
-        writer.endObject()
-        writer.newline()
-    }
-
-    private func encode(_ d: DailySummary) {
-        writer.beginObject()
-        writer.key("type"); writer.string("daily")
-        writer.key("subject"); writer.string(d.subject.text)
-        writer.key("day"); writer.string(CivilDate.isoDate(fromDays: d.day))
-        writer.key("metric"); writer.string(d.metric.text)
-        writer.key("unit"); writer.string(d.unit.text)
-        writer.key("n"); writer.int(d.count)
-        writer.key("min"); writer.double(d.min)
-        writer.key("mean"); writer.double(d.mean)
-        writer.key("max"); writer.double(d.max)
-        writer.key("sd"); writer.double(d.sd)
-        writer.key("bands"); writer.beginObject()
-        for b in d.bandPercents { writer.key(b.band.text); writer.double(b.percent) }
-        writer.endObject()
-        writer.key("hypo"); writer.bool(d.hypo)
-        writer.key("hyper"); writer.bool(d.hyper)
-        writer.key("carbs_g"); writer.double(d.carbsGrams)
-        writer.key("insulin_u"); writer.double(d.insulinUnits)
-        writer.key("exercise_min"); writer.double(d.exerciseMinutes)
-        writer.key("illness"); writer.bool(d.illness)
-        writer.key("stress"); writer.bool(d.stress)
-        writer.endObject()
-        writer.newline()
+        encoder.writer.reset()
     }
 }
 
 struct NDJSONOptions: Decodable {
     var path: String
     var include: [String]?
+    var partition_by: String?
+    var source_id: String?
 }
 
 public let ndjsonSinkComponent = ComponentDescriptor(
@@ -223,12 +73,31 @@ public let ndjsonSinkComponent = ComponentDescriptor(
         OptionDoc("path", "path", required: true, "output file (`-` for standard output)"),
         OptionDoc("include", "list of measurements | events | daily | metrics | forecasts | alerts | profiles", default: "all",
                   "which record kinds to write"),
+        OptionDoc("partition_by", "subject", default: "none",
+                  "write Hive-style partitions under the folder `path`: <table>/subject=<id>/part-<source>.ndjson, every record "
+                  + "with an id, a manifest line per output in _manifests/; a re-run replaces its parts (docs/scale-out.md)"),
+        OptionDoc("source_id", "text", default: "the inputs' base names",
+                  "with partition_by: name every part of this run after this text instead of its input files"),
     ],
     accepts: .all, produces: [],
     build: { b in
         let o = try b.options(NDJSONOptions.self)
-        var kinds: RecordKinds = o.include == nil ? .all : []
-        for name in o.include ?? [] {
+        let kinds = try NDJSONSink.kinds(o.include, builder: b)
+        guard let by = o.partition_by else {
+            if o.source_id != nil { throw b.error("source_id names partitions: give partition_by: subject too", option: "source_id") }
+            return NDJSONSink(path: b.path(o.path), include: kinds)
+        }
+        guard by == "subject" else { throw b.error("partition_by: '\(by)' is not supported (subject)", option: "partition_by") }
+        guard o.path != "-" else { throw b.error("a partitioned output is a folder, not standard output", option: "path") }
+        return PartitionedNDJSONSink(folder: b.path(o.path), include: kinds, sourceID: o.source_id)
+    })
+
+extension NDJSONSink {
+    /// The record kinds an `include` list names (all when absent).
+    static func kinds(_ include: [String]?, builder b: ComponentBuilder) throws -> RecordKinds {
+        guard let include else { return .all }
+        var kinds: RecordKinds = []
+        for name in include {
             switch name {
             case "measurements": kinds.insert(.measurements)
             case "events": kinds.insert(.events)
@@ -241,12 +110,14 @@ public let ndjsonSinkComponent = ComponentDescriptor(
                 throw b.error("unknown record kind '\(name)' (measurements, events, daily, metrics, forecasts, alerts, profiles)", option: "include")
             }
         }
-        return NDJSONSink(path: b.path(o.path), include: kinds)
-    })
+        return kinds
+    }
+}
 
 /// Everything JSONFormats registers.
 public enum JSONFormatsPlugin {
     public static var components: [ComponentDescriptor] {
-        [ndjsonSinkComponent, nightscoutComponent, tidepoolComponent, fhirSinkComponent, healthReportsJSONComponent]
+        [ndjsonSinkComponent, nightscoutComponent, tidepoolComponent, fhirSinkComponent, healthReportsJSONComponent,
+         ndjsonSourceComponent, stdinSourceComponent, autoSourceComponent, stdoutSinkComponent]
     }
 }

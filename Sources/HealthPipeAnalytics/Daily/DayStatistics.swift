@@ -34,10 +34,14 @@ struct DayStatistics {
 }
 
 /// Event totals of one subject and local day.
+/// The totals are exact sums (`ExactSum`): the same bits whatever order the events are summed in.
 struct EventDay {
-    var carbs = 0.0
-    var insulin = 0.0
-    var exerciseMinutes = 0.0
+    var carbsSum = ExactSum()
+    var insulinSum = ExactSum()
+    var exerciseSum = ExactSum()
+    var carbs: Double { carbsSum.value }
+    var insulin: Double { insulinSum.value }
+    var exerciseMinutes: Double { exerciseSum.value }
     var illness = false
     var stress = false
 }

@@ -1,7 +1,8 @@
 import HealthPipeCore
 
 /// The day totals of a run's events: each event once by its natural key (the last arrival wins),
-/// summed per subject and local day in time order, so any order of arrival gives the same totals.
+/// summed exactly per subject and local day (`ExactSum`), so any order of arrival — and any order of
+/// two events at one instant, which the ledger ranks by interned ids — gives the same totals.
 /// Illness and stress episodes mark every local day they span (a marker without an end lasts
 /// `markerSeconds`); exercise counts on its start day. Open episodes are returned apart: they mark
 /// every day from their start that has a row (`EpisodeSpan`).
@@ -14,8 +15,8 @@ enum EventDays {
 
     static func collect(_ ledger: ExternalSorter<LedgerEvent>, markerSeconds: Int64 = EpisodeSpan.defaultMarkerSeconds) throws
         -> (days: [SubjectDay: EventDay], open: [Symbol: Open]) {
-        // The ledger drains in (subject, start, kind, subtype, source, amount) order whatever the order of
-        // arrival, so adding each event to its day as it comes sums every day in one canonical order.
+        // The ledger drains in (subject, start, kind, subtype, source, amount) order, which drops repeated
+        // keys; the sums themselves are exact, so they do not depend on that order.
         var days: [SubjectDay: EventDay] = [:]
         var flags: [SubjectDay: (illness: Bool, stress: Bool)] = [:]
         var open: [Symbol: Open] = [:]
@@ -24,10 +25,10 @@ enum EventDays {
             let subject = Symbol(id: e.subject)
             let day = CivilDate.floorDiv(e.start + Int64(e.utcOffset), 86_400)
             switch e.eventKind {
-            case .meal: days[SubjectDay(subject: subject, day: day), default: EventDay()].carbs += e.carbs
-            case .insulin: days[SubjectDay(subject: subject, day: day), default: EventDay()].insulin += e.insulin
+            case .meal: days[SubjectDay(subject: subject, day: day), default: EventDay()].carbsSum.add(e.carbs)
+            case .insulin: days[SubjectDay(subject: subject, day: day), default: EventDay()].insulinSum.add(e.insulin)
             case .exercise:
-                days[SubjectDay(subject: subject, day: day), default: EventDay()].exerciseMinutes += Double(e.end - e.start) / 60
+                days[SubjectDay(subject: subject, day: day), default: EventDay()].exerciseSum.add(Double(e.end - e.start) / 60)
             case .episode:
                 let subtype = Symbol(id: e.subtype)
                 guard EpisodeKinds.marksDays(subtype) else { return }

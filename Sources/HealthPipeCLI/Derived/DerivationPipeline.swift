@@ -1,5 +1,6 @@
 import HealthPipeAnalytics
 import HealthPipeCore
+import PostgresStore
 import SQLiteStore
 import Yams
 
@@ -8,9 +9,14 @@ import Yams
 /// `healthpipe reaggregate` runs it over everything; the refresh after an import runs it over the
 /// pending days only. One pipeline for both, so an import and a re-aggregation compute alike.
 enum DerivationPipeline {
-    static func draft(_ settings: DerivationSettings, db: String, command: String) -> PipelineDraft {
+    /// `db` is a SQLite path or a PostgreSQL URL or connection string (`postgres-source` → `postgres`;
+    /// a PostgreSQL store keeps no health reports, so the `reports` step has nothing to read there and
+    /// is left out).
+    static func draft(_ settings: DerivationSettings, db: String, command: String, postgres: Bool? = nil) -> PipelineDraft {
         var p = PipelineDraft(command: command)
-        p.add(.source, "db", type: "sqlite-source", options: [("path", Node(db))])
+        let postgres = postgres ?? PostgresURL.isURL(db)
+        let location = postgres ? ("url", Node(db)) : ("path", Node(db))
+        p.add(.source, "db", type: postgres ? "postgres-source" : "sqlite-source", options: [location])
         var outputs: [String] = []
         var readings = "db"
         func add(_ step: String, as name: String, from input: String) {
@@ -24,11 +30,12 @@ enum DerivationPipeline {
             readings = "bands"
         }
         add("daily", as: "days", from: readings)
-        add("reports", as: "reportdays", from: "db")
+        if !postgres { add("reports", as: "reportdays", from: "db") }
         add("predict", as: "forecast", from: "db")
         add("alerts", as: "alarms", from: "db")
-        p.add(.sink, "out", type: "sqlite", inputs: outputs,
-              options: [("path", Node(db)), ("replace_derived", PipelineDraft.bool(true))])
+        p.add(.sink, "out", type: postgres ? "postgres" : "sqlite", inputs: outputs,
+              options: [location, ("replace_derived", PipelineDraft.bool(true))])
+        if postgres { p.flags["db"] = PostgresURL(db).shown; p.flags["out"] = PostgresURL(db).shown }
         return p
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
+import PostgresStore
 import SQLiteStore
 import Yams
 
@@ -12,6 +13,11 @@ import Yams
 enum StoreDerivation {
     /// A database's stored settings; nil for a new database or one without settings yet.
     static func stored(_ db: String) throws -> DerivationSettings? {
+        if PostgresURL.isURL(db) {
+            let url = PostgresURL(db)
+            guard let rows = try PostgresDerivationSettings.read(url: url) else { return nil }
+            return try DerivationSettings(stored: rows.map { ($0.step, $0.options) }, origin: url.shown)
+        }
         guard let rows = try DerivationSettingsTable.read(path: db) else { return nil }
         return try DerivationSettings(stored: rows.map { ($0.step, $0.options) }, origin: db)
     }
@@ -24,27 +30,27 @@ enum StoreDerivation {
         return try settings.serialized().map { .init(step: $0.step, options: $0.options, fingerprint: prints[$0.step] ?? "") }
     }
 
-    /// For every sqlite sink of `graph` that stores readings: adopts the pipeline's derivation steps
+    /// For every sqlite or postgres sink of `graph` that stores readings: adopts the pipeline's derivation steps
     /// as the settings of a database that has none (the import defaults when it has none either),
     /// refuses steps whose settings differ from the database's, and — with `trustStream`, for
     /// pipelines the CLI built from those settings — lets the sink store the stream's daily rows for
     /// days nothing else wrote to.
     static func prepare(_ graph: PipelineGraph, registry: ComponentRegistry, run: RunSettings, trustStream: Bool) throws {
         for (i, node) in graph.nodes.enumerated() {
-            guard let sink = node.stage as? SQLiteSink, !sink.replaceDerived else { continue }
+            guard let sink = node.stage as? DerivedStoreSink, !sink.rewritesDerived else { continue }
             let upstream = derivationSteps(feeding: i, in: graph)
-            let stored = try DerivationSettingsTable.read(path: sink.path)
+            let stored = try sink.storedSettings()
             if stored == nil {
                 let settings = upstream.isEmpty ? DerivationSettings.importDefaults()
                     : DerivationSettings.adopting(upstream.map { DerivationSettings.Step(name: $0.name, options: $0.options, document: nil) })
-                try DerivationSettingsTable.adopt(try rows(settings, registry: registry, run: run), path: sink.path)
+                try sink.adopt(try rows(settings, registry: registry, run: run))
             } else if let stored {
                 let byStep = Dictionary(uniqueKeysWithValues: stored.map { ($0.step, $0.fingerprint) })
                 for step in upstream where byStep[step.name] != step.fingerprint {
                     let have = byStep[step.name].map { "'\($0)'" } ?? "no \(step.name) step"
                     throw graph.settingsError(stage: step.stage, "'\(node.name)' keeps derived rows with the database's settings, "
                         + "which have \(have); '\(step.stage)' computes '\(step.fingerprint)'. Change the database's settings "
-                        + "with `healthpipe reaggregate --db \(sink.path) --config settings.yml`, or leave '\(step.stage)' out of "
+                        + "with `healthpipe reaggregate --db \(sink.storeName) --config settings.yml`, or leave '\(step.stage)' out of "
                         + "'\(node.name)''s inputs")
                 }
             }

@@ -116,6 +116,7 @@ public struct PipelineGraph {
             do {
                 var builder = ComponentBuilder(stageName: s.name, document: s.document ?? doc, node: s.node, settings: settings)
                 builder.inputTimeOrdered = inputOrdered
+                builder.registry = registry
                 let stage = try d.build(builder)
                 index[s.name] = nodes.count
                 nodes.append(Node(name: s.name, descriptor: d, stage: stage, policy: s.onError,

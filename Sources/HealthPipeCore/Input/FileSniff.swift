@@ -20,13 +20,15 @@ public struct FileSniff: Sendable {
         allLines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
     }
 
-    /// Reads up to `limit` bytes from the start of `path` (`-` is standard input). A stream is kept
-    /// open with the bytes read, for the source that reads it next (`ByteInput.open`).
+    /// Reads up to `limit` bytes from the start of `path` (`-` is standard input). A stream or standard
+    /// input is kept open with the bytes read, for the source that reads it next (`ByteInput.open`).
     /// Throws `InputError` with the operating system's reason when it cannot be read.
     public static func read(path: String, limit: Int = defaultLimit) throws -> FileSniff {
         let input = try ByteInput.open(path)
         let prefix = try input.peek(limit)
-        if input.kind == .stream { InputHandoff.deposit(input) }
+        // Standard input is one descriptor whatever it is: a file redirected to it (`< export.csv`)
+        // has had its offset moved by this read, so it is handed over like a pipe.
+        if input.kind == .stream || path == "-" { InputHandoff.deposit(input) }
         return FileSniff(path: path, prefix: prefix, isRegularFile: input.kind == .regularFile)
     }
 

@@ -105,6 +105,9 @@ public struct ComponentBuilder {
     /// True when everything this stage receives comes, in order, from one time-ordered source
     /// (see `ComponentDescriptor.emitsTimeOrdered`): it may process readings as they come.
     public var inputTimeOrdered = false
+    /// The registry the pipeline is built from: for a source that finds its format at run time by
+    /// content and builds that component (the `stdin` source of filter mode).
+    public var registry: ComponentRegistry?
 
     public init(stageName: String, document: ConfigDocument, node: Node, settings: RunSettings) {
         self.stageName = stageName

@@ -43,6 +43,15 @@ public struct RunInfo: Sendable {
 
 public enum RunOutcome: String, Sendable {
     case completed, interrupted, failed
+
+    /// The status an imports log (SQLite, PostgreSQL) records for the files of a run that ended so.
+    public var importStatus: String {
+        switch self {
+        case .completed: "complete"
+        case .interrupted: "interrupted"
+        case .failed: "failed"
+        }
+    }
 }
 
 /// A stage's reaction to a bad row.

@@ -19,24 +19,17 @@ final class JSONDocumentReader {
     let path: String
     private(set) var size: Int64 = 0
     private var hasher = ContentHasher()
-    private let fd: Int32
+    /// Through `ByteInput`: a pipe or standard input that format detection began to read is taken
+    /// over with the bytes it read, and reads honour Ctrl-C.
+    private let input: ByteInput
     private let document: JSONDocument
 
     init(path: String, table: JSONPathTable) throws {
         self.path = path
         document = JSONDocument(table: table)
-        if path == "-" { fd = 0 } else {
-            fd = open(path, O_RDONLY)
-            guard fd >= 0 else { throw InputError(file: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
-            var st = stat()
-            if fstat(fd, &st) == 0 {
-                if (st.st_mode & S_IFMT) == S_IFDIR { close(fd); throw InputError(file: path, reason: "is a directory") }
-                size = Int64(st.st_size)
-            }
-        }
+        input = try ByteInput.open(path)
+        size = input.size
     }
-
-    deinit { if fd > 2 { close(fd) } }
 
     /// The content hash of everything read so far.
     var contentHash: String { hasher.finalize() }
@@ -68,12 +61,8 @@ final class JSONDocumentReader {
                 buf = bigger
                 cap *= 2
             }
-            while true {
-                let r = read(fd, buf + filled, cap - filled)
-                if r < 0 {
-                    if errno == EINTR { continue }
-                    throw InputError(file: path, line: line, reason: "read failed: \(String(cString: strerror(errno)))")
-                }
+            do {
+                let r = try input.read(into: UnsafeMutableRawBufferPointer(start: buf + filled, count: cap - filled))
                 if r == 0 { eof = true; return false }
                 hasher.update(UnsafeRawBufferPointer(start: buf + filled, count: r))
                 progress(r)
@@ -83,6 +72,9 @@ final class JSONDocumentReader {
                 }
                 filled += r
                 return true
+            } catch var e as InputError {
+                if e.line == nil { e.line = line }
+                throw e
             }
         }
 

@@ -98,6 +98,12 @@ struct RecordBatcher {
 
     mutating func add(_ p: SubjectProfile) { batch.profiles.append(p) }
 
+    // Derived records, read back from HealthPipe's own NDJSON (`ndjson-source`).
+    mutating func addDaily(_ d: DailySummary) { batch.dailySummaries.append(d) }
+    mutating func addMetrics(_ m: MetricSet) { batch.metricSets.append(m) }
+    mutating func addForecast(_ f: ForecastPoint) { batch.forecasts.append(f) }
+    mutating func addAlert(_ a: Alert) { batch.alerts.append(a) }
+
     /// A health report with its values as readings.
     mutating func add(_ r: HealthReport) {
         batch.reports.append(r)

@@ -106,12 +106,7 @@ final class SinkSession {
             imports.discardPending()
             pending.discardUnflushed()
         }
-        let status: String
-        switch commitError == nil ? outcome : .failed {
-        case .completed: status = "complete"
-        case .interrupted: status = "interrupted"
-        case .failed: status = "failed"
-        }
+        let status = (commitError == nil ? outcome : .failed).importStatus
         try db.transaction {
             try imports.finish(inputs: report.inputs, status: status, finishedAt: finishedAt)
         }

@@ -1,0 +1,40 @@
+import HealthPipeCore
+
+/// Reads HealthPipe's own NDJSON records back (what the `ndjson` and `stdout` sinks write): a file,
+/// a partitioned output's part, or standard input (`-`). Streamed with flat memory by the JSON
+/// document reader; a line that is not a record is rejected with its line and reason.
+final class NDJSONRecordSource: Source, InputDescribing {
+    static let format = "ndjson-records"
+    let path: String
+    var inputPaths: [String] { [path] }
+
+    init(path: String) { self.path = path }
+
+    func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        var mapper = NDJSONRecordMapper(file: Symbol(path))
+        try JSONFileRun(path: path, format: Self.format, context: context).run(table: NDJSONRecordFields.table, emit: emit) { doc, out in
+            try mapper.map(doc, into: &out)
+        }
+    }
+
+    /// A file whose first object has a `type` HealthPipe writes and a `subject`: its own records.
+    static func detect(_ sniff: FileSniff) -> Int {
+        guard let doc = JSONSniff.firstObject(sniff, table: NDJSONRecordFields.table),
+              let type = doc.string(NDJSONRecordFields.type), NDJSONRecordFields.types.contains(type),
+              doc.has(NDJSONRecordFields.subject) else { return 0 }
+        return 95
+    }
+}
+
+struct NDJSONRecordSourceOptions: Decodable {
+    var path: String
+}
+
+public let ndjsonSourceComponent = ComponentDescriptor(
+    name: "ndjson-source", role: .source, family: "JSONFormats",
+    summary: "HealthPipe's own NDJSON records read back (what the ndjson and stdout sinks write: measurement, event, daily, "
+        + "metrics, forecast, alert, profile), from a file or standard input (`-`). Detected by content.",
+    options: [OptionDoc("path", "path", required: true, "the NDJSON file (`-` for standard input)")],
+    produces: [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts, .profiles],
+    detect: NDJSONRecordSource.detect,
+    build: { b in NDJSONRecordSource(path: b.path(try b.options(NDJSONRecordSourceOptions.self).path)) })

@@ -1,0 +1,147 @@
+import HealthPipeCore
+
+/// Streams a PostgreSQL store's readings and events back into a pipeline exactly as `sqlite-source`
+/// does from SQLite — by subject, metric and time (sources of one metric merged by time, in name order
+/// at one instant), each subject's events interleaved by time into its glucose readings — so
+/// `reaggregate`, the refresh after an import and `evaluate` compute the same from either store.
+/// Read in one REPEATABLE READ transaction (a consistent snapshot) through a server-side cursor.
+public final class PostgresSource: Source {
+    let url: PostgresURL
+    let batchSize: Int
+    let eventsWith: String
+    /// Only these subjects (nil: all); set by options or by the command that builds a refresh.
+    public var subjects: [String]?
+    static let fetchRows = 20_000
+
+    public init(url: PostgresURL, batchSize: Int = 8192, eventsWith: String = "glucose", subjects: [String]? = nil) {
+        self.url = url
+        self.batchSize = batchSize
+        self.eventsWith = eventsWith
+        self.subjects = subjects
+    }
+
+    public func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        let db = try PostgresSchema.open(url)
+        try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        defer { try? db.execute("COMMIT") }
+        let filter = subjects.map { [PGArray.text($0)] } ?? []
+        let clause = subjects == nil ? "" : " WHERE subject = ANY($1::text[])"
+        let found = try db.query("SELECT subject FROM measurements\(clause) UNION SELECT subject FROM events\(clause) ORDER BY 1", filter)
+        var batch = RecordBatch()
+        func flush() throws {
+            guard !batch.isEmpty else { return }
+            context.progress.addRecords(Int64(batch.count))
+            try emit(batch)
+            batch = RecordBatch()
+        }
+        for row in 0..<found.count {
+            if context.shouldStop { break }
+            let subject = found.text(row, 0) ?? ""
+            var events = try Self.events(db, subject: subject)[...]
+            // The carrier of the events: glucose, else the subject's last metric (as sqlite-source).
+            let metrics = try db.query("SELECT DISTINCT metric FROM measurements WHERE subject = $1 ORDER BY 1", [subject])
+            let names = (0..<metrics.count).compactMap { metrics.text($0, 0) }
+            let carrier = (names.contains(eventsWith) ? eventsWith : names.last).map(Symbol.init)
+            try db.query("""
+                DECLARE hp_readings NO SCROLL CURSOR FOR
+                SELECT metric, source, start, "end", utc_offset, value, unit, flags, band FROM measurements
+                 WHERE subject = $1 AND flags & 128 = 0 ORDER BY metric, start, source, "end"
+                """, [subject])
+            let subjectSymbol = Symbol(subject)
+            var metricNames = SymbolColumn(), sources = SymbolColumn(), units = SymbolColumn(), bandNames = SymbolColumn()
+            while true {
+                let rows = try db.query("FETCH FORWARD \(Self.fetchRows) FROM hp_readings")
+                if rows.count == 0 { break }
+                for r in 0..<rows.count {
+                    let metric = metricNames.symbol(rows, r, 0)
+                    let m = Measurement(subject: subjectSymbol, metric: metric, source: sources.symbol(rows, r, 1),
+                                        start: rows.int(r, 2), end: rows.int(r, 3), utcOffset: Int32(truncatingIfNeeded: rows.int(r, 4)),
+                                        value: rows.double(r, 5), unit: units.symbol(rows, r, 6),
+                                        flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: rows.int(r, 7))),
+                                        band: rows.isNull(r, 8) ? .empty : bandNames.symbol(rows, r, 8))
+                    if metric == carrier {
+                        while let e = events.first, e.start <= m.start { batch.events.append(e); events = events.dropFirst() }
+                    }
+                    batch.measurements.append(m)
+                    if batch.count >= batchSize { try flush() }
+                }
+                if context.shouldStop { break }
+            }
+            try db.execute("CLOSE hp_readings")
+            // Events after the carrier's last reading come after all the subject's readings (as sqlite-source).
+            batch.events.append(contentsOf: events)
+            if batch.count >= batchSize { try flush() }
+        }
+        try flush()
+    }
+
+    /// A subject's events in time order (a subject's events are few beside its readings).
+    static func events(_ db: PGConnection, subject: String) throws -> [Event] {
+        let rows = try db.query("""
+            SELECT kind, subtype, source, start, "end", utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags
+              FROM events WHERE subject = $1 ORDER BY start, kind, subtype, source, amount
+            """, [subject])
+        let s = Symbol(subject)
+        var texts = SymbolColumn()
+        var out: [Event] = []
+        out.reserveCapacity(rows.count)
+        for r in 0..<rows.count {
+            guard let kind = Event.Kind(rawValue: rows.text(r, 0) ?? "") else { continue }
+            out.append(Event(subject: s, kind: kind, subtype: texts.symbol(rows, r, 1), source: texts.symbol(rows, r, 2),
+                             start: rows.int(r, 3), end: rows.int(r, 4), utcOffset: Int32(truncatingIfNeeded: rows.int(r, 5)),
+                             carbs: rows.optionalDouble(r, 6), protein: rows.optionalDouble(r, 7), fat: rows.optionalDouble(r, 8),
+                             insulin: rows.optionalDouble(r, 9), intensity: rows.isNull(r, 10) ? .empty : texts.symbol(rows, r, 10),
+                             note: rows.text(r, 11), flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: rows.int(r, 12)))))
+        }
+        return out
+    }
+}
+
+/// Interns a text column's values, remembering the last few so a repeated name costs a compare.
+struct SymbolColumn {
+    private var last: [(bytes: [UInt8], symbol: Symbol)] = []
+
+    mutating func symbol(_ rows: PGRows, _ r: Int, _ c: Int) -> Symbol {
+        let b = rows.bytes(r, c)
+        for entry in last where entry.bytes.count == b.count && entry.bytes.withUnsafeBytes({ $0.elementsEqual(b) }) {
+            return entry.symbol
+        }
+        let s = Symbol(String(decoding: b, as: UTF8.self))
+        if last.count >= 8 { last.removeFirst() }
+        last.append((Array(b), s))
+        return s
+    }
+}
+
+struct PostgresSourceOptions: Decodable {
+    var url: String?
+    var batch_size: Int?
+    var events_with: String?
+    var subjects: [String]?
+}
+
+/// The `postgres-source` source as registered in BuiltinPlugins.
+public let postgresSourceComponent = ComponentDescriptor(
+    name: "postgres-source", role: .source, family: "PostgresStore",
+    summary: "Reads a HealthPipe PostgreSQL store back, as sqlite-source reads SQLite: readings by subject, metric and time, each "
+        + "subject's events interleaved into its glucose stream. Used by `healthpipe reaggregate --db postgresql://…` and the "
+        + "refresh after an import.",
+    options: [
+        OptionDoc("url", "postgresql:// URL or key=value string", default: "the PG* variables", "the database"),
+        OptionDoc("batch_size", "integer", default: "8192", "records per batch"),
+        OptionDoc("events_with", "metric name", default: "glucose", "the metric whose readings a subject's events are interleaved with"),
+        OptionDoc("subjects", "list of subject names", default: "all", "read only these subjects"),
+    ],
+    produces: [.measurements, .events],
+    emitsTimeOrdered: true,
+    build: { b in
+        let o = try b.options(PostgresSourceOptions.self)
+        if let n = o.batch_size, n < 1 { throw b.error("batch_size must be at least 1", option: "batch_size") }
+        return PostgresSource(url: PostgresURL(o.url), batchSize: o.batch_size ?? 8192, eventsWith: o.events_with ?? "glucose",
+                              subjects: o.subjects)
+    })
+
+/// Everything PostgresStore registers.
+public enum PostgresStorePlugin {
+    public static var components: [ComponentDescriptor] { [postgresSinkComponent, postgresSourceComponent] }
+}
