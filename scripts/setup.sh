@@ -3,10 +3,10 @@
 # if they are missing. Safe to run repeatedly; needs root (or sudo) only when something is missing.
 # chromium (and a font) render the HTML page headless in the browser tests and scripts/make_screenshots.sh.
 # libpq-dev links the PostgreSQL sink; postgresql-15 gives the tests a real server (initdb, pg_ctl, psql);
-# Java 17 and pyspark run examples/spark/cohort.py in its test.
+# Java 17 and pyspark run examples/spark/cohort.py in its test, writing its tables over JDBC (libpostgresql-jdbc-java).
 set -euo pipefail
 packages=(libcsv-dev libxml2-dev libsqlite3-dev zlib1g-dev sqlite3 tzdata pkg-config chromium fonts-dejavu-core
-          libpq-dev postgresql-15 openjdk-17-jre-headless)
+          libpq-dev postgresql-15 openjdk-17-jre-headless libpostgresql-jdbc-java)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

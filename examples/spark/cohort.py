@@ -208,6 +208,8 @@ def main(argv=None):
     p.add_argument("--master", help="Spark master when not run by spark-submit (e.g. 'local[2]')")
     p.add_argument("--jdbc-url", help="also write the cohort tables to PostgreSQL (jdbc:postgresql://host/db)")
     p.add_argument("--jdbc-user", default=os.environ.get("PGUSER"))
+    p.add_argument("--jdbc-jar", help="the PostgreSQL JDBC driver jar (default: Debian's libpostgresql-jdbc-java, "
+                   "/usr/share/java/postgresql.jar, when there; else give it with spark-submit --packages)")
     p.add_argument("--no-verify", action="store_true", help="skip checking outputs against the manifests")
     args = p.parse_args(argv)
 
@@ -215,6 +217,12 @@ def main(argv=None):
     builder = SparkSession.builder.appName("healthpipe-cohort")
     if args.master:
         builder = builder.master(args.master)
+    if args.jdbc_url:
+        jar = args.jdbc_jar or ("/usr/share/java/postgresql.jar" if os.path.exists("/usr/share/java/postgresql.jar") else None)
+        if args.jdbc_jar and not os.path.exists(args.jdbc_jar):
+            sys.exit(f"--jdbc-jar {args.jdbc_jar}: no such file")
+        if jar:
+            builder = builder.config("spark.jars", jar)
     spark = (builder.config("spark.ui.enabled", "false")
              .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
              .getOrCreate())

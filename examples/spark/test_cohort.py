@@ -6,6 +6,8 @@ a generated cohort of 100+ participants through examples/spark/cohort.py in loca
   Spark retries it and the outputs hold every record exactly once.
 - The second run changes nothing: every part and manifest byte for byte, the cohort table value for value.
 - The cohort table equals `healthpipe metrics --per period` for every participant.
+- With --jdbc-url, the tables are also written to PostgreSQL over JDBC (SparkCohortTests compares them
+  with participants.json).
 
     python3 examples/spark/test_cohort.py --binary .build/debug/healthpipe [--participants 100] [--work DIR]
 """
@@ -73,6 +75,8 @@ class Killer(threading.Thread):
 def cohort(args, inputs, output, env):
     cmd = [sys.executable, os.path.join(HERE, "cohort.py"), "--master", "local[2,4]", "--binary", args.binary,
            "--input", inputs, "--output", output, "--shards", "8", "--timezone", "UTC"]
+    if args.jdbc_url:
+        cmd += ["--jdbc-url", args.jdbc_url, "--jdbc-user", args.jdbc_user]
     run = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"cohort.py failed ({run.returncode}):\n{run.stderr[-4000:]}")
@@ -99,6 +103,8 @@ def main():
     p.add_argument("--binary", required=True)
     p.add_argument("--participants", type=int, default=100)
     p.add_argument("--work")
+    p.add_argument("--jdbc-url", help="also write the cohort tables to this PostgreSQL (the caller checks them there)")
+    p.add_argument("--jdbc-user")
     args = p.parse_args()
     args.binary = os.path.abspath(args.binary)
     work = args.work or tempfile.mkdtemp(prefix="hp-spark-")
