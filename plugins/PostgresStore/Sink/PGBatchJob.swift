@@ -11,6 +11,7 @@ final class PGBatchJob: @unchecked Sendable {
     var events: StagedReadings
     var profiles: StagedTable
     var derived: DerivedStages
+    var recordings: RecordingStages
     /// Subjects the store had nothing of before this run, and whether direct copies are still allowed.
     let fresh: Set<Symbol>
     let directCopies: Bool
@@ -21,16 +22,15 @@ final class PGBatchJob: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init(measurements: StagedReadings, events: StagedReadings, profiles: StagedTable, derived: DerivedStages,
-         fresh: Set<Symbol>, directCopies: Bool) {
+         recordings: RecordingStages, fresh: Set<Symbol>, directCopies: Bool) {
         self.measurements = measurements
         self.events = events
         self.profiles = profiles
         self.derived = derived
+        self.recordings = recordings
         self.fresh = fresh
         self.directCopies = directCopies
     }
-
-    var rows: Int { measurements.rows + events.rows + profiles.buffer.rows + derived.rows }
 
     func start(on db: PGConnection) {
         let thread = Thread { [self] in
@@ -49,8 +49,8 @@ final class PGBatchJob: @unchecked Sendable {
     }
 
     /// The transaction: readings and events moved (straight in, or staged and upserted), the subjects
-    /// whose rows changed listed as pending with them (a killed run leaves them listed), the imports
-    /// log's new rows counted, profiles and derived rows moved.
+    /// whose rows changed listed as pending with them (a killed run leaves them listed), profiles,
+    /// derived rows, routes, ECGs and motion sessions moved, the imports log's new rows counted.
     private func run(_ db: PGConnection) throws {
         try db.transaction {
             var changed = Set<String>()
@@ -73,6 +73,9 @@ final class PGBatchJob: @unchecked Sendable {
             }
             try profiles.flush(db)
             try derived.flush(db)
+            for (id, n) in try recordings.flush(db) {
+                if let id, n > 0 { newRows[id, default: 0] += n }
+            }
             for (id, n) in newRows.sorted(by: { $0.key < $1.key }) {
                 try db.query("UPDATE imports SET new_rows = new_rows + $2 WHERE id = $1", [String(id), String(n)])
             }

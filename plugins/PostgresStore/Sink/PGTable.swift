@@ -11,14 +11,18 @@ struct PGTable: Sendable {
     /// Columns the upsert's changed rows are counted by (subject, import_id): per-subject freshness
     /// and the imports log's new_rows.
     var countBy: [String] = []
+    /// The table has a `bigserial` id besides its natural key (routes, ECGs), which rows under it name.
+    var hasID = false
 
     var stage: String { "hp_stage_\(name)" }
     var copyColumns: [String] { columns + ["hp_order"] }
 
     static func q(_ names: [String]) -> String { names.map(PGConnection.quote).joined(separator: ", ") }
 
+    /// Like the table (a table with a serial `id` gets its columns only: a staged row takes no id), plus `hp_order`.
     func createStage() -> String {
-        "CREATE TEMP TABLE IF NOT EXISTS \(stage) (LIKE \(name) INCLUDING DEFAULTS); "
+        let like = hasID ? "AS SELECT \(Self.q(columns)) FROM \(name) WITH NO DATA" : "(LIKE \(name) INCLUDING DEFAULTS)"
+        return "CREATE TEMP TABLE IF NOT EXISTS \(stage) \(like); "
             + "ALTER TABLE \(stage) ADD COLUMN IF NOT EXISTS hp_order bigint NOT NULL DEFAULT 0"
     }
 
@@ -100,6 +104,46 @@ struct PGTable: Sendable {
         update: ["end", "utc_offset", "duration_min", "value", "threshold", "model"],
         changedWhen: ["end", "utc_offset", "duration_min", "value", "threshold", "model"])
 
+    static let workoutRoutes = PGTable(
+        name: "workout_routes",
+        columns: ["subject", "source", "start", "name", "end", "utc_offset", "workout_start", "points", "device_id", "import_id", "line"],
+        key: ["subject", "source", "start", "name"],
+        update: ["end", "utc_offset", "workout_start", "points", "device_id", "import_id", "line"],
+        changedWhen: ["end", "utc_offset", "workout_start", "points", "device_id"], countBy: ["import_id"], hasID: true)
+
+    static let routePoints = PGTable(
+        name: "route_points",
+        columns: ["route_id", "seq", "time_ms", "latitude", "longitude", "elevation", "speed", "course", "horizontal_accuracy",
+                  "vertical_accuracy"],
+        key: ["route_id", "seq"],
+        update: ["time_ms", "latitude", "longitude", "elevation", "speed", "course", "horizontal_accuracy", "vertical_accuracy"],
+        changedWhen: ["time_ms", "latitude", "longitude", "elevation", "speed", "course", "horizontal_accuracy", "vertical_accuracy"])
+
+    static let electrocardiograms = PGTable(
+        name: "electrocardiograms",
+        columns: ["subject", "source", "start", "end", "utc_offset", "classification", "symptoms", "average_heart_rate", "sampling_hz",
+                  "lead", "samples", "metadata", "device_id", "import_id", "line"],
+        key: ["subject", "source", "start"],
+        update: ["end", "utc_offset", "classification", "symptoms", "average_heart_rate", "sampling_hz", "lead", "samples", "metadata",
+                 "device_id", "import_id", "line"],
+        changedWhen: ["end", "utc_offset", "classification", "symptoms", "average_heart_rate", "sampling_hz", "lead", "samples",
+                      "metadata", "device_id"], countBy: ["import_id"], hasID: true)
+
+    static let ecgSamples = PGTable(
+        name: "ecg_samples", columns: ["ecg_id", "seq", "microvolts"], key: ["ecg_id", "seq"], update: ["microvolts"],
+        changedWhen: ["microvolts"])
+
+    static let motionSessions = PGTable(
+        name: "motion_sessions",
+        columns: ["subject", "device", "start_ms", "source", "end_ms", "start", "end", "utc_offset", "duration_s", "active_s", "average",
+                  "accomplishment", "samples", "end_reason", "year", "month", "day", "time", "day_of_week", "days_in_month", "line",
+                  "import_id"],
+        key: ["subject", "device", "start_ms"],
+        update: ["source", "end_ms", "end", "utc_offset", "duration_s", "active_s", "average", "accomplishment", "samples", "end_reason",
+                 "year", "month", "day", "time", "day_of_week", "days_in_month", "line", "import_id"],
+        changedWhen: ["source", "end_ms", "utc_offset", "average", "accomplishment", "samples", "end_reason"])
+
     /// Every table written through a stage, in the order a transaction moves them.
-    static let all: [PGTable] = [measurements, events, profiles, dailySummaries, dailyBands, glucoseMetrics, glucoseAGP, forecasts, alerts]
+    static let all: [PGTable] = [measurements, events, profiles, dailySummaries, dailyBands, glucoseMetrics, glucoseAGP, forecasts, alerts,
+                                 workoutRoutes, routePoints, electrocardiograms, ecgSamples, motionSessions]
 }
