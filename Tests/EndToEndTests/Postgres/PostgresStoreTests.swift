@@ -111,6 +111,8 @@ struct PostgresStoreTests {
                 transcript += r.stdout + r.stderr + (try String(contentsOf: dir.appendingPathComponent("r.json"), encoding: .utf8))
             }
         }
+        // Nothing an import brings is left out: no "does not write" note, no "not stored" warning.
+        #expect(!transcript.contains("does not write") && !transcript.contains("not stored"), "\(transcript)")
         let imported = try Self.snapshot(server, "cohort")
         #expect((imported["measurements"]?.count ?? 0) > 10_000)
         // What the Apple exports bring beside readings is there, not only equally absent.
