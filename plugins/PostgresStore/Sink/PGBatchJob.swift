@@ -18,6 +18,8 @@ final class PGBatchJob: @unchecked Sendable {
 
     /// Subjects with a row that was not inserted new (stored already, a key twice).
     private(set) var unclean: Set<Symbol> = []
+    /// Whether most staged measurements and events were stored already unchanged (nil: none staged).
+    private(set) var mostlyStored: (measurements: Bool?, events: Bool?) = (nil, nil)
     private(set) var error: Error?
     private let done = DispatchSemaphore(value: 0)
 
@@ -55,10 +57,12 @@ final class PGBatchJob: @unchecked Sendable {
         try db.transaction {
             var changed = Set<String>()
             var newRows: [Int64: Int64] = [:]
-            for staged in [measurements, events] {
+            for (i, staged) in [measurements, events].enumerated() {
                 if staged.lastGeneration > 0 { unclean.formUnion(staged.subjects) }
                 var inserted: [String: Int64] = [:]
-                for m in try staged.flush(db, direct: directCopies && staged.subjects.isSubset(of: fresh)) {
+                let moved = try staged.flush(db, direct: directCopies && staged.subjects.isSubset(of: fresh))
+                if i == 0 { mostlyStored.measurements = staged.mostlyStored(moved) } else { mostlyStored.events = staged.mostlyStored(moved) }
+                for m in moved {
                     inserted[m.subject, default: 0] += m.fresh
                     if let id = m.importID, m.changed > 0 { newRows[id, default: 0] += m.changed }
                     if m.changed > 0 { changed.insert(m.subject) }

@@ -159,6 +159,8 @@ final class PGImportSession {
         try running.wait()
         for s in running.unclean { subjects[s]?.clean = false }
         if !running.unclean.isEmpty { directCopies = false }
+        if let stored = running.mostlyStored.measurements { measurements.skipStored = stored }
+        if let stored = running.mostlyStored.events { events.skipStored = stored }
     }
 
     /// Commits what is staged, records each file's outcome, and — for a completed run — takes the

@@ -30,11 +30,25 @@ struct PGTable: Sendable {
     /// each key at most once), or — `lastOfEachKey` — the last staged row of each key (ON CONFLICT cannot
     /// touch a row twice in one statement). With `countBy`, returns one row per group: its columns,
     /// rows inserted, rows inserted or changed.
-    func upsert(generation: Int? = nil, lastOfEachKey: Bool = false) -> String {
+    ///
+    /// `skipStored` leaves out, before the upsert, rows stored already with the same compared columns (a
+    /// re-import): ON CONFLICT would lock each of them — a heap write and WAL per row — only to change
+    /// nothing. The check is one primary-key probe per staged row, kept so by `OFFSET 0` (a correlated
+    /// subquery the planner does not turn into a join: as a hash anti-join it would read the whole
+    /// table for every batch, a cost that grows with the store instead of the batch).
+    func upsert(generation: Int? = nil, lastOfEachKey: Bool = false, skipStored: Bool = false) -> String {
         let cols = Self.q(columns)
-        let from = lastOfEachKey
+        var conditions: [String] = []
+        if let generation { conditions.append("s.hp_order = \(generation)") }
+        if skipStored {
+            let sameKey = key.map { "t.\(PGConnection.quote($0)) = s.\(PGConnection.quote($0))" }.joined(separator: " AND ")
+            conditions.append("NOT EXISTS (SELECT 1 FROM \(name) t WHERE \(sameKey) AND ("
+                + changedWhen.map { "t.\(PGConnection.quote($0))" }.joined(separator: ", ") + ") IS NOT DISTINCT FROM ("
+                + changedWhen.map { "s.\(PGConnection.quote($0))" }.joined(separator: ", ") + ") OFFSET 0)")
+        }
+        let from = (lastOfEachKey
             ? "(SELECT DISTINCT ON (\(Self.q(key))) \(cols) FROM \(stage) ORDER BY \(Self.q(key)), hp_order DESC) AS s"
-            : generation.map { "\(stage) WHERE hp_order = \($0)" } ?? stage
+            : "\(stage) AS s") + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
         let conflict = update.isEmpty ? "DO NOTHING"
             : "DO UPDATE SET " + update.map { "\(PGConnection.quote($0)) = excluded.\(PGConnection.quote($0))" }.joined(separator: ", ")
                 + " WHERE (" + changedWhen.map { "\(name).\(PGConnection.quote($0))" }.joined(separator: ", ") + ") IS DISTINCT FROM ("
