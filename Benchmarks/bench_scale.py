@@ -2,6 +2,7 @@
 """Scale-out, side by side in one run (this machine is shared and noisy: compare ratios).
 
 Usage: python3 Benchmarks/bench_scale.py [--participants 100] [--days 14] [--rows 3000000] [--repeat 3] [--only cohort|postgres]
+                                        [--binary healthpipe] [--baseline other-healthpipe]
 
 1. A cohort of --participants (examples/spark/generate_cohort.py, --days of 5-minute CGM each) imported
    to partitioned NDJSON, interleaved:
@@ -12,6 +13,7 @@ Usage: python3 Benchmarks/bench_scale.py [--participants 100] [--days 14] [--row
 2. The 3M-row Clarity export (../shared/tools/gen_cgm_csv.py, cached in bench-work/) imported into a new
    SQLite database and into a new PostgreSQL 15 database (a throw-away server on 127.0.0.1, default
    settings: fsync and synchronous_commit on), `healthpipe import … --db` both; goal ≤ 2× SQLite.
+   With --baseline, another build's PostgreSQL import and re-import run interleaved with these (before/after).
 Release build. Prints Markdown tables of median wall seconds.
 """
 import argparse
@@ -119,13 +121,16 @@ def bench_postgres(hp, a):
     server = Server()
     try:
         results = {"sqlite": [], "postgres": [], "postgres re-import": [], "sqlite re-import": []}
+        if a.baseline:
+            results.update({"postgres baseline": [], "postgres baseline re-import": []})
         for _ in range(a.repeat):
             fresh(db)
             results["sqlite"].append(measure([hp, "import", csv_path, "--db", db, "--timezone", "UTC"]))
             results["sqlite re-import"].append(measure([hp, "import", csv_path, "--db", db, "--timezone", "UTC"]))
-            server.fresh("bench")
-            results["postgres"].append(measure([hp, "import", csv_path, "--db", server.url("bench"), "--timezone", "UTC"]))
-            results["postgres re-import"].append(measure([hp, "import", csv_path, "--db", server.url("bench"), "--timezone", "UTC"]))
+            for binary, name in [(hp, "postgres")] + ([(os.path.abspath(a.baseline), "postgres baseline")] if a.baseline else []):
+                server.fresh("bench")
+                results[name].append(measure([binary, "import", csv_path, "--db", server.url("bench"), "--timezone", "UTC"]))
+                results[name + " re-import"].append(measure([binary, "import", csv_path, "--db", server.url("bench"), "--timezone", "UTC"]))
     finally:
         server.stop()
     med = {k: statistics.median(w for w, _, _ in v) for k, v in results.items()}
@@ -133,9 +138,11 @@ def bench_postgres(hp, a):
     print(f"\nClarity CSV, {a.rows:,} rows, {os.path.getsize(csv_path) / 1e6:.0f} MB → new store; median of {a.repeat} interleaved runs\n")
     print("| job | wall s (median) | peak RSS MiB | ÷ SQLite |")
     print("|---|---|---|---|")
-    for k, base in (("sqlite", "sqlite"), ("postgres", "sqlite"), ("sqlite re-import", "sqlite re-import"),
-                    ("postgres re-import", "sqlite re-import")):
-        print(f"| healthpipe import --db {'postgresql://…' if k.startswith('postgres') else 'new.sqlite'}"
+    rows = [("sqlite", "sqlite"), ("postgres", "sqlite"), ("sqlite re-import", "sqlite re-import"), ("postgres re-import", "sqlite re-import")]
+    if a.baseline:
+        rows += [("postgres baseline", "sqlite"), ("postgres baseline re-import", "sqlite re-import")]
+    for k, base in rows:
+        print(f"| healthpipe{' (baseline)' if 'baseline' in k else ''} import --db {'postgresql://…' if k.startswith('postgres') else 'new.sqlite'}"
               f"{' (again: adds 0)' if 're-import' in k else ''} | {med[k]:.2f} | {rss[k]:.0f} | {med[k] / med[base]:.2f} |")
 
 
@@ -147,6 +154,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", choices=["cohort", "postgres"])
     ap.add_argument("--binary", help="a release healthpipe (default: build one)")
+    ap.add_argument("--baseline", help="another release healthpipe whose PostgreSQL runs are interleaved (before/after)")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     hp = os.path.abspath(a.binary) if a.binary else build_healthpipe()

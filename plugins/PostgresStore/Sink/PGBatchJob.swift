@@ -11,26 +11,28 @@ final class PGBatchJob: @unchecked Sendable {
     var events: StagedReadings
     var profiles: StagedTable
     var derived: DerivedStages
+    var recordings: RecordingStages
     /// Subjects the store had nothing of before this run, and whether direct copies are still allowed.
     let fresh: Set<Symbol>
     let directCopies: Bool
 
     /// Subjects with a row that was not inserted new (stored already, a key twice).
     private(set) var unclean: Set<Symbol> = []
+    /// Whether most staged measurements and events were stored already unchanged (nil: none staged).
+    private(set) var mostlyStored: (measurements: Bool?, events: Bool?) = (nil, nil)
     private(set) var error: Error?
     private let done = DispatchSemaphore(value: 0)
 
     init(measurements: StagedReadings, events: StagedReadings, profiles: StagedTable, derived: DerivedStages,
-         fresh: Set<Symbol>, directCopies: Bool) {
+         recordings: RecordingStages, fresh: Set<Symbol>, directCopies: Bool) {
         self.measurements = measurements
         self.events = events
         self.profiles = profiles
         self.derived = derived
+        self.recordings = recordings
         self.fresh = fresh
         self.directCopies = directCopies
     }
-
-    var rows: Int { measurements.rows + events.rows + profiles.buffer.rows + derived.rows }
 
     func start(on db: PGConnection) {
         let thread = Thread { [self] in
@@ -49,16 +51,18 @@ final class PGBatchJob: @unchecked Sendable {
     }
 
     /// The transaction: readings and events moved (straight in, or staged and upserted), the subjects
-    /// whose rows changed listed as pending with them (a killed run leaves them listed), the imports
-    /// log's new rows counted, profiles and derived rows moved.
+    /// whose rows changed listed as pending with them (a killed run leaves them listed), profiles,
+    /// derived rows, routes, ECGs and motion sessions moved, the imports log's new rows counted.
     private func run(_ db: PGConnection) throws {
         try db.transaction {
             var changed = Set<String>()
             var newRows: [Int64: Int64] = [:]
-            for staged in [measurements, events] {
+            for (i, staged) in [measurements, events].enumerated() {
                 if staged.lastGeneration > 0 { unclean.formUnion(staged.subjects) }
                 var inserted: [String: Int64] = [:]
-                for m in try staged.flush(db, direct: directCopies && staged.subjects.isSubset(of: fresh)) {
+                let moved = try staged.flush(db, direct: directCopies && staged.subjects.isSubset(of: fresh))
+                if i == 0 { mostlyStored.measurements = staged.mostlyStored(moved) } else { mostlyStored.events = staged.mostlyStored(moved) }
+                for m in moved {
                     inserted[m.subject, default: 0] += m.fresh
                     if let id = m.importID, m.changed > 0 { newRows[id, default: 0] += m.changed }
                     if m.changed > 0 { changed.insert(m.subject) }
@@ -73,6 +77,9 @@ final class PGBatchJob: @unchecked Sendable {
             }
             try profiles.flush(db)
             try derived.flush(db)
+            for (id, n) in try recordings.flush(db) {
+                if let id, n > 0 { newRows[id, default: 0] += n }
+            }
             for (id, n) in newRows.sorted(by: { $0.key < $1.key }) {
                 try db.query("UPDATE imports SET new_rows = new_rows + $2 WHERE id = $1", [String(id), String(n)])
             }

@@ -28,6 +28,7 @@ final class PGImportSession {
     private var directCopies = true
     private var profiles = StagedTable(.profiles)
     private var derived = DerivedStages()
+    private var recordings = RecordingStages()
     /// Times each key was staged in the open transaction: a row's generation.
     private var measurementKeys: [MeasurementKey: Int] = [:]
     private var eventKeys: [EventKey: Int] = [:]
@@ -51,7 +52,7 @@ final class PGImportSession {
         try lookups.transaction { for path in run.inputPaths { try imports.start(path: path) } }
     }
 
-    private var stagedRows: Int { measurements.rows + events.rows + profiles.buffer.rows + derived.rows }
+    private var stagedRows: Int { measurements.rows + events.rows + profiles.buffer.rows + derived.rows + recordings.rows }
 
     func write(_ batch: RecordBatch) throws {
         let readings = batch.measurements.contains { $0.flags.contains(.interpolated) }
@@ -91,6 +92,7 @@ final class PGImportSession {
             profiles.endRow(subject: p.subject)
             profiles.duplicates = true
         }
+        try stage(routes: batch.routes, electrocardiograms: batch.electrocardiograms, motionSessions: batch.motionSessions)
         if derivedFromStream {
             // As in SQLite: daily summaries and single-day metric sets, of subjects the store had nothing
             // of (any other subject is re-derived from the store); forecasts and alerts, which depend on
@@ -98,7 +100,26 @@ final class PGImportSession {
             for d in batch.dailySummaries where subjects[d.subject]?.fresh == true { derived.add(d) }
             for m in batch.metricSets where m.firstDay == m.lastDay && subjects[m.subject]?.fresh == true { derived.add(m) }
         }
-        if stagedRows >= batchRows { try commit() }
+        // A live stream may run for days: a finished session is committed at once, as SQLite does.
+        if stagedRows >= batchRows || !batch.motionSessions.isEmpty { try commit() }
+    }
+
+    private func stage(routes: [WorkoutRoute], electrocardiograms: [Electrocardiogram], motionSessions: [MotionSession]) throws {
+        for r in routes {
+            recordings.routes.parents.route(r, importID: try imports.id(of: r.provenance.file), deviceID: try devices.id(of: r.device))
+            let route = recordings.routes.endParent()
+            for (seq, p) in r.points.enumerated() { recordings.routes.children.routePoint(p, route: route, seq: seq) }
+        }
+        for e in electrocardiograms {
+            recordings.electrocardiograms.parents.electrocardiogram(e, importID: try imports.id(of: e.provenance.file),
+                                                                  deviceID: try devices.id(of: e.device))
+            let ecg = recordings.electrocardiograms.endParent()
+            for (seq, v) in e.microvolts.enumerated() { recordings.electrocardiograms.children.ecgSample(v, ecg: ecg, seq: seq) }
+        }
+        for m in motionSessions {
+            recordings.motionSessions.buffer.motionSession(m, importID: try imports.id(of: m.provenance.file))
+            recordings.motionSessions.endRow(subject: m.subject)
+        }
     }
 
     @inline(__always)
@@ -122,9 +143,9 @@ final class PGImportSession {
     func commit() throws {
         try waitForTransaction()
         guard stagedRows > 0 else { return }
-        let next = PGBatchJob(measurements: measurements, events: events, profiles: profiles, derived: derived,
+        let next = PGBatchJob(measurements: measurements, events: events, profiles: profiles, derived: derived, recordings: recordings,
                               fresh: Set(subjects.filter { $0.value.fresh }.keys), directCopies: directCopies)
-        measurements.reset(); events.reset(); profiles.reset(); derived = DerivedStages()
+        measurements.reset(); events.reset(); profiles.reset(); derived = DerivedStages(); recordings.reset()
         measurementKeys.removeAll(keepingCapacity: true)
         eventKeys.removeAll(keepingCapacity: true)
         next.start(on: db)
@@ -138,6 +159,8 @@ final class PGImportSession {
         try running.wait()
         for s in running.unclean { subjects[s]?.clean = false }
         if !running.unclean.isEmpty { directCopies = false }
+        if let stored = running.mostlyStored.measurements { measurements.skipStored = stored }
+        if let stored = running.mostlyStored.events { events.skipStored = stored }
     }
 
     /// Commits what is staged, records each file's outcome, and — for a completed run — takes the

@@ -11,14 +11,18 @@ struct PGTable: Sendable {
     /// Columns the upsert's changed rows are counted by (subject, import_id): per-subject freshness
     /// and the imports log's new_rows.
     var countBy: [String] = []
+    /// The table has a `bigserial` id besides its natural key (routes, ECGs), which rows under it name.
+    var hasID = false
 
     var stage: String { "hp_stage_\(name)" }
     var copyColumns: [String] { columns + ["hp_order"] }
 
     static func q(_ names: [String]) -> String { names.map(PGConnection.quote).joined(separator: ", ") }
 
+    /// Like the table (a table with a serial `id` gets its columns only: a staged row takes no id), plus `hp_order`.
     func createStage() -> String {
-        "CREATE TEMP TABLE IF NOT EXISTS \(stage) (LIKE \(name) INCLUDING DEFAULTS); "
+        let like = hasID ? "AS SELECT \(Self.q(columns)) FROM \(name) WITH NO DATA" : "(LIKE \(name) INCLUDING DEFAULTS)"
+        return "CREATE TEMP TABLE IF NOT EXISTS \(stage) \(like); "
             + "ALTER TABLE \(stage) ADD COLUMN IF NOT EXISTS hp_order bigint NOT NULL DEFAULT 0"
     }
 
@@ -26,11 +30,25 @@ struct PGTable: Sendable {
     /// each key at most once), or — `lastOfEachKey` — the last staged row of each key (ON CONFLICT cannot
     /// touch a row twice in one statement). With `countBy`, returns one row per group: its columns,
     /// rows inserted, rows inserted or changed.
-    func upsert(generation: Int? = nil, lastOfEachKey: Bool = false) -> String {
+    ///
+    /// `skipStored` leaves out, before the upsert, rows stored already with the same compared columns (a
+    /// re-import): ON CONFLICT would lock each of them — a heap write and WAL per row — only to change
+    /// nothing. The check is one primary-key probe per staged row, kept so by `OFFSET 0` (a correlated
+    /// subquery the planner does not turn into a join: as a hash anti-join it would read the whole
+    /// table for every batch, a cost that grows with the store instead of the batch).
+    func upsert(generation: Int? = nil, lastOfEachKey: Bool = false, skipStored: Bool = false) -> String {
         let cols = Self.q(columns)
-        let from = lastOfEachKey
+        var conditions: [String] = []
+        if let generation { conditions.append("s.hp_order = \(generation)") }
+        if skipStored {
+            let sameKey = key.map { "t.\(PGConnection.quote($0)) = s.\(PGConnection.quote($0))" }.joined(separator: " AND ")
+            conditions.append("NOT EXISTS (SELECT 1 FROM \(name) t WHERE \(sameKey) AND ("
+                + changedWhen.map { "t.\(PGConnection.quote($0))" }.joined(separator: ", ") + ") IS NOT DISTINCT FROM ("
+                + changedWhen.map { "s.\(PGConnection.quote($0))" }.joined(separator: ", ") + ") OFFSET 0)")
+        }
+        let from = (lastOfEachKey
             ? "(SELECT DISTINCT ON (\(Self.q(key))) \(cols) FROM \(stage) ORDER BY \(Self.q(key)), hp_order DESC) AS s"
-            : generation.map { "\(stage) WHERE hp_order = \($0)" } ?? stage
+            : "\(stage) AS s") + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
         let conflict = update.isEmpty ? "DO NOTHING"
             : "DO UPDATE SET " + update.map { "\(PGConnection.quote($0)) = excluded.\(PGConnection.quote($0))" }.joined(separator: ", ")
                 + " WHERE (" + changedWhen.map { "\(name).\(PGConnection.quote($0))" }.joined(separator: ", ") + ") IS DISTINCT FROM ("
@@ -100,6 +118,46 @@ struct PGTable: Sendable {
         update: ["end", "utc_offset", "duration_min", "value", "threshold", "model"],
         changedWhen: ["end", "utc_offset", "duration_min", "value", "threshold", "model"])
 
+    static let workoutRoutes = PGTable(
+        name: "workout_routes",
+        columns: ["subject", "source", "start", "name", "end", "utc_offset", "workout_start", "points", "device_id", "import_id", "line"],
+        key: ["subject", "source", "start", "name"],
+        update: ["end", "utc_offset", "workout_start", "points", "device_id", "import_id", "line"],
+        changedWhen: ["end", "utc_offset", "workout_start", "points", "device_id"], countBy: ["import_id"], hasID: true)
+
+    static let routePoints = PGTable(
+        name: "route_points",
+        columns: ["route_id", "seq", "time_ms", "latitude", "longitude", "elevation", "speed", "course", "horizontal_accuracy",
+                  "vertical_accuracy"],
+        key: ["route_id", "seq"],
+        update: ["time_ms", "latitude", "longitude", "elevation", "speed", "course", "horizontal_accuracy", "vertical_accuracy"],
+        changedWhen: ["time_ms", "latitude", "longitude", "elevation", "speed", "course", "horizontal_accuracy", "vertical_accuracy"])
+
+    static let electrocardiograms = PGTable(
+        name: "electrocardiograms",
+        columns: ["subject", "source", "start", "end", "utc_offset", "classification", "symptoms", "average_heart_rate", "sampling_hz",
+                  "lead", "samples", "metadata", "device_id", "import_id", "line"],
+        key: ["subject", "source", "start"],
+        update: ["end", "utc_offset", "classification", "symptoms", "average_heart_rate", "sampling_hz", "lead", "samples", "metadata",
+                 "device_id", "import_id", "line"],
+        changedWhen: ["end", "utc_offset", "classification", "symptoms", "average_heart_rate", "sampling_hz", "lead", "samples",
+                      "metadata", "device_id"], countBy: ["import_id"], hasID: true)
+
+    static let ecgSamples = PGTable(
+        name: "ecg_samples", columns: ["ecg_id", "seq", "microvolts"], key: ["ecg_id", "seq"], update: ["microvolts"],
+        changedWhen: ["microvolts"])
+
+    static let motionSessions = PGTable(
+        name: "motion_sessions",
+        columns: ["subject", "device", "start_ms", "source", "end_ms", "start", "end", "utc_offset", "duration_s", "active_s", "average",
+                  "accomplishment", "samples", "end_reason", "year", "month", "day", "time", "day_of_week", "days_in_month", "line",
+                  "import_id"],
+        key: ["subject", "device", "start_ms"],
+        update: ["source", "end_ms", "end", "utc_offset", "duration_s", "active_s", "average", "accomplishment", "samples", "end_reason",
+                 "year", "month", "day", "time", "day_of_week", "days_in_month", "line", "import_id"],
+        changedWhen: ["source", "end_ms", "utc_offset", "average", "accomplishment", "samples", "end_reason"])
+
     /// Every table written through a stage, in the order a transaction moves them.
-    static let all: [PGTable] = [measurements, events, profiles, dailySummaries, dailyBands, glucoseMetrics, glucoseAGP, forecasts, alerts]
+    static let all: [PGTable] = [measurements, events, profiles, dailySummaries, dailyBands, glucoseMetrics, glucoseAGP, forecasts, alerts,
+                                 workoutRoutes, routePoints, electrocardiograms, ecgSamples, motionSessions]
 }

@@ -1,8 +1,9 @@
 import Foundation
 import HealthPipeCore
 
-/// Writes measurements, events, profiles and derived rows into the HealthPipe tables of a PostgreSQL
-/// database — the SQLite sink's tables and natural keys (docs/scale-out.md) — for stores that many
+/// Writes measurements, events, profiles, derived rows, workout routes, ECGs and motion sessions into
+/// the HealthPipe tables of a PostgreSQL database — the SQLite sink's tables and natural keys
+/// (docs/scale-out.md) — for stores that many
 /// machines write at once (a cohort). Re-importing adds nothing; a killed run loses at most one
 /// transaction; derived rows follow the store (`PGImportSession`, `PGRewriteSession`).
 public final class PostgresSink: Sink {
@@ -57,16 +58,15 @@ public final class PostgresSink: Sink {
     private var unstored: [String: Int] = [:]
 
     private func noteUnstored(_ batch: RecordBatch) {
-        for (n, name) in [(batch.routes.count, "workout routes"), (batch.electrocardiograms.count, "electrocardiograms"),
-                          (batch.motionSessions.count, "motion sessions"), (batch.reports.count, "health reports"),
-                          (batch.entries.count, "manual entries"), (batch.reportDays.count, "daily report summaries")] where n > 0 {
+        for (n, name) in [(batch.reports.count, "health reports"), (batch.entries.count, "manual entries"),
+                          (batch.reportDays.count, "daily report summaries")] where n > 0 {
             unstored[name, default: 0] += n
         }
     }
 
     public func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {
         if !unstored.isEmpty {
-            context.warn("not stored in PostgreSQL (it keeps readings, events, profiles and derived rows; docs/scale-out.md): "
+            context.warn("not stored in PostgreSQL (it keeps no health log; docs/scale-out.md): "
                          + unstored.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         }
         if let rewrite {
@@ -82,9 +82,9 @@ public final class PostgresSink: Sink {
 /// The `postgres` sink as registered in BuiltinPlugins.
 public let postgresSinkComponent = ComponentDescriptor(
     name: "postgres", role: .sink, family: "PostgresStore",
-    summary: "Writes measurements, events, subject profiles, daily summaries and metric sets to PostgreSQL: the SQLite sink's "
-        + "tables and natural keys, COPY into a staging table then INSERT … ON CONFLICT, one transaction per batch, its own "
-        + "migrations. Re-runnable; passwords never shown. See docs/scale-out.md.",
+    summary: "Writes measurements, events, subject profiles, daily summaries and metric sets, workout routes, ECGs and motion "
+        + "sessions to PostgreSQL: the SQLite sink's tables and natural keys, COPY into a staging table then INSERT … ON CONFLICT, "
+        + "one transaction per batch, its own migrations. Re-runnable; passwords never shown. See docs/scale-out.md.",
     options: [
         OptionDoc("url", "postgresql:// URL or key=value string", default: "the PG* variables",
                   "the database; without it libpq reads PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE (and ~/.pgpass)"),
@@ -93,7 +93,8 @@ public let postgresSinkComponent = ComponentDescriptor(
         OptionDoc("replace_derived", "boolean", default: "false",
                   "re-aggregation: in ONE transaction replace the derived rows, update bands, store the settings"),
     ],
-    accepts: [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts],
+    accepts: [.measurements, .events, .profiles, .dailySummaries, .metricSets, .forecasts, .alerts, .motionSessions, .routes,
+              .electrocardiograms],
     produces: [],
     build: { b in
         let o = try b.options(PostgresSink.Options.self)

@@ -12,10 +12,16 @@ import HealthPipeCore
 /// straight into the table — no staging, no ON CONFLICT, which cost PostgreSQL twice the time of the
 /// copy itself — inside a savepoint; should a key be there after all (the same reading in two
 /// transactions of one run), the copy is undone and the rows go the staged way.
+///
+/// Staged rows stored already with the same values are left out before the upsert (`skipStored`)
+/// while that pays: a re-import's rows are all stored, and checking first spares ON CONFLICT its row
+/// lock per row; new rows would pay the check for nothing. The sink turns it on or off by what the
+/// last transaction met (`mostlyStored`), as SQLite's writer switches between inserting and upserting.
 struct StagedReadings {
     let table: PGTable
     var buffer = CopyBuffer()
     var later = CopyBuffer()
+    var skipStored = true
     private(set) var lastGeneration = 0
     /// Rows per (subject, import id): what a direct copy inserts, and what makes a subject "clean".
     private(set) var groups: [Group: Int64] = [:]
@@ -58,6 +64,13 @@ struct StagedReadings {
         lastGeneration = 0
     }
 
+    /// Whether most of the rows `moved` were stored already and unchanged (nil when none were staged).
+    func mostlyStored(_ moved: [Moved]) -> Bool? {
+        guard rows > 0 else { return nil }
+        let written = moved.reduce(Int64(0)) { $0 + $1.changed }
+        return (Int64(rows) - written) * 2 > Int64(rows)
+    }
+
     /// Moves the rows inside the caller's transaction; `direct` allows the straight copy.
     func flush(_ db: PGConnection, direct: Bool) throws -> [Moved] {
         guard !isEmpty else { return [] }
@@ -75,7 +88,7 @@ struct StagedReadings {
         if !later.isEmpty { try db.copy(into: table.stage, columns: table.copyColumns, rows: later.bytes) }
         var moved: [Moved] = []
         for g in 0...lastGeneration {
-            let rows = try db.query(lastGeneration == 0 ? table.upsert() : table.upsert(generation: g))
+            let rows = try db.query(table.upsert(generation: lastGeneration == 0 ? nil : g, skipStored: skipStored))
             for r in 0..<rows.count {
                 moved.append(Moved(subject: rows.text(r, 0) ?? "", importID: rows.text(r, 1).flatMap { Int64($0) },
                                    fresh: rows.int(r, 2), changed: rows.int(r, 3)))

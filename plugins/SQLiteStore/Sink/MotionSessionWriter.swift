@@ -1,7 +1,7 @@
 import HealthPipeCore
 
 /// Upserts motion sessions on (subject, device, start_ms), with the seed's local date fields
-/// (year, month, day, time, day of week, days in month) computed from the session's UTC offset.
+/// (`MotionSession.localStart`).
 final class MotionSessionWriter {
     static let sql = UpsertSQL.make(
         table: "motion_sessions",
@@ -26,18 +26,14 @@ final class MotionSessionWriter {
     func write(_ rows: ArraySlice<MotionSession>) throws {
         let s = upsert
         for m in rows {
-            let local = CivilDate.floorDiv(m.start, 1000) + Int64(m.utcOffset)
-            let dayNumber = CivilDate.floorDiv(local, 86_400)
-            let (y, mo, d) = CivilDate.date(fromDays: dayNumber)
-            let clock = CivilDate.isoDateTime(seconds: local).split(separator: "T").last.map(String.init) ?? ""
-            let weekday = ((dayNumber + 3) % 7 + 7) % 7 + 1
+            let local = m.localStart
             try symbols.bind(m.subject, to: s, at: 1)
             try symbols.bind(m.device, to: s, at: 2)
             try s.bindInt(3, m.start)
             try symbols.bind(m.source, to: s, at: 4)
             try s.bindInt(5, m.end)
-            try s.bindInt(6, CivilDate.floorDiv(m.start, 1000))
-            try s.bindInt(7, CivilDate.floorDiv(m.end, 1000))
+            try s.bindInt(6, m.startSeconds)
+            try s.bindInt(7, m.endSeconds)
             try s.bindInt(8, Int64(m.utcOffset))
             try s.bindDouble(9, m.durationSeconds)
             try s.bindDouble(10, m.activeSeconds)
@@ -45,12 +41,12 @@ final class MotionSessionWriter {
             try s.bindDouble(12, m.accomplishment)
             try s.bindInt(13, m.samples)
             try s.bindText(14, m.endReason.rawValue)
-            try s.bindInt(15, Int64(y))
-            try s.bindInt(16, Int64(mo))
-            try s.bindInt(17, Int64(d))
-            try s.bindText(18, clock)
-            try s.bindInt(19, weekday)
-            try s.bindInt(20, Int64(CivilDate.daysInMonth(year: y, month: mo)))
+            try s.bindInt(15, Int64(local.year))
+            try s.bindInt(16, Int64(local.month))
+            try s.bindInt(17, Int64(local.day))
+            try s.bindText(18, local.time)
+            try s.bindInt(19, Int64(local.dayOfWeek))
+            try s.bindInt(20, Int64(local.daysInMonth))
             if m.provenance.line > 0 { try s.bindInt(21, m.provenance.line) } else { try s.bindNull(21) }
             let slot = try imports.slot(for: m.provenance.file)
             if slot >= 0 { try s.bindInt(22, imports.id(ofSlot: slot)) } else { try s.bindNull(22) }
