@@ -36,11 +36,4 @@ public enum PostgresDerivationSettings {
             try db.query("INSERT INTO derivation_settings (step, options, fingerprint) VALUES ($1, $2, $3)", [r.step, r.options, r.fingerprint])
         }
     }
-
-    /// Subjects whose derived rows wait for a refresh.
-    public static func pendingSubjects(url: PostgresURL) throws -> [String] {
-        let db = try PostgresSchema.open(url)
-        let rows = try db.query("SELECT subject FROM derived_pending ORDER BY subject")
-        return (0..<rows.count).compactMap { rows.text($0, 0) }
-    }
 }

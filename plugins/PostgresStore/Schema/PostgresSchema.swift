@@ -10,7 +10,7 @@ public struct PostgresMigration: Sendable {
 /// one transaction under an advisory lock, so exactly one applies each step and the others see it
 /// done; a store from a newer build is refused before anything is touched.
 public enum PostgresSchema {
-    public static let migrations = [PostgresSchemaV1.migration, PostgresSchemaV2.migration]
+    public static let migrations = [PostgresSchemaV1.migration, PostgresSchemaV2.migration, PostgresSchemaV3.migration]
     public static var version: Int { migrations.last?.version ?? 0 }
     /// pg_advisory_xact_lock key: "HPmigr" in ASCII.
     static let lockKey: Int64 = 0x4850_6D69_6772

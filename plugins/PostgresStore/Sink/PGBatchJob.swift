@@ -50,30 +50,31 @@ final class PGBatchJob: @unchecked Sendable {
         if let error { throw error }
     }
 
-    /// The transaction: readings and events moved (straight in, or staged and upserted), the subjects
+    /// The transaction: readings and events moved (straight in, or staged and upserted), the days
     /// whose rows changed listed as pending with them (a killed run leaves them listed), profiles,
     /// derived rows, routes, ECGs and motion sessions moved, the imports log's new rows counted.
     private func run(_ db: PGConnection) throws {
         try db.transaction {
-            var changed = Set<String>()
+            var changed = Set<StagedReadings.PendingDay>()
             var newRows: [Int64: Int64] = [:]
             for (i, staged) in [measurements, events].enumerated() {
                 if staged.lastGeneration > 0 { unclean.formUnion(staged.subjects) }
                 var inserted: [String: Int64] = [:]
-                let moved = try staged.flush(db, direct: directCopies && staged.subjects.isSubset(of: fresh))
+                let (moved, changedDays) = try staged.flush(db, direct: directCopies && staged.subjects.isSubset(of: fresh))
+                changed.formUnion(changedDays)
                 if i == 0 { mostlyStored.measurements = staged.mostlyStored(moved) } else { mostlyStored.events = staged.mostlyStored(moved) }
                 for m in moved {
                     inserted[m.subject, default: 0] += m.fresh
                     if let id = m.importID, m.changed > 0 { newRows[id, default: 0] += m.changed }
-                    if m.changed > 0 { changed.insert(m.subject) }
                 }
                 var perSubject: [Symbol: Int64] = [:]
                 for (g, n) in staged.groups { perSubject[g.subject, default: 0] += n }
                 for (s, n) in perSubject where inserted[s.text, default: 0] != n { unclean.insert(s) }
             }
             if !changed.isEmpty {
-                try db.query("INSERT INTO derived_pending (subject) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING",
-                             [PGArray.text(changed.sorted())])
+                let rows = changed.map { ($0.subject, $0.day.map(CivilDate.isoDate(fromDays:)) ?? PostgresPendingDays.wholeMark) }.sorted { $0 < $1 }
+                try db.query("INSERT INTO derived_pending (subject, day) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING",
+                             [PGArray.text(rows.map(\.0)), PGArray.text(rows.map(\.1))])
             }
             try profiles.flush(db)
             try derived.flush(db)

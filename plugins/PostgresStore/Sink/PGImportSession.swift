@@ -5,9 +5,10 @@ import HealthPipeCore
 /// `batchRows` rows (COPY into the stage, INSERT … ON CONFLICT into the table), so a killed run
 /// loses at most the open transaction and a re-run completes it.
 ///
-/// Derived rows follow the store (docs/scale-out.md): a subject whose readings or events change is
-/// listed in `derived_pending` in the transaction that changes them (a subject whose rows were all
-/// there already keeps its derived rows, which stay exact). When the stream's derivation steps are
+/// Derived rows follow the store (docs/scale-out.md): each local day whose readings or events change
+/// is listed in `derived_pending` in the transaction that changes them (a changed episode, which may
+/// count on any later day, lists its subject whole; days whose rows were all there already keep
+/// their derived rows, which stay exact). When the stream's derivation steps are
 /// the store's settings (`derivedFromStream`), the daily rows of subjects the store had nothing of are
 /// stored as they come, and such a subject whose readings were all new — no key twice — is taken off
 /// the list when the run completes: its rows are exactly what re-aggregation computes. Every other
@@ -70,7 +71,7 @@ final class PGImportSession {
             } else {
                 measurements.later.measurement(m, importID: importID, deviceID: deviceID)
             }
-            measurements.endRow(subject: m.subject, importID: importID, generation: generation)
+            measurements.endRow(subject: m.subject, importID: importID, generation: generation, day: m.localDay)
         }
         for e in batch.events {
             try see(e.subject)
@@ -85,7 +86,8 @@ final class PGImportSession {
             } else {
                 events.later.event(e, kind: kind, importID: importID, deviceID: deviceID)
             }
-            events.endRow(subject: e.subject, importID: importID, generation: generation)
+            events.endRow(subject: e.subject, importID: importID, generation: generation,
+                          day: e.kind == .episode ? nil : e.localDay)
         }
         for p in batch.profiles {
             profiles.buffer.profile(p, importID: try imports.id(of: p.provenance.file))

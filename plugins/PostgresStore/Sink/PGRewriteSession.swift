@@ -1,13 +1,19 @@
 import HealthPipeCore
 
 /// The `postgres` sink in `replace_derived` mode (re-aggregation and the refresh after an import):
-/// ONE transaction that deletes the derived rows of its subjects (all, or `subjects`), writes the
-/// incoming ones, updates the band of stored readings where it differs, replaces the resample grid,
-/// stores the settings the rows follow and takes the subjects off `derived_pending`. It commits only
-/// when the run completes: an interrupted or killed run leaves everything as it was.
+/// ONE transaction that deletes the derived rows it replaces, writes the incoming ones of those rows,
+/// updates the band of stored readings where it differs, stores the settings the rows follow and takes
+/// what it brought up to date off `derived_pending`. Re-aggregation replaces everything; the refresh
+/// replaces, as SQLite's does, the rows of the pending days only (`PostgresPendingDays`): their daily
+/// rows and single-day sets, the grid of the days around them that the grid step reads, and — for a
+/// subject pending whole, or steps that read whole histories — the subject's forecasts, alerts and
+/// period sets. Rows of other days are neither deleted nor written. It commits only when the run
+/// completes: an interrupted or killed run leaves everything as it was.
 final class PGRewriteSession {
     let db: PGConnection
-    private let subjects: [String]?
+    private let pending: PostgresPendingDays?
+    /// Per subject pending by day: the days whose grid rows are replaced.
+    private var gridDays: [String: [ClosedRange<Int64>]] = [:]
     private let settings: [PostgresDerivationSettings.Row]?
     private var derived = DerivedStages()
     private var grid = StagedTable(.measurements)
@@ -15,23 +21,28 @@ final class PGRewriteSession {
     static let flushRows = 50_000
     static let derivedTables = ["daily_summaries", "daily_bands", "glucose_metrics", "glucose_agp", "forecasts", "alerts"]
 
-    init(url: PostgresURL, subjects: [String]?, settings: [PostgresDerivationSettings.Row]?) throws {
+    init(url: PostgresURL, pending: PostgresPendingDays?, settings: [PostgresDerivationSettings.Row]?) throws {
         db = try PostgresSchema.open(url)
-        self.subjects = subjects
+        self.pending = pending
         self.settings = settings
+        if let pending { for subject in pending.days.keys { gridDays[subject] = pending.gridRanges(subject) } }
         for t in PGTable.all { try db.execute(t.createStage()) }
         try db.execute("CREATE TEMP TABLE IF NOT EXISTS hp_stage_bands (subject text COLLATE \"C\", metric text COLLATE \"C\", "
                        + "source text COLLATE \"C\", start bigint, \"end\" bigint, band text)")
         try db.execute("BEGIN")
-        let filter = subjects == nil ? "" : " WHERE subject = ANY($1::text[])"
-        let parameters = subjects.map { [PGArray.text($0)] } ?? []
-        for table in Self.derivedTables { try db.query("DELETE FROM \(table)\(filter)", parameters) }
-        try db.query("DELETE FROM measurements WHERE flags & 128 != 0" + (subjects == nil ? "" : " AND subject = ANY($1::text[])"), parameters)
+        if let pending {
+            try PGScopedDeletes(db: db, pending: pending).run()
+        } else {
+            for table in Self.derivedTables { try db.execute("DELETE FROM \(table)") }
+            try db.execute("DELETE FROM measurements WHERE flags & 128 != 0")
+        }
     }
 
     func write(_ batch: RecordBatch) throws {
         for m in batch.measurements {
             if m.flags.contains(.interpolated) {
+                if let pending, !pending.whole.contains(m.subject.text),
+                   gridDays[m.subject.text]?.contains(where: { $0.contains(m.localDay) }) != true { continue }
                 grid.buffer.measurement(m, importID: nil, deviceID: nil)
                 grid.endRow(subject: m.subject)
                 grid.duplicates = true
@@ -41,10 +52,13 @@ final class PGRewriteSession {
                 bands.endRow()
             }
         }
-        for d in batch.dailySummaries { derived.add(d) }
-        for m in batch.metricSets { derived.add(m) }
-        for f in batch.forecasts { derived.add(f) }
-        for a in batch.alerts where !a.kind.fromReports { derived.add(a) }
+        for d in batch.dailySummaries where pending?.contains(d.subject, day: d.day) ?? true { derived.add(d) }
+        for m in batch.metricSets where pending.map({ m.firstDay == m.lastDay ? $0.contains(m.subject, day: m.firstDay)
+                                                                               : $0.containsWhole(m.subject) }) ?? true {
+            derived.add(m)
+        }
+        for f in batch.forecasts where pending?.containsWhole(f.subject) ?? true { derived.add(f) }
+        for a in batch.alerts where !a.kind.fromReports && (pending?.containsWhole(a.subject) ?? true) { derived.add(a) }
         if grid.buffer.rows + bands.rows + derived.rows >= Self.flushRows { try flush() }
     }
 
@@ -70,8 +84,10 @@ final class PGRewriteSession {
         do {
             try flush()
             if let settings { try PostgresDerivationSettings.replace(settings, in: db) }
-            if let subjects {
-                try db.query("DELETE FROM derived_pending WHERE subject = ANY($1::text[])", [PGArray.text(subjects)])
+            if let pending {
+                let rows = pending.rows
+                try db.query("DELETE FROM derived_pending WHERE (subject, day) IN (SELECT * FROM unnest($1::text[], $2::text[]))",
+                             [PGArray.text(rows.subjects), PGArray.text(rows.days)])
             } else {
                 try db.execute("DELETE FROM derived_pending")
             }

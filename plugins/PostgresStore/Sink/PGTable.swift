@@ -11,6 +11,9 @@ struct PGTable: Sendable {
     /// Columns the upsert's changed rows are counted by (subject, import_id): per-subject freshness
     /// and the imports log's new_rows.
     var countBy: [String] = []
+    /// With `countBy`: the local day a row counts on (NULL: the whole subject), counted by too, so
+    /// the days whose rows changed go to `derived_pending`.
+    var dayOf: String?
     /// The table has a `bigserial` id besides its natural key (routes, ECGs), which rows under it name.
     var hasID = false
 
@@ -55,9 +58,9 @@ struct PGTable: Sendable {
                 + changedWhen.map { "excluded.\(PGConnection.quote($0))" }.joined(separator: ", ") + ")"
         let insert = "INSERT INTO \(name) (\(cols)) SELECT \(cols) FROM \(from) ON CONFLICT (\(Self.q(key))) \(conflict)"
         guard !countBy.isEmpty else { return insert }
-        let by = Self.q(countBy)
-        return "WITH w AS (\(insert) RETURNING \(by), (xmax = 0) AS fresh) "
-            + "SELECT \(by), count(*) FILTER (WHERE fresh), count(*) FROM w GROUP BY \(by)"
+        let by = Self.q(countBy), day = dayOf.map { ", \($0) AS hp_day" } ?? ", NULL::bigint AS hp_day"
+        return "WITH w AS (\(insert) RETURNING \(by)\(day), (xmax = 0) AS fresh) "
+            + "SELECT \(by), count(*) FILTER (WHERE fresh), count(*), hp_day FROM w GROUP BY \(by), hp_day"
     }
 
     static let measurements = PGTable(
@@ -66,7 +69,8 @@ struct PGTable: Sendable {
                   "metadata", "device_id"],
         key: ["subject", "metric", "source", "start", "end"],
         update: ["value", "unit", "flags", "band", "utc_offset", "import_id", "line", "metadata", "device_id"],
-        changedWhen: ["value", "unit", "flags", "band", "utc_offset"], countBy: ["subject", "import_id"])
+        changedWhen: ["value", "unit", "flags", "band", "utc_offset"], countBy: ["subject", "import_id"],
+        dayOf: PGLocalDay.expression)
 
     static let events = PGTable(
         name: "events",
@@ -76,7 +80,8 @@ struct PGTable: Sendable {
         update: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags", "import_id", "line",
                  "metadata", "device_id"],
         changedWhen: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags", "metadata",
-                      "device_id"], countBy: ["subject", "import_id"])
+                      "device_id"], countBy: ["subject", "import_id"],
+        dayOf: "CASE WHEN kind = 'episode' THEN NULL ELSE \(PGLocalDay.expression) END")
 
     static let profiles = PGTable(
         name: "subject_profiles",

@@ -26,8 +26,8 @@ public final class PostgresSink: Sink {
     /// Set by the command that builds the pipeline, as for the SQLite sink: the derivation steps upstream
     /// that follow the store's settings and see exactly what it stores.
     public var trustedSteps: Set<String> = []
-    /// In `replace_derived` mode: the subjects to re-derive (nil: all) and the settings to store.
-    public var subjects: [String]?
+    /// In `replace_derived` mode: the pending days to bring up to date (nil: everything) and the settings to store.
+    public var pending: PostgresPendingDays?
     public var settingsToStore: [PostgresDerivationSettings.Row]?
     /// After the run: the subjects it wrote readings or events of.
     public private(set) var writtenSubjects: [String] = []
@@ -42,7 +42,7 @@ public final class PostgresSink: Sink {
 
     public func open(run: RunInfo, context: StageContext) throws {
         if replaceDerived {
-            rewrite = try PGRewriteSession(url: url, subjects: subjects, settings: settingsToStore)
+            rewrite = try PGRewriteSession(url: url, pending: pending, settings: settingsToStore)
         } else {
             session = try PGImportSession(url: url, batchRows: batchRows, run: run, trustedSteps: trustedSteps)
         }

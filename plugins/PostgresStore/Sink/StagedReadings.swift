@@ -25,10 +25,19 @@ struct StagedReadings {
     private(set) var lastGeneration = 0
     /// Rows per (subject, import id): what a direct copy inserts, and what makes a subject "clean".
     private(set) var groups: [Group: Int64] = [:]
+    /// The local days of the staged rows (nil day: the whole subject): what a direct copy changes.
+    private var days: Set<PendingDay> = []
+    private var lastDay: PendingDay?
 
     struct Group: Hashable {
         var subject: Symbol
         var importID: Int64?
+    }
+
+    /// A (subject, local day) whose derived rows wait for a refresh; a nil day stands for all of them.
+    struct PendingDay: Hashable {
+        var subject: String
+        var day: Int64?
     }
 
     /// What moving the rows did, per (subject, import id).
@@ -45,8 +54,14 @@ struct StagedReadings {
     var isEmpty: Bool { rows == 0 }
     var subjects: Set<Symbol> { Set(groups.keys.map(\.subject)) }
 
-    /// Ends a row written to `buffer` (generation 0) or `later`.
-    mutating func endRow(subject: Symbol, importID: Int64?, generation: Int) {
+    /// Ends a row written to `buffer` (generation 0) or `later`; it counts on local `day` (nil: on
+    /// every day of the subject).
+    mutating func endRow(subject: Symbol, importID: Int64?, generation: Int, day: Int64?) {
+        if lastDay?.day != day || lastDay?.subject != subject.text {
+            let d = PendingDay(subject: subject.text, day: day)
+            days.insert(d)
+            lastDay = d
+        }
         if generation == 0 {
             buffer.endRow()
         } else {
@@ -61,6 +76,8 @@ struct StagedReadings {
         buffer.reset()
         later.reset()
         groups.removeAll(keepingCapacity: true)
+        days.removeAll(keepingCapacity: true)
+        lastDay = nil
         lastGeneration = 0
     }
 
@@ -71,30 +88,33 @@ struct StagedReadings {
         return (Int64(rows) - written) * 2 > Int64(rows)
     }
 
-    /// Moves the rows inside the caller's transaction; `direct` allows the straight copy.
-    func flush(_ db: PGConnection, direct: Bool) throws -> [Moved] {
-        guard !isEmpty else { return [] }
+    /// Moves the rows inside the caller's transaction; `direct` allows the straight copy. Returns what
+    /// moved and the days whose rows it inserted or changed.
+    func flush(_ db: PGConnection, direct: Bool) throws -> (moved: [Moved], changedDays: Set<PendingDay>) {
+        guard !isEmpty else { return ([], []) }
         if direct, later.isEmpty {
             try db.execute("SAVEPOINT hp_direct")
             do {
                 try db.copy(into: table.name, columns: table.columns, rows: buffer.bytes)
                 try db.execute("RELEASE SAVEPOINT hp_direct")
-                return groups.map { Moved(subject: $0.key.subject.text, importID: $0.key.importID, fresh: $0.value, changed: $0.value) }
+                return (groups.map { Moved(subject: $0.key.subject.text, importID: $0.key.importID, fresh: $0.value, changed: $0.value) }, days)
             } catch let e as PGError where e.sqlState == "23505" {  // unique_violation: a key is stored already
                 try db.execute("ROLLBACK TO SAVEPOINT hp_direct")
             }
         }
         if !buffer.isEmpty { try db.copy(into: table.stage, columns: table.columns, rows: buffer.bytes) }
         if !later.isEmpty { try db.copy(into: table.stage, columns: table.copyColumns, rows: later.bytes) }
-        var moved: [Moved] = []
+        var moved: [Moved] = [], changedDays = Set<PendingDay>()
         for g in 0...lastGeneration {
             let rows = try db.query(table.upsert(generation: lastGeneration == 0 ? nil : g, skipStored: skipStored))
             for r in 0..<rows.count {
-                moved.append(Moved(subject: rows.text(r, 0) ?? "", importID: rows.text(r, 1).flatMap { Int64($0) },
-                                   fresh: rows.int(r, 2), changed: rows.int(r, 3)))
+                let m = Moved(subject: rows.text(r, 0) ?? "", importID: rows.text(r, 1).flatMap { Int64($0) },
+                              fresh: rows.int(r, 2), changed: rows.int(r, 3))
+                moved.append(m)
+                if m.changed > 0 { changedDays.insert(PendingDay(subject: m.subject, day: rows.isNull(r, 4) ? nil : rows.int(r, 4))) }
             }
         }
         try db.execute("TRUNCATE \(table.stage)")
-        return moved
+        return (moved, changedDays)
     }
 }

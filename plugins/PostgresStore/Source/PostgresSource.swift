@@ -9,8 +9,10 @@ public final class PostgresSource: Source {
     let url: PostgresURL
     let batchSize: Int
     let eventsWith: String
-    /// Only these subjects (nil: all); set by options or by the command that builds a refresh.
+    /// Only these subjects (nil: all), from the options.
     public var subjects: [String]?
+    /// Set by the command that builds a refresh: only the pending days (and what the steps read around them).
+    public var pending: PostgresPendingDays?
     static let fetchRows = 20_000
 
     public init(url: PostgresURL, batchSize: Int = 8192, eventsWith: String = "glucose", subjects: [String]? = nil) {
@@ -21,66 +23,105 @@ public final class PostgresSource: Source {
     }
 
     public func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        try withoutActuallyEscaping(emit) { try run(context: context, batches: $0) }
+    }
+
+    private func run(context: StageContext, batches emit: @escaping (RecordBatch) throws -> Void) throws {
         let db = try PostgresSchema.open(url)
         try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         defer { try? db.execute("COMMIT") }
-        let filter = subjects.map { [PGArray.text($0)] } ?? []
-        let clause = subjects == nil ? "" : " WHERE subject = ANY($1::text[])"
-        let found = try db.query("SELECT subject FROM measurements\(clause) UNION SELECT subject FROM events\(clause) ORDER BY 1", filter)
-        var batch = RecordBatch()
-        func flush() throws {
-            guard !batch.isEmpty else { return }
-            context.progress.addRecords(Int64(batch.count))
-            try emit(batch)
-            batch = RecordBatch()
-        }
+        let wanted = pending?.subjects ?? subjects
+        let found = try wanted.map {
+            try db.query("""
+                SELECT s FROM unnest($1::text[]) s WHERE EXISTS (SELECT 1 FROM measurements WHERE subject = s)
+                    OR EXISTS (SELECT 1 FROM events WHERE subject = s) ORDER BY s COLLATE "C"
+                """, [PGArray.text($0)])
+        } ?? db.query("SELECT subject FROM measurements UNION SELECT subject FROM events ORDER BY 1")
+        var out = Batches(size: batchSize, context: context, emit: emit)
         for row in 0..<found.count {
             if context.shouldStop { break }
             let subject = found.text(row, 0) ?? ""
-            var events = try Self.events(db, subject: subject)[...]
             // The carrier of the events: glucose, else the subject's last metric (as sqlite-source).
-            let metrics = try db.query("SELECT DISTINCT metric FROM measurements WHERE subject = $1 ORDER BY 1", [subject])
+            let metrics = try db.query(PGLocalDay.groupsCTE + " SELECT DISTINCT metric FROM g ORDER BY 1", [subject])
             let names = (0..<metrics.count).compactMap { metrics.text($0, 0) }
             let carrier = (names.contains(eventsWith) ? eventsWith : names.last).map(Symbol.init)
+            if let ranges = pending?.readRanges(subject) {
+                for days in ranges where !context.shouldStop {
+                    try read(db, subject, carrier: carrier, days: days, into: &out)
+                }
+            } else {
+                try read(db, subject, carrier: carrier, days: nil, into: &out)
+            }
+        }
+        try out.flush()
+    }
+
+    /// One subject's readings and events: all of them, or those of the local days `days` (as
+    /// sqlite-source: with the episodes that began earlier and may last into them).
+    private func read(_ db: PGConnection, _ subject: String, carrier: Symbol?, days: ClosedRange<Int64>?, into out: inout Batches) throws {
+        var events = try Self.events(db, subject: subject, days: days)[...]
+        if let days {
+            let utc = PGLocalDay.utcBounds(days)
+            try db.query("DECLARE hp_readings NO SCROLL CURSOR FOR " + PGLocalDay.groupsCTE + """
+                SELECT m.metric, m.source, m.start, m."end", m.utc_offset, m.value, m.unit, m.flags, m.band FROM g,
+                    LATERAL (SELECT * FROM measurements m WHERE m.subject = $1 AND m.metric = g.metric AND m.source = g.source
+                             AND m.start BETWEEN $2 AND $3 OFFSET 0) m
+                 WHERE m.flags & 128 = 0 AND m.start + m.utc_offset BETWEEN $4 AND $5 ORDER BY 1, 3, 2, 4
+                """,
+                [subject, String(utc.lowerBound), String(utc.upperBound), String(days.lowerBound * 86_400),
+                 String((days.upperBound + 1) * 86_400 - 1)])
+        } else {
             try db.query("""
                 DECLARE hp_readings NO SCROLL CURSOR FOR
                 SELECT metric, source, start, "end", utc_offset, value, unit, flags, band FROM measurements
                  WHERE subject = $1 AND flags & 128 = 0 ORDER BY metric, start, source, "end"
                 """, [subject])
-            let subjectSymbol = Symbol(subject)
-            var metricNames = SymbolColumn(), sources = SymbolColumn(), units = SymbolColumn(), bandNames = SymbolColumn()
-            while true {
-                let rows = try db.query("FETCH FORWARD \(Self.fetchRows) FROM hp_readings")
-                if rows.count == 0 { break }
-                for r in 0..<rows.count {
-                    let metric = metricNames.symbol(rows, r, 0)
-                    let m = Measurement(subject: subjectSymbol, metric: metric, source: sources.symbol(rows, r, 1),
-                                        start: rows.int(r, 2), end: rows.int(r, 3), utcOffset: Int32(truncatingIfNeeded: rows.int(r, 4)),
-                                        value: rows.double(r, 5), unit: units.symbol(rows, r, 6),
-                                        flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: rows.int(r, 7))),
-                                        band: rows.isNull(r, 8) ? .empty : bandNames.symbol(rows, r, 8))
-                    if metric == carrier {
-                        while let e = events.first, e.start <= m.start { batch.events.append(e); events = events.dropFirst() }
-                    }
-                    batch.measurements.append(m)
-                    if batch.count >= batchSize { try flush() }
-                }
-                if context.shouldStop { break }
-            }
-            try db.execute("CLOSE hp_readings")
-            // Events after the carrier's last reading come after all the subject's readings (as sqlite-source).
-            batch.events.append(contentsOf: events)
-            if batch.count >= batchSize { try flush() }
         }
-        try flush()
+        let subjectSymbol = Symbol(subject)
+        var metricNames = SymbolColumn(), sources = SymbolColumn(), units = SymbolColumn(), bandNames = SymbolColumn()
+        while true {
+            let rows = try db.query("FETCH FORWARD \(Self.fetchRows) FROM hp_readings")
+            if rows.count == 0 { break }
+            for r in 0..<rows.count {
+                let metric = metricNames.symbol(rows, r, 0)
+                let m = Measurement(subject: subjectSymbol, metric: metric, source: sources.symbol(rows, r, 1),
+                                    start: rows.int(r, 2), end: rows.int(r, 3), utcOffset: Int32(truncatingIfNeeded: rows.int(r, 4)),
+                                    value: rows.double(r, 5), unit: units.symbol(rows, r, 6),
+                                    flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: rows.int(r, 7))),
+                                    band: rows.isNull(r, 8) ? .empty : bandNames.symbol(rows, r, 8))
+                if metric == carrier {
+                    while let e = events.first, e.start <= m.start { try out.add(e); events = events.dropFirst() }
+                }
+                try out.add(m)
+            }
+            if out.context.shouldStop { break }
+        }
+        try db.execute("CLOSE hp_readings")
+        // Events after the carrier's last reading come after all the subject's readings (as sqlite-source).
+        for e in events { try out.add(e) }
     }
 
-    /// A subject's events in time order (a subject's events are few beside its readings).
-    static func events(_ db: PGConnection, subject: String) throws -> [Event] {
-        let rows = try db.query("""
-            SELECT kind, subtype, source, start, "end", utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags
-              FROM events WHERE subject = $1 ORDER BY start, kind, subtype, source, amount
-            """, [subject])
+    /// A subject's events in time order (a subject's events are few beside its readings): all of them, or
+    /// those of the local days `days` and the episodes that began earlier and may last into them (open
+    /// ones, and markers without an end: the rule of sqlite-source's `EventCursor`).
+    static func events(_ db: PGConnection, subject: String, days: ClosedRange<Int64>? = nil) throws -> [Event] {
+        let columns = "kind, subtype, source, start, \"end\", utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags, amount"
+        let rows: PGRows
+        if let days {
+            let utc = PGLocalDay.utcBounds(days)
+            rows = try db.query("""
+                SELECT * FROM (
+                    SELECT \(columns) FROM events WHERE subject = $1 AND start BETWEEN $2 AND $3
+                       AND (\(PGLocalDay.expression) BETWEEN $5 AND $6 OR kind = 'episode')
+                    UNION ALL
+                    SELECT \(columns) FROM events WHERE subject = $1 AND kind = 'episode' AND start < $2
+                       AND ("end" >= $2 OR flags & \(RecordFlags.openEnded.rawValue) != 0 OR ("end" = start AND start >= $4))
+                ) e ORDER BY start, kind, subtype, source, amount
+                """, [subject, String(utc.lowerBound), String(utc.upperBound),
+                      String(utc.lowerBound - EpisodeSpan.markerMaxDays * 86_400), String(days.lowerBound), String(days.upperBound)])
+        } else {
+            rows = try db.query("SELECT \(columns) FROM events WHERE subject = $1 ORDER BY start, kind, subtype, source, amount", [subject])
+        }
         let s = Symbol(subject)
         var texts = SymbolColumn()
         var out: [Event] = []
@@ -94,6 +135,37 @@ public final class PostgresSource: Source {
                              note: rows.text(r, 11), flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: rows.int(r, 12)))))
         }
         return out
+    }
+}
+
+/// Batches of the source's records, handed on when full.
+private struct Batches {
+    let size: Int
+    let context: StageContext
+    let emit: (RecordBatch) throws -> Void
+    private var batch = RecordBatch()
+
+    init(size: Int, context: StageContext, emit: @escaping (RecordBatch) throws -> Void) {
+        self.size = size
+        self.context = context
+        self.emit = emit
+    }
+
+    mutating func add(_ m: Measurement) throws {
+        batch.measurements.append(m)
+        if batch.count >= size { try flush() }
+    }
+
+    mutating func add(_ e: Event) throws {
+        batch.events.append(e)
+        if batch.count >= size { try flush() }
+    }
+
+    mutating func flush() throws {
+        guard !batch.isEmpty else { return }
+        context.progress.addRecords(Int64(batch.count))
+        try emit(batch)
+        batch = RecordBatch()
     }
 }
 

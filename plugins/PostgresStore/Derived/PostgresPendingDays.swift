@@ -1,0 +1,102 @@
+import HealthPipeCore
+
+/// What a refresh of a PostgreSQL store brings up to date, read from `derived_pending` as SQLite's
+/// refresh reads its own: per subject the pending local days (sorted), or the whole subject (`*`).
+/// The source reads those days' readings (`marginDays` around them for steps that look across
+/// midnight, or all of them when the steps read whole histories); the sink replaces those days'
+/// derived rows and takes exactly these rows off the list.
+public struct PostgresPendingDays: Sendable {
+    public var days: [String: [Int64]] = [:]
+    public var whole: Set<String> = []
+    public var marginDays: Int64 = 0
+    /// The steps read whole histories (predict, alerts, per-period sets): a subject's readings are
+    /// read whole and its forecasts, alerts and period sets replaced.
+    public var wholeSubjects = false
+
+    /// The mark of a subject pending as a whole.
+    static let wholeMark = "*"
+
+    public var subjects: [String] { Set(days.keys).union(whole).sorted() }
+    public var isEmpty: Bool { days.isEmpty && whole.isEmpty }
+
+    /// The pending rows of `subjects`.
+    public static func read(url: PostgresURL, subjects: [String]) throws -> PostgresPendingDays {
+        let db = try PostgresSchema.open(url)
+        let rows = try db.query("SELECT subject, day FROM derived_pending WHERE subject = ANY($1::text[]) ORDER BY subject, day",
+                                [PGArray.text(subjects)])
+        var out = PostgresPendingDays()
+        for r in 0..<rows.count {
+            guard let subject = rows.text(r, 0), let day = rows.text(r, 1) else { continue }
+            if day == wholeMark { out.whole.insert(subject) } else if let d = CivilDate.days(fromISO: day) { out.days[subject, default: []].append(d) }
+        }
+        return out
+    }
+
+    /// The local-day ranges around a subject's pending days, `margin` wide on each side, merged; nil
+    /// when everything of the subject is read.
+    func ranges(_ subject: String, margin: Int64) -> [ClosedRange<Int64>]? {
+        if whole.contains(subject) { return nil }
+        var out: [ClosedRange<Int64>] = []
+        for d in days[subject] ?? [] {
+            let r = (d - margin)...(d + margin)
+            if let last = out.last, r.lowerBound <= last.upperBound + 1 {
+                out[out.count - 1] = last.lowerBound...max(last.upperBound, r.upperBound)
+            } else {
+                out.append(r)
+            }
+        }
+        return out
+    }
+
+    /// The readings a refresh reads of a subject: nil for all of them.
+    func readRanges(_ subject: String) -> [ClosedRange<Int64>]? { wholeSubjects ? nil : ranges(subject, margin: marginDays) }
+
+    /// The days whose grid rows a refresh replaces: the pending days and the margin the grid step reads
+    /// around them less the day it reads itself (SQLite's rule).
+    func gridRanges(_ subject: String) -> [ClosedRange<Int64>] { ranges(subject, margin: max(0, marginDays - 1)) ?? [] }
+
+    func contains(_ subject: Symbol, day: Int64) -> Bool {
+        whole.contains(subject.text) || days[subject.text]?.contains(day) == true
+    }
+
+    /// Rows of a subject as a whole (forecasts, alerts, period sets).
+    func containsWhole(_ subject: Symbol) -> Bool {
+        whole.contains(subject.text) || (wholeSubjects && days[subject.text] != nil)
+    }
+
+    /// The pending rows as two parallel arrays (subject, day text), for `unnest`.
+    var rows: (subjects: [String], days: [String]) {
+        let byDay = dayRows
+        return (whole.sorted() + byDay.subjects, whole.map { _ in Self.wholeMark } + byDay.days)
+    }
+
+    /// The pending days of subjects not pending whole, as `rows`.
+    var dayRows: (subjects: [String], days: [String]) {
+        var s: [String] = [], d: [String] = []
+        for (subject, list) in days.sorted(by: { $0.key < $1.key }) where !whole.contains(subject) {
+            for day in list { s.append(subject); d.append(CivilDate.isoDate(fromDays: day)) }
+        }
+        return (s, d)
+    }
+}
+
+/// SQL shared by the refresh's reads and deletes.
+enum PGLocalDay {
+    /// A row's local day number from its `start` and `utc_offset`.
+    static let expression = "floor((start + utc_offset) / 86400.0)::bigint"
+    /// UTC seconds that can hold local days: local offsets lie within ±14 h.
+    static func utcBounds(_ days: ClosedRange<Int64>) -> ClosedRange<Int64> {
+        (days.lowerBound * 86_400 - 14 * 3600)...((days.upperBound + 1) * 86_400 - 1 + 14 * 3600)
+    }
+    /// The (metric, source) pairs of subject $1's measurements, found by a walk over the primary key
+    /// (one probe per pair: PostgreSQL has no skip scan), so a day's rows are then read through the
+    /// full key instead of a scan of everything the subject has.
+    static let groupsCTE = """
+        WITH RECURSIVE g(metric, source) AS (
+            (SELECT metric, source FROM measurements WHERE subject = $1 ORDER BY metric, source LIMIT 1)
+            UNION ALL
+            SELECT n.metric, n.source FROM g, LATERAL (SELECT metric, source FROM measurements m WHERE m.subject = $1
+                AND (m.metric, m.source) > (g.metric, g.source) ORDER BY m.metric, m.source LIMIT 1) n
+        )
+        """
+}
