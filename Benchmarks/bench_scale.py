@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scale-out, side by side in one run (this machine is shared and noisy: compare ratios).
 
-Usage: python3 Benchmarks/bench_scale.py [--participants 100] [--days 14] [--rows 3000000] [--repeat 3] [--only cohort|postgres]
+Usage: python3 Benchmarks/bench_scale.py [--participants 100] [--days 14] [--rows 3000000] [--repeat 3] [--only cohort|postgres|append]
                                         [--binary healthpipe] [--baseline other-healthpipe]
 
 1. A cohort of --participants (examples/spark/generate_cohort.py, --days of 5-minute CGM each) imported
@@ -14,6 +14,9 @@ Usage: python3 Benchmarks/bench_scale.py [--participants 100] [--days 14] [--row
    SQLite database and into a new PostgreSQL 15 database (a throw-away server on 127.0.0.1, default
    settings: fsync and synchronous_commit on), `healthpipe import … --db` both; goal ≤ 2× SQLite.
    With --baseline, another build's PostgreSQL import and re-import run interleaved with these (before/after).
+3. Appending: the same export split in two halves by time; the first half imported (untimed), then the
+   second half timed — the new readings of a subject already stored and the refresh of the days they
+   touch — into SQLite and PostgreSQL (and the --baseline build's PostgreSQL), interleaved.
 Release build. Prints Markdown tables of median wall seconds.
 """
 import argparse
@@ -146,22 +149,71 @@ def bench_postgres(hp, a):
               f"{' (again: adds 0)' if 're-import' in k else ''} | {med[k]:.2f} | {rss[k]:.0f} | {med[k] / med[base]:.2f} |")
 
 
+def halves(csv_path):
+    """The export split in two halves by time (the second with the column header only), cached."""
+    first, second = csv_path + "-first-half.csv", csv_path + "-second-half.csv"
+    if not os.path.exists(second):
+        with open(csv_path, encoding="utf-8") as f:
+            lines = f.readlines()
+        data = next(i for i, line in enumerate(lines) if '"EGV"' in line)
+        mid = data + (len(lines) - data) // 2
+        with open(first, "w", encoding="utf-8") as f:
+            f.writelines(lines[:mid])
+        with open(second, "w", encoding="utf-8") as f:
+            f.writelines([lines[0]] + lines[mid:])
+    return first, second
+
+
+def bench_append(hp, a):
+    csv_path = os.path.join(WORK, f"clarity-{a.rows}.csv")
+    if not os.path.exists(csv_path):
+        subprocess.check_call([sys.executable, os.path.join(SHARED, "tools", "gen_cgm_csv.py"), "-n", str(a.rows), "-o", csv_path])
+    first, second = halves(csv_path)
+    args = ["--timezone", "UTC", "--subject", "bench"]
+    db = os.path.join(WORK, "bench.sqlite")
+    server = Server()
+    builds = [(hp, "postgres")] + ([(os.path.abspath(a.baseline), "postgres baseline")] if a.baseline else [])
+    results = {"sqlite": []} | {name: [] for _, name in builds}
+    try:
+        for _ in range(a.repeat):
+            fresh(db)
+            measure([hp, "import", first, "--db", db] + args)
+            results["sqlite"].append(measure([hp, "import", second, "--db", db] + args))
+            for binary, name in builds:
+                server.fresh("bench")
+                measure([binary, "import", first, "--db", server.url("bench")] + args)
+                results[name].append(measure([binary, "import", second, "--db", server.url("bench")] + args))
+    finally:
+        server.stop()
+    med = {k: statistics.median(w for w, _, _ in v) for k, v in results.items()}
+    rss = {k: max(r for _, r, _ in v) for k, v in results.items()}
+    print(f"\nClarity CSV, {a.rows:,} rows in two halves: the second appended to a store holding the first; "
+          f"median of {a.repeat} interleaved runs\n")
+    print("| job | wall s (median) | peak RSS MiB | ÷ SQLite |")
+    print("|---|---|---|---|")
+    for k in results:
+        print(f"| healthpipe{' (baseline)' if 'baseline' in k else ''} import second half --db "
+              f"{'postgresql://…' if k.startswith('postgres') else 'store.sqlite'} | {med[k]:.2f} | {rss[k]:.0f} | {med[k] / med['sqlite']:.2f} |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--participants", type=int, default=100)
     ap.add_argument("--days", type=int, default=14)
     ap.add_argument("--rows", type=int, default=3_000_000)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", choices=["cohort", "postgres"])
+    ap.add_argument("--only", choices=["cohort", "postgres", "append"])
     ap.add_argument("--binary", help="a release healthpipe (default: build one)")
     ap.add_argument("--baseline", help="another release healthpipe whose PostgreSQL runs are interleaved (before/after)")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     hp = os.path.abspath(a.binary) if a.binary else build_healthpipe()
-    if a.only != "postgres":
+    if a.only in (None, "cohort"):
         bench_cohort(hp, a)
-    if a.only != "cohort":
+    if a.only in (None, "postgres"):
         bench_postgres(hp, a)
+    if a.only in (None, "append"):
+        bench_append(hp, a)
 
 
 if __name__ == "__main__":

@@ -35,17 +35,7 @@ public struct PostgresPendingDays: Sendable {
     /// The local-day ranges around a subject's pending days, `margin` wide on each side, merged; nil
     /// when everything of the subject is read.
     func ranges(_ subject: String, margin: Int64) -> [ClosedRange<Int64>]? {
-        if whole.contains(subject) { return nil }
-        var out: [ClosedRange<Int64>] = []
-        for d in days[subject] ?? [] {
-            let r = (d - margin)...(d + margin)
-            if let last = out.last, r.lowerBound <= last.upperBound + 1 {
-                out[out.count - 1] = last.lowerBound...max(last.upperBound, r.upperBound)
-            } else {
-                out.append(r)
-            }
-        }
-        return out
+        whole.contains(subject) ? nil : LocalDayRanges.around(days[subject] ?? [], margin: margin)
     }
 
     /// The readings a refresh reads of a subject: nil for all of them.
@@ -84,10 +74,6 @@ public struct PostgresPendingDays: Sendable {
 enum PGLocalDay {
     /// A row's local day number from its `start` and `utc_offset`.
     static let expression = "floor((start + utc_offset) / 86400.0)::bigint"
-    /// UTC seconds that can hold local days: local offsets lie within ±14 h.
-    static func utcBounds(_ days: ClosedRange<Int64>) -> ClosedRange<Int64> {
-        (days.lowerBound * 86_400 - 14 * 3600)...((days.upperBound + 1) * 86_400 - 1 + 14 * 3600)
-    }
     /// The (metric, source) pairs of subject $1's measurements, found by a walk over the primary key
     /// (one probe per pair: PostgreSQL has no skip scan), so a day's rows are then read through the
     /// full key instead of a scan of everything the subject has.

@@ -37,7 +37,7 @@ public final class PostgresSource: Source {
                     OR EXISTS (SELECT 1 FROM events WHERE subject = s) ORDER BY s COLLATE "C"
                 """, [PGArray.text($0)])
         } ?? db.query("SELECT subject FROM measurements UNION SELECT subject FROM events ORDER BY 1")
-        var out = Batches(size: batchSize, context: context, emit: emit)
+        var out = SourceBatches(size: batchSize, context: context, emit: emit)
         for row in 0..<found.count {
             if context.shouldStop { break }
             let subject = found.text(row, 0) ?? ""
@@ -58,10 +58,10 @@ public final class PostgresSource: Source {
 
     /// One subject's readings and events: all of them, or those of the local days `days` (as
     /// sqlite-source: with the episodes that began earlier and may last into them).
-    private func read(_ db: PGConnection, _ subject: String, carrier: Symbol?, days: ClosedRange<Int64>?, into out: inout Batches) throws {
+    private func read(_ db: PGConnection, _ subject: String, carrier: Symbol?, days: ClosedRange<Int64>?, into out: inout SourceBatches) throws {
         var events = try Self.events(db, subject: subject, days: days)[...]
         if let days {
-            let utc = PGLocalDay.utcBounds(days)
+            let utc = LocalDayRanges.utcBounds(days)
             try db.query("DECLARE hp_readings NO SCROLL CURSOR FOR " + PGLocalDay.groupsCTE + """
                 SELECT m.metric, m.source, m.start, m."end", m.utc_offset, m.value, m.unit, m.flags, m.band FROM g,
                     LATERAL (SELECT * FROM measurements m WHERE m.subject = $1 AND m.metric = g.metric AND m.source = g.source
@@ -108,7 +108,7 @@ public final class PostgresSource: Source {
         let columns = "kind, subtype, source, start, \"end\", utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags, amount"
         let rows: PGRows
         if let days {
-            let utc = PGLocalDay.utcBounds(days)
+            let utc = LocalDayRanges.utcBounds(days)
             rows = try db.query("""
                 SELECT * FROM (
                     SELECT \(columns) FROM events WHERE subject = $1 AND start BETWEEN $2 AND $3
@@ -135,37 +135,6 @@ public final class PostgresSource: Source {
                              note: rows.text(r, 11), flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: rows.int(r, 12)))))
         }
         return out
-    }
-}
-
-/// Batches of the source's records, handed on when full.
-private struct Batches {
-    let size: Int
-    let context: StageContext
-    let emit: (RecordBatch) throws -> Void
-    private var batch = RecordBatch()
-
-    init(size: Int, context: StageContext, emit: @escaping (RecordBatch) throws -> Void) {
-        self.size = size
-        self.context = context
-        self.emit = emit
-    }
-
-    mutating func add(_ m: Measurement) throws {
-        batch.measurements.append(m)
-        if batch.count >= size { try flush() }
-    }
-
-    mutating func add(_ e: Event) throws {
-        batch.events.append(e)
-        if batch.count >= size { try flush() }
-    }
-
-    mutating func flush() throws {
-        guard !batch.isEmpty else { return }
-        context.progress.addRecords(Int64(batch.count))
-        try emit(batch)
-        batch = RecordBatch()
     }
 }
 

@@ -35,23 +35,6 @@ struct PendingSet {
 
     /// Inclusive local-day ranges around a subject's pending days, `margin` wide on each side, merged.
     func ranges(_ subject: String, margin: Int64) -> [ClosedRange<Int64>] {
-        var out: [ClosedRange<Int64>] = []
-        for d in days[subject] ?? [] {
-            let r = (d - margin)...(d + margin)
-            if let last = out.last, r.lowerBound <= last.upperBound + 1 {
-                out[out.count - 1] = last.lowerBound...max(last.upperBound, r.upperBound)
-            } else {
-                out.append(r)
-            }
-        }
-        return out
-    }
-}
-
-/// UTC seconds that can hold a local day: local offsets lie within ±14 h (UTC−12 … UTC+14).
-enum LocalDaySpan {
-    static let maxOffset: Int64 = 14 * 3600
-    static func utcBounds(_ days: ClosedRange<Int64>) -> ClosedRange<Int64> {
-        (days.lowerBound * 86_400 - maxOffset)...((days.upperBound + 1) * 86_400 - 1 + maxOffset)
+        LocalDayRanges.around(days[subject] ?? [], margin: margin)
     }
 }

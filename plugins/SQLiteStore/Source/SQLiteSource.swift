@@ -70,7 +70,7 @@ public final class SQLiteSource: Source {
     /// One subject's readings and events, all of them or those of the local days `days`.
     private func read(_ db: SQLiteConnection, _ subject: String, _ metrics: [(subject: String, metric: String, sources: [String])],
                       days: ClosedRange<Int64>?, into out: inout SourceBatches) throws {
-        let bounds = days.map(LocalDaySpan.utcBounds)
+        let bounds = days.map(LocalDayRanges.utcBounds)
         func inScope(_ start: Int64, _ offset: Int32) -> Bool {
             guard let days else { return true }
             return days.contains(CivilDate.floorDiv(start + Int64(offset), 86_400))
@@ -106,44 +106,6 @@ public final class SQLiteSource: Source {
             try out.add(e)
             event = try nextEvent()
         }
-    }
-}
-
-/// Batches of a source's records, handed on when full.
-struct SourceBatches {
-    let size: Int
-    let context: StageContext
-    let emit: (RecordBatch) throws -> Void
-    private var batch = RecordBatch()
-
-    init(size: Int, context: StageContext, emit: @escaping (RecordBatch) throws -> Void) {
-        self.size = size
-        self.context = context
-        self.emit = emit
-        batch.reserve(size)
-    }
-
-    mutating func add(_ m: Measurement) throws {
-        batch.measurements.append(m)
-        if batch.measurements.count + batch.events.count >= size { try flush() }
-    }
-
-    mutating func add(_ e: Event) throws {
-        batch.events.append(e)
-        if batch.measurements.count + batch.events.count >= size { try flush() }
-    }
-
-    mutating func add(_ r: HealthReport) throws {
-        batch.reports.append(r)
-        if batch.reports.count >= size { try flush() }
-    }
-
-    mutating func flush() throws {
-        guard !batch.isEmpty else { return }
-        context.progress.addRecords(Int64(batch.count))
-        try emit(batch)
-        batch = RecordBatch()
-        batch.reserve(size)
     }
 }
 
