@@ -218,11 +218,11 @@ def main(argv=None):
     if args.master:
         builder = builder.master(args.master)
     if args.jdbc_url:
-        jar = args.jdbc_jar or ("/usr/share/java/postgresql.jar" if os.path.exists("/usr/share/java/postgresql.jar") else None)
-        if args.jdbc_jar and not os.path.exists(args.jdbc_jar):
-            sys.exit(f"--jdbc-jar {args.jdbc_jar}: no such file")
-        if jar:
+        jar = args.jdbc_jar or "/usr/share/java/postgresql.jar"
+        if os.path.exists(jar):
             builder = builder.config("spark.jars", jar)
+        elif args.jdbc_jar:
+            sys.exit(f"--jdbc-jar {jar}: no such file")
     spark = (builder.config("spark.ui.enabled", "false")
              .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
              .getOrCreate())
