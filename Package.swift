@@ -60,7 +60,7 @@ let package = Package(
                 path: "plugins/BuiltinPlugins"),
 
         .target(name: "HealthPipeCLI",
-                dependencies: ["BuiltinPlugins", "HealthPipeAnalytics", "Charts", "HealthLog", "PostgresStore", "Yams",
+                dependencies: ["BuiltinPlugins", "CSVFormats", "HealthPipeAnalytics", "Charts", "HealthLog", "PostgresStore", "Yams",
                                .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/HealthPipeCLI"),
         .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI"], path: "Sources/healthpipe"),

@@ -56,12 +56,15 @@ public struct ComponentDescriptor: Sendable {
     /// For file sources: why a file that looks like this family's container cannot be read (a zip
     /// that is truncated or corrupt), so "unknown format" is never said of a broken file of a known kind.
     public var diagnose: (@Sendable (FileSniff) -> String?)?
+    /// For file sources: words a file of this format shows near its start (lower-case header
+    /// words, JSON keys), so that "unknown format" can name the nearest format and what it lacks.
+    public var signature: [String]
     public var build: @Sendable (ComponentBuilder) throws -> any Stage
 
     public init(name: String, role: StageRole, family: String, summary: String, options: [OptionDoc],
                 accepts: RecordKinds = [], produces: RecordKinds = [], passesThrough: Bool = false,
                 emitsTimeOrdered: Bool = false, detect: (@Sendable (FileSniff) -> Int)? = nil,
-                diagnose: (@Sendable (FileSniff) -> String?)? = nil,
+                diagnose: (@Sendable (FileSniff) -> String?)? = nil, signature: [String] = [],
                 build: @escaping @Sendable (ComponentBuilder) throws -> any Stage) {
         self.name = name
         self.role = role
@@ -74,6 +77,7 @@ public struct ComponentDescriptor: Sendable {
         self.emitsTimeOrdered = emitsTimeOrdered
         self.detect = detect
         self.diagnose = diagnose
+        self.signature = signature
         self.build = build
     }
 }

@@ -43,9 +43,15 @@ public struct ComponentRegistry: Sendable {
         if sniff.looksBinary {
             throw InputError(file: sniff.path, reason: "the file holds binary data (NUL bytes), not any format HealthPipe reads")
         }
-        let known = all(role: .source).filter { $0.detect != nil }.map(\.name).joined(separator: ", ")
         let first = sniff.lines(1).first ?? ""
-        throw InputError(file: sniff.path, reason: "unknown format: not any of \(known); it starts with '\(EchoText.cap(first, to: 80))'")
+        let start = "it starts with '\(EchoText.cap(first, to: 80))'"
+        if let near = NearestFormat.find(sniff, among: all(role: .source)) {
+            throw InputError(file: sniff.path, reason: "unknown format: \(near.description); \(start) "
+                             + "(`healthpipe adapters draft FILE` writes an adapter for a new layout)")
+        }
+        let known = all(role: .source).filter { $0.detect != nil }.map(\.name).joined(separator: ", ")
+        throw InputError(file: sniff.path, reason: "unknown format: not any of \(known); \(start) "
+                         + "(`healthpipe adapters draft FILE` writes an adapter for a new layout)")
     }
 }
 
