@@ -11,6 +11,8 @@ import Testing
     struct Case: CustomTestStringConvertible, Sendable {
         var folder: String
         var file: String
+        var vendor: String
+        var language: String
         var format: String
         var timezone: String?
         var measurements: [String: Total]
@@ -34,7 +36,8 @@ import Testing
                   let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                   let files = json["files"] as? [[String: Any]] else { continue }
             for f in files {
-                out.append(Case(folder: folder, file: f["file"] as? String ?? "?", format: f["format"] as? String ?? "?",
+                out.append(Case(folder: folder, file: f["file"] as? String ?? "?", vendor: f["vendor"] as? String ?? "?",
+                                language: f["language"] as? String ?? "?", format: f["format"] as? String ?? "?",
                                 timezone: f["timezone"] as? String,
                                 measurements: totals(f["measurements"]), events: totals(f["events"])))
             }
@@ -50,9 +53,13 @@ import Testing
         return out
     }
 
+    /// The bar for the corpus: at least 40 files from 12 vendors in 8 languages.
     @Test func corpusIsLargeAndVaried() {
         let all = Self.cases()
-        #expect(all.count >= 1, "no expected.json under \(Self.root.path)")
+        let vendors = Set(all.map(\.vendor)), languages = Set(all.map(\.language))
+        #expect(all.count >= 40, "\(all.count) files")
+        #expect(vendors.count >= 12, "\(vendors.sorted())")
+        #expect(languages.count >= 8, "\(languages.sorted())")
     }
 
     @Test func expectedCountsComeFromTheIndependentCounters() throws {
