@@ -41,9 +41,10 @@ struct PeriodCollector {
             dayFlags.removeAll()
         }
         guard let c = current, !times.isEmpty else { return nil }
-        let r = GlucoseMetrics.compute(times: times, values: values, options: options, withAGP: true)
         let firstDay = from ?? CivilDate.floorDiv(times[0], 86_400)
         let lastDay = to ?? CivilDate.floorDiv(times[times.count - 1], 86_400)
+        let r = GlucoseMetrics.compute(times: times, values: values, options: options, withAGP: true,
+                                       period: (firstDay, lastDay))
         return (MetricSet(subject: c.key.subject, metric: c.key.metric, unit: c.unit, firstDay: firstDay, lastDay: lastDay,
                           values: r.values, agp: r.agp), dayFlags)
     }

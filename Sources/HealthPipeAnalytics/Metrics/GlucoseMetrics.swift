@@ -18,7 +18,12 @@ public enum GlucoseMetrics {
     /// `times` are local seconds, sorted; `values` mg/dL. Several readings at one instant (other
     /// sources) all count in the reading metrics; the grid and active % take their mean at that
     /// instant, as iglu's interpolation (R `approx`, ties = mean) does.
-    public static func compute(times readingTimes: [Int64], values: [Double], options: Options = Options(), withAGP: Bool)
+    ///
+    /// With `period` (its first and last local day), the set also says how much of the period has data:
+    /// `period_days`, `days_with_data` and `active_percent_period` (iglu's manual-range active %), so a
+    /// report over 14 days with one day of readings says so instead of looking complete.
+    public static func compute(times readingTimes: [Int64], values: [Double], options: Options = Options(), withAGP: Bool,
+                               period: (firstDay: Int64, lastDay: Int64)? = nil)
         -> (values: [NamedValue], agp: [AGPPoint]) {
         var out: [NamedValue] = []
         guard !values.isEmpty else { return ([], []) }
@@ -27,6 +32,12 @@ public enum GlucoseMetrics {
         out.append(NamedValue("adrr", ReadingMetrics.adrr(days: days, values: values)))
         let (times, instantValues) = meanPerInstant(times: readingTimes, values: values)
         out.append(NamedValue("active_percent", ReadingMetrics.activePercent(sortedTimes: times)))
+        if let period {
+            out.append(NamedValue("period_days", Double(period.lastDay - period.firstDay + 1)))
+            out.append(NamedValue("days_with_data", Double(Set(days.filter { $0 >= period.firstDay && $0 <= period.lastDay }).count)))
+            out.append(NamedValue("active_percent_period",
+                                  ReadingMetrics.activePercent(sortedTimes: times, firstDay: period.firstDay, lastDay: period.lastDay)))
+        }
 
         // The grid is a dense matrix over the whole span: a stray timestamp centuries away must not
         // allocate gigabytes, so beyond a century the grid metrics are left out.

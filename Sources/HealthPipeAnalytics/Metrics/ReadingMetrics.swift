@@ -24,7 +24,7 @@ enum ReadingMetrics {
         out.append(NamedValue("ea1c_pct", (46.7 + mean) / 28.7))
 
         // Band semantics of §3: strict below 54/70 and above 180/250, inclusive 70–180.
-        var below54 = 0, below70 = 0, above180 = 0, above250 = 0, inRange = 0
+        var below54 = 0, below70 = 0, above180 = 0, above250 = 0, inRange = 0, inTightRange = 0
         var lowRisk = 0.0, highRisk = 0.0
         for g in v {
             if g < 54 { below54 += 1 }
@@ -32,6 +32,7 @@ enum ReadingMetrics {
             if g > 180 { above180 += 1 }
             if g > 250 { above250 += 1 }
             if g >= 70 && g <= 180 { inRange += 1 }
+            if g >= 70 && g <= 140 { inTightRange += 1 }
             let f = riskScale(g)
             if f < 0 { lowRisk += f * f } else { highRisk += f * f }
         }
@@ -41,6 +42,8 @@ enum ReadingMetrics {
         out.append(NamedValue("tbr_lt54_pct", vlow))
         out.append(NamedValue("tbr_54_69_pct", low))
         out.append(NamedValue("tir_70_180_pct", pct(inRange)))
+        // Time in tight range (70–140 mg/dL, 3.9–7.8 mmol/L), as iglu's in_range_percent(target_ranges = [[70, 140]]).
+        out.append(NamedValue("titr_70_140_pct", pct(inTightRange)))
         out.append(NamedValue("tar_181_250_pct", high))
         out.append(NamedValue("tar_gt250_pct", vhigh))
         out.append(NamedValue("lbgi", 10 * lowRisk / n))
@@ -73,20 +76,41 @@ enum ReadingMetrics {
         return total / Double(dayCount)
     }
 
+    /// iglu's step dt0 for active %: the median interval in minutes, rounded half to even; nil without two readings.
+    static func activeStepMinutes(sortedTimes t: [Int64]) -> Double? {
+        guard t.count > 1 else { return nil }
+        var gaps = (1..<t.count).map { Double(t[$0] - t[$0 - 1]) / 60 }
+        gaps.sort()
+        let median = gaps.count % 2 == 1 ? gaps[gaps.count / 2] : (gaps[gaps.count / 2 - 1] + gaps[gaps.count / 2]) / 2
+        let dt0 = median.rounded(.toNearestOrEven)
+        return dt0 > 0 ? dt0 : nil
+    }
+
+    /// Active % over a whole period of local days, as iglu's active_percent(range_type = "manual",
+    /// ndays, consistent_end_date = the period's end): readings from the period's first midnight to its
+    /// end (inclusive) over the readings a CGM of step dt0 makes in that time. A sparse fortnight is
+    /// 18 %, not the 100 % its few complete days give alone. Capped at 100 (several readings per step,
+    /// e.g. Libre scans between historic readings, would exceed it; iglu does not cap).
+    static func activePercent(sortedTimes t: [Int64], firstDay: Int64, lastDay: Int64) -> Double {
+        guard let dt0 = activeStepMinutes(sortedTimes: t), lastDay >= firstDay else { return t.isEmpty ? 0 : .nan }
+        let start = firstDay * 86_400, end = (lastDay + 1) * 86_400
+        let inside = t.reduce(0) { $0 + ($1 >= start && $1 <= end ? 1 : 0) }
+        let days = Double(lastDay - firstDay + 1)
+        return Swift.min(100, 100 * Double(inside) / (days * 1440 / dt0))
+    }
+
     /// iglu's active %: step dt0 = round(median interval) minutes; expected = round(span/dt0) + 1;
     /// missing = round((Σ intervals > dt0 − their count · dt0) / dt0). Python rounding (half to even).
     static func activePercent(sortedTimes t: [Int64]) -> Double {
         guard t.count > 1 else { return t.isEmpty ? .nan : 100 }
-        var gaps = (1..<t.count).map { Double(t[$0] - t[$0 - 1]) / 60 }
+        guard let dt0 = activeStepMinutes(sortedTimes: t) else { return .nan }
         let span = Double(t[t.count - 1] - t[0]) / 60
-        let intervals = gaps
-        gaps.sort()
-        let median = gaps.count % 2 == 1 ? gaps[gaps.count / 2] : (gaps[gaps.count / 2 - 1] + gaps[gaps.count / 2]) / 2
-        let dt0 = median.rounded(.toNearestOrEven)
-        guard dt0 > 0 else { return .nan }
         let expected = (span / dt0).rounded(.toNearestOrEven) + 1
         var gapMinutes = 0.0, gapCount = 0.0
-        for d in intervals where d > dt0 { gapMinutes += d; gapCount += 1 }
+        for i in 1..<t.count {
+            let d = Double(t[i] - t[i - 1]) / 60
+            if d > dt0 { gapMinutes += d; gapCount += 1 }
+        }
         let missing = ((gapMinutes - gapCount * dt0) / dt0).rounded(.toNearestOrEven)
         return 100 * (expected - missing) / expected
     }
