@@ -7,6 +7,8 @@ final class CareLinkSource: Source, InputDescribing {
     static let format = "medtronic-carelink"
     /// Metadata lines before the first header (5 in real files) are bounded so a wrong file fails fast.
     static let headerSearchRows = 20
+    /// Preamble labels whose next cell names the device.
+    static let deviceLabels: Set<String> = ["device", "pump:", "pumpe:", "pomp:"]
 
     let options: CSVCommonOptions
     var inputPaths: [String] { [options.path] }
@@ -15,8 +17,7 @@ final class CareLinkSource: Source, InputDescribing {
 
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         let input = try CSVInput(path: options.path)
-        let firstLine = input.head.lines(12).first { !$0.allSatisfy(\.isWhitespace) }
-        let delimiter = firstLine.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ";")
+        let delimiter = Self.delimiter(input.head.lines(Self.headerSearchRows + 5))
         var source = Symbol("Medtronic CareLink")
         var devices = ByteSymbolCache()
         var mapper: CareLinkRowMapper?
@@ -54,9 +55,10 @@ final class CareLinkSource: Source, InputDescribing {
                 try mapper!.map(row, into: &out, emit)
                 return
             }
-            // Metadata before the first header: `…;Device;Guardian Connect` names the device.
+            // Metadata before the first header: `…;Device;Guardian Connect` or `Pump:,Paradigm 522,#665455`
+            // (the "Data Export File" preamble, `Pumpe:` in German) names the device.
             let cells = row.strings()
-            if let i = cells.firstIndex(where: { HeaderText.normalize($0) == "device" }), i + 1 < cells.count,
+            if let i = cells.firstIndex(where: { Self.deviceLabels.contains(HeaderText.normalize($0)) }), i + 1 < cells.count,
                !cells[i + 1].isEmpty {
                 source = Symbol(cells[i + 1])
             }
@@ -69,5 +71,17 @@ final class CareLinkSource: Source, InputDescribing {
         if mapper == nil {
             throw InputError(file: options.path, reason: "not a CareLink export: no 'Index;Date;Time' header")
         }
+    }
+
+    /// The separator of the data header (the preamble of a "Data Export File" has none on its first
+    /// line), else of the first line that has one.
+    static func delimiter(_ lines: [Substring]) -> UInt8 {
+        let header = lines.first { line in
+            let d = HeaderText.sniffDelimiter(line)
+            let first = line.split(separator: Character(UnicodeScalar(d)), maxSplits: 1).first.map { HeaderText.normalize(String($0)) }
+            return first.map(CareLinkColumns.opensHeader) ?? false
+        }
+        let line = header ?? lines.first { $0.contains(";") || $0.contains(",") }
+        return line.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ";")
     }
 }
