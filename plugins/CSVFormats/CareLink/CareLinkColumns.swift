@@ -26,6 +26,8 @@ struct CareLinkColumns {
     var alarm: Int?
     var suspend: Int?
     var rewind: Int?
+    var rawType: Int?
+    var rawValues: Int?
     /// The columns this adapter reads values from: a row with all of them empty carries nothing for it.
     var used: [Int] = []
     /// Cells in the header row.
@@ -59,6 +61,8 @@ struct CareLinkColumns {
         alarm = exact(.alarm)
         suspend = exact(.suspend)
         rewind = exact(.rewind)
+        rawType = exact(.rawType)
+        rawValues = exact(.rawValues)
         used = [bgReading?.index, calibration?.index, sensorGlucose?.index, isig, basalRate, bolusDelivered,
                 carbInput, eventMarker, alarm, suspend, rewind].compactMap { $0 }
         // A header with nothing to read (a date and a time only) is not CareLink's.

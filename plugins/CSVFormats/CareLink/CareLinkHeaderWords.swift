@@ -4,6 +4,8 @@ enum CareLinkRole: CaseIterable, Sendable {
     case bgReading, calibration, sensorGlucose, isig, basalRate
     case bolusType, bolusSelected, bolusDelivered, bolusDuration, bolusNumber, carbInput
     case eventMarker, alarm, suspend, rewind
+    /// The older "Data Export File" logs each pump record's type and its values (`RATE=0.75, …`).
+    case rawType, rawValues
 }
 
 /// Every header spelling of every column HealthPipe reads, per export language, in one table.
@@ -49,6 +51,8 @@ enum CareLinkHeaderWords {
         .alarm: Spellings(exact: ["alarm", "alert", "alarme", "alarma"]),
         .suspend: Spellings(exact: ["suspend", "unterbrechen", "unterbrechung", "onderbreken"]),
         .rewind: Spellings(exact: ["rewind", "rücklauf", "terugspoelen"]),
+        .rawType: Spellings(exact: ["raw-type", "roh-typ", "rohtyp"]),
+        .rawValues: Spellings(exact: ["raw-values", "roh-werte", "rohwerte"]),
     ]
 
     /// The column a role has in a header, with the glucose unit when the spelling carries one.

@@ -8,7 +8,8 @@ It counts what an import must store (Tests/Fixtures/real/README.md), by the mapp
 docs/vendors/medtronic.md:
 
   Sensor Glucose -> glucose; BG Reading and Sensor Calibration BG -> blood_glucose (a meter reading
-  that is also the row's calibration once); ISIG Value -> isig; Basal Rate (U/h) -> basal_rate;
+  that is also the row's calibration once); ISIG Value -> isig; Basal Rate (U/h), or the RATE of a
+  BasalProfileStart record in the older layout's Raw-Values -> basal_rate;
   Bolus Volume Delivered -> insulin (not the programmed half: 0 delivered with a selected volume; one
   per Bolus Number); BWZ Carb Input > 0 -> meal; Event Marker `Insulin: n` -> insulin, `Meal: n` ->
   meal, others -> note; Alarm/Alert -> alert; Suspend and Rewind -> device.
@@ -128,7 +129,12 @@ def count_file(path, zone):
 
         used = ["BG Reading", "Sensor Calibration BG", "Sensor Glucose", "ISIG Value", "Basal Rate (U/h)",
                 "Bolus Volume Delivered (U)", "BWZ Carb Input (grams)", "Event Marker", "Alarm", "Alert", "Suspend", "Rewind"]
-        if not any(cells[i].strip() for n, i in header.items() if any(n.startswith(u) for u in used) and i < len(cells)):
+        # the older layout logs a scheduled basal rate only as a BasalProfileStart record: `RATE=0.75` in Raw-Values
+        profile = None
+        if cell("Raw-Type") == "BasalProfileStart":
+            profile = float(re.search(r"RATE=([\d.]+)", cell("Raw-Values"))[1])
+        if profile is None and not any(cells[i].strip() for n, i in header.items()
+                                       if any(n.startswith(u) for u in used) and i < len(cells)):
             continue
         at = utc(local_time(cell("Date"), cell("Time")), zone)
 
@@ -154,6 +160,7 @@ def count_file(path, zone):
         if isig is not None:
             measure("isig", isig)
         basal = number(cell("Basal Rate (U/h)"), comma)
+        basal = profile if basal is None else basal
         if basal is not None:
             measure("basal_rate", basal)
 
