@@ -90,4 +90,27 @@ import Testing
         #expect(E2E.scalar(db, "SELECT group_concat(DISTINCT source) FROM events WHERE kind = 'insulin'")
                 == (index ? "MiniMed 640G - 1511/1711" : "Medtronic CareLink"))
     }
+
+    /// A header in a language the word table does not know: CareLink keeps its columns in the same
+    /// order in every language, so a 39-column header of words is read by position as the v1.0.1
+    /// layout (the real Paradigm 522 excerpt with every header word replaced), with a warning.
+    @Test(arguments: [true, false])
+    func unknownLanguageReadByStructure(keepProductLine: Bool) throws {
+        let real = E2E.fixtures.appendingPathComponent("real/carelink/carelink-en-paradigm522-v101.csv")
+        var lines = try String(contentsOf: real, encoding: .utf8).components(separatedBy: "\n")
+        let h = try #require(lines.firstIndex { $0.hasPrefix("Index,") })
+        lines[h] = (1...39).map { "Kolumna \($0)" }.joined(separator: ",")
+        if !keepProductLine { lines[0] = "Eksport danych" }
+        let (r, db, dir) = try importText(lines.joined(separator: "\n"))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("read by position"))
+        #expect(E2E.scalar(db, "SELECT group_concat(format) FROM imports") == "medtronic-carelink")
+        #expect(E2E.scalar(db, "SELECT sum(rejected) FROM imports") == "0")
+        // The same rows as the English file (Tests/Fixtures/real/carelink/expected.json).
+        #expect(E2E.query(db, "SELECT metric, count(*), sum(value) FROM measurements GROUP BY metric")
+                == [["blood_glucose", "57", "6836.0"]])
+        #expect(E2E.query(db, "SELECT kind, count(*) FROM events GROUP BY kind ORDER BY kind")
+                == [["device", "11"], ["insulin", "24"], ["meal", "10"]])
+    }
 }

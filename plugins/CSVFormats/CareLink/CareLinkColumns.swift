@@ -69,6 +69,11 @@ struct CareLinkColumns {
         if used.isEmpty { return nil }
     }
 
+    /// A header in a language the word table does not know, read by position (`CareLinkLayouts`).
+    static func byStructure(header: [String]) -> CareLinkColumns? {
+        CareLinkLayouts.english(for: header.map(HeaderText.normalize)).flatMap(CareLinkColumns.init(header:))
+    }
+
     /// A header's first cell: `Index` in any language, or the date column of a layout without one.
     static func opensHeader(_ normalized: String) -> Bool {
         CareLinkHeaderWords.isWord(normalized, of: .index) || CareLinkHeaderWords.isWord(normalized, of: .date)
@@ -86,19 +91,29 @@ struct CareLinkColumns {
         guard let first = sniff.wholeLines.first.map({ HeaderText.normalize(String($0.prefix(160))) }) else { return 0 }
         if first.hasPrefix("last name;first name;patient id") || first.hasPrefix("last name,first name,patient id") { return 90 }
         if CareLinkHeaderWords.preambleMarks.contains(where: first.contains) { return 90 }
+        // The product name opens the "Data Export File" untranslated in every language.
+        if first.hasPrefix("medtronic diabetes carelink") { return 90 }
         // Only lines that can open a CareLink header or marker are split (a 64 KB XML prefix has a thousand others).
         let openers = Set(CareLinkHeaderWords.table[.index]!.exact.compactMap(\.first)
                           + CareLinkHeaderWords.table[.date]!.exact.compactMap(\.first) + ["-"])
         for raw in sniff.wholeLines {
-            guard let c = raw.unicodeScalars.first(where: { !"\u{FEFF}\"ï»¿ ".unicodeScalars.contains($0) }),
-                  openers.contains(Character(String(c).lowercased())) else { continue }
+            guard let c = raw.unicodeScalars.first(where: { !"\u{FEFF}\"ï»¿ ".unicodeScalars.contains($0) }) else { continue }
+            // Other lines only when they have a known layout's width (a header in an unknown language).
+            if !openers.contains(Character(String(c).lowercased())) {
+                let separators = raw.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: ";") || $1 == UInt8(ascii: ",") ? 1 : 0) }
+                guard CareLinkLayouts.englishByWidth[separators + 1] != nil else { continue }
+            }
             let line = HeaderText.normalize(String(raw.prefix(4000)))
-            if line.hasPrefix("-------;"), line.contains(";pump;") || line.contains(";sensor;") { return 80 }
+            // Section markers `-------;Guardian Connect;Pump;<serial>;-------` (the kind word may be translated).
+            if line.hasPrefix("-------;"), line.hasSuffix(";-------"), line.split(separator: ";").count >= 4 { return 80 }
             let delimiter = HeaderText.sniffDelimiter(Substring(line))
             let cells = line.split(separator: Character(UnicodeScalar(delimiter)), omittingEmptySubsequences: false).map {
                 HeaderText.normalize(String($0))
             }
-            guard let columns = CareLinkColumns(header: cells) else { continue }
+            guard let columns = CareLinkColumns(header: cells) else {
+                if byStructure(header: cells) != nil { return 70 }
+                continue
+            }
             // A header opened by `Index` is CareLink's; one opened by the date needs two of its value columns.
             if CareLinkHeaderWords.isWord(cells[0], of: .index) { return 85 }
             if columns.used.count >= 2 { return 75 }

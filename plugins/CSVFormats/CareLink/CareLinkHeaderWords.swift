@@ -69,3 +69,43 @@ enum CareLinkHeaderWords {
     static let preambleMarks = ["data export file (v", "datenexport-datei (v", "gegevensexportbestand (v",
                                 "fichier d'exportation de données (v", "archivo de exportación de datos (v", "file di esportazione dati (v"]
 }
+
+/// Structure detection for a language the table does not know: CareLink writes the same columns in the
+/// same order in every language, so a header of a known width whose cells are all words is read by
+/// position against the English header of that width. The unit text in parentheses stays as written
+/// (`(mmol/l)` in any language), so a glucose column keeps the file's unit.
+enum CareLinkLayouts {
+    /// English headers by width: the "Data Export File (v1.0.1)" (39) and Guardian Connect (48).
+    static let englishByWidth: [Int: [String]] = [
+        39: ["Index", "Date", "Time", "Timestamp", "New Device Time", "BG Reading (mg/dL)", "Linked BG Meter ID",
+             "Temp Basal Amount (U/h)", "Temp Basal Type", "Temp Basal Duration (hh:mm:ss)", "Bolus Type",
+             "Bolus Volume Selected (U)", "Bolus Volume Delivered (U)", "Programmed Bolus Duration (hh:mm:ss)", "Prime Type",
+             "Prime Volume Delivered (U)", "Suspend", "Rewind", "BWZ Estimate (U)", "BWZ Target High BG (mg/dL)",
+             "BWZ Target Low BG (mg/dL)", "BWZ Carb Ratio (grams)", "BWZ Insulin Sensitivity (mg/dL)", "BWZ Carb Input (grams)",
+             "BWZ BG Input (mg/dL)", "BWZ Correction Estimate (U)", "BWZ Food Estimate (U)", "BWZ Active Insulin (U)", "Alarm",
+             "Sensor Calibration BG (mg/dL)", "Sensor Glucose (mg/dL)", "ISIG Value", "Daily Insulin Total (U)", "Raw-Type",
+             "Raw-Values", "Raw-ID", "Raw-Upload ID", "Raw-Seq Num", "Raw-Device Type"],
+        48: ["Index", "Date", "Time", "New Device Time", "BG Reading (mg/dL)", "Linked BG Meter ID", "Basal Rate (U/h)",
+             "Temp Basal Amount", "Temp Basal Type", "Temp Basal Duration (h:mm:ss)", "Bolus Type", "Bolus Volume Selected (U)",
+             "Bolus Volume Delivered (U)", "Bolus Duration (h:mm:ss)", "Prime Type", "Prime Volume Delivered (U)", "Alarm",
+             "Suspend", "Rewind", "BWZ Estimate (U)", "BWZ Target High BG (mg/dL)", "BWZ Target Low BG (mg/dL)",
+             "BWZ Carb Ratio (g/U)", "BWZ Insulin Sensitivity (mg/dL/U)", "BWZ Carb Input (grams)", "BWZ BG Input (mg/dL)",
+             "BWZ Correction Estimate (U)", "BWZ Food Estimate (U)", "BWZ Active Insulin (U)", "BWZ Status",
+             "Sensor Calibration BG (mg/dL)", "Sensor Glucose (mg/dL)", "ISIG Value", "Event Marker", "Bolus Number",
+             "Bolus Cancellation Reason", "BWZ Unabsorbed Insulin Total (U)", "Final Bolus Estimate", "Scroll Step Size",
+             "Insulin Action Curve Time", "Sensor Calibration Rejected Reason", "Preset Bolus", "Bolus Source",
+             "Network Device Associated Reason", "Network Device Disassociated Reason", "Network Device Disconnected Reason",
+             "Sensor Exception", "Preset Temp Basal Name"],
+    ]
+
+    /// The English header for a header row in an unknown language, or nil when the row is not one:
+    /// its width must be a known layout's and every cell a word (a padded preamble line has empty
+    /// cells, a data row starts with a number).
+    static func english(for cells: [String]) -> [String]? {
+        guard let english = englishByWidth[cells.count],
+              cells.allSatisfy({ c in !c.isEmpty && !(c.first?.isNumber ?? true) }) else { return nil }
+        return zip(english, cells).map { en, local in
+            local.lowercased().contains("mmol") ? en.replacingOccurrences(of: "(mg/dL)", with: "(mmol/L)") : en
+        }
+    }
+}

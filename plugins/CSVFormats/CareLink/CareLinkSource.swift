@@ -22,6 +22,7 @@ final class CareLinkSource: Source, InputDescribing {
         var devices = ByteSymbolCache()
         var mapper: CareLinkRowMapper?
         var rowsBeforeHeader = 0
+        var warnedStructure = false
 
         let file = CSVFileRun(input: input, format: Self.format, context: context)
         try file.run(delimiter: delimiter, emit: emit) { row, out in
@@ -38,8 +39,18 @@ final class CareLinkSource: Source, InputDescribing {
                 mapper?.source = source
                 return
             }
-            if CareLinkColumns.isHeader(row) {
-                guard let columns = CareLinkColumns(header: row.strings()) else {
+            var structural: CareLinkColumns?
+            if !CareLinkColumns.isHeader(row) {
+                // A header in a language the word table does not know is read by position.
+                structural = CareLinkColumns.byStructure(header: row.strings())
+                if structural != nil, !warnedStructure {
+                    warnedStructure = true
+                    context.warn("\(options.path): header words at line \(row.line) are not in CareLink's word table; "
+                                 + "columns read by position from the English layout of \(row.count) columns")
+                }
+            }
+            if CareLinkColumns.isHeader(row) || structural != nil {
+                guard let columns = structural ?? CareLinkColumns(header: row.strings()) else {
                     throw InputError(file: options.path, line: row.line,
                                      reason: "CareLink header without Date and Time columns")
                 }
@@ -78,8 +89,9 @@ final class CareLinkSource: Source, InputDescribing {
     static func delimiter(_ lines: [Substring]) -> UInt8 {
         let header = lines.first { line in
             let d = HeaderText.sniffDelimiter(line)
-            let first = line.split(separator: Character(UnicodeScalar(d)), maxSplits: 1).first.map { HeaderText.normalize(String($0)) }
-            return first.map(CareLinkColumns.opensHeader) ?? false
+            let cells = line.split(separator: Character(UnicodeScalar(d)), omittingEmptySubsequences: false)
+            return CareLinkColumns.opensHeader(HeaderText.normalize(String(cells[0])))
+                || CareLinkLayouts.english(for: cells.map { HeaderText.normalize(String($0)) }) != nil
         }
         let line = header ?? lines.first { $0.contains(";") || $0.contains(",") }
         return line.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ";")
