@@ -44,6 +44,17 @@ import Testing
         #expect(score("Date,Time,Tags,Blood Sugar Measurement (mg/dL),Insulin Injection Units (Pump)\n") == 0)
     }
 
+    /// By structure: a 39-column header of unknown words counts only when a row of that layout follows.
+    @Test func structureNeedsARowOfTheLayout() {
+        let header = (1...39).map { "Spalte \($0)" }.joined(separator: ",")
+        var row = Array(repeating: "", count: 39)
+        (row[0], row[1], row[2]) = ("7", "9/26/09", "11:10:30")
+        #expect(score(header + "\n" + row.joined(separator: ",") + "\n") == 70)
+        (row[1], row[2]) = ("red", "blue")
+        #expect(score(header + "\n" + row.joined(separator: ",") + "\n") == 0)
+        #expect(score(Array(repeating: "word", count: 20).joined(separator: ",") + "\n") == 0)
+    }
+
     /// The separator is the data header's, not the preamble's first line (which has none).
     @Test func separatorFromTheHeaderLine() {
         let lines: [Substring] = ["Medtronic Diabetes CareLink Personal Datenexport-Datei (v1.0.1) ", "Name;Muster, Max",

@@ -74,6 +74,16 @@ struct CareLinkColumns {
         CareLinkLayouts.english(for: header.map(HeaderText.normalize)).flatMap(CareLinkColumns.init(header:))
     }
 
+    /// Whether a line's date and time cells read as CareLink's date and time.
+    static func looksLikeRow(_ line: Substring, delimiter: UInt8, _ columns: CareLinkColumns) -> Bool {
+        let cells = line.split(separator: Character(UnicodeScalar(delimiter)), omittingEmptySubsequences: false)
+        guard columns.date < cells.count, columns.time < cells.count else { return false }
+        var date = Array(cells[columns.date].utf8), time = Array(cells[columns.time].utf8)
+        return date.withUnsafeMutableBytes { d in time.withUnsafeMutableBytes { t in
+            CareLinkDateTime.localSeconds(date: UnsafeRawBufferPointer(d), time: UnsafeRawBufferPointer(t)) != nil
+        } }
+    }
+
     /// A header's first cell: `Index` in any language, or the date column of a layout without one.
     static func opensHeader(_ normalized: String) -> Bool {
         CareLinkHeaderWords.isWord(normalized, of: .index) || CareLinkHeaderWords.isWord(normalized, of: .date)
@@ -96,7 +106,8 @@ struct CareLinkColumns {
         // Only lines that can open a CareLink header or marker are split (a 64 KB XML prefix has a thousand others).
         let openers = Set(CareLinkHeaderWords.table[.index]!.exact.compactMap(\.first)
                           + CareLinkHeaderWords.table[.date]!.exact.compactMap(\.first) + ["-"])
-        for raw in sniff.wholeLines {
+        let lines = Array(sniff.wholeLines)
+        for (n, raw) in lines.enumerated() {
             guard let c = raw.unicodeScalars.first(where: { !"\u{FEFF}\"ï»¿ ".unicodeScalars.contains($0) }) else { continue }
             // Other lines only when they have a known layout's width (a header in an unknown language).
             if !openers.contains(Character(String(c).lowercased())) {
@@ -111,7 +122,9 @@ struct CareLinkColumns {
                 HeaderText.normalize(String($0))
             }
             guard let columns = CareLinkColumns(header: cells) else {
-                if byStructure(header: cells) != nil { return 70 }
+                // By structure only when the next line is a row of that layout: an index, a date, a time.
+                if let columns = byStructure(header: cells), n + 1 < lines.count,
+                   Self.looksLikeRow(lines[n + 1], delimiter: delimiter, columns) { return 70 }
                 continue
             }
             // A header opened by `Index` is CareLink's; one opened by the date needs two of its value columns.
