@@ -1,6 +1,7 @@
 import HealthPipeCore
 
-/// Where each CareLink column is, found by header name. Read again at every section's header, since
+/// Where each CareLink column is, found by its header words in any language of `CareLinkHeaderWords`
+/// (or by position, `CareLinkLayouts`, when the language is unknown). Read again at every section's header, since
 /// Guardian Connect (48 columns) and MiniMed pump exports (54, `Alarm` renamed `Alert`) differ and a
 /// file may hold both. Glucose columns carry their own unit (mg/dL or mmol/L).
 struct CareLinkColumns {
