@@ -16,7 +16,9 @@ enum CareLinkRole: CaseIterable, Sendable {
 /// by users' R scripts: `BZ-Messwert (mg/dl)`, `Abgegebene Bolusmenge (IE)`, `BolusExpert: KH-Eingabe
 /// (Gramm)` …), the newer German web export (`Bolusvolumen abgegeben`), Dutch (`Tijd`,
 /// `BG-meetwaarde`), Danish (`Dato`, `Klokkeslæt`, `Sensorglukose (mmol/l)`) and Czech (`Čas`,
-/// `Glukóza senzoru`).
+/// `Glukóza senzoru`). Not yet seen in a real export, kept so a file using them still reads (check and
+/// correct when one turns up): the French/Spanish/Italian words, `Basalrate (IE/h)`, `Bolustyp`,
+/// `Sensorkalibrierung BZ`, `Ereignismarkierung`, the Danish/Dutch value columns other than glucose.
 enum CareLinkHeaderWords {
     struct Spellings: Sendable {
         var exact: [String] = []
