@@ -3,9 +3,11 @@ import HealthPipeCore
 /// Registry entry for the Medtronic CareLink source.
 public let careLinkComponent = ComponentDescriptor(
     name: CareLinkSource.format, role: .source, family: "CSVFormats",
-    summary: "Medtronic CareLink CSV export (Guardian Connect, MiniMed pumps; `;` with decimal comma or `,`; mg/dL or "
+    summary: "Medtronic CareLink CSV export (Guardian Connect, MiniMed pumps, the older Personal \"Data Export File\" in "
+        + "English, German \"Datenexport-Datei\" and other languages, header words from one table or, for an unknown "
+        + "language, by position; `;` with decimal comma or `,`; mg/dL or "
         + "mmol/L; multi-section with repeated headers). Sensor Glucose becomes glucose, BG Reading and Sensor Calibration "
-        + "BG blood_glucose, ISIG Value isig (nA), Basal Rate basal_rate (U/h); delivered boluses (one per Bolus Number), "
+        + "BG blood_glucose, ISIG Value isig (nA), Basal Rate (or BasalProfileStart RATE=) basal_rate (U/h); delivered boluses (one per Bolus Number), "
         + "BWZ carbs, event markers (Insulin, Meal, others as notes), alarms, suspends and rewinds become events; "
         + "events logged twice verbatim are kept once. Timestamps are local time: a zone is required.",
     options: CSVCommonOptions.docs,

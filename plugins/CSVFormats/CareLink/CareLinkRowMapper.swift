@@ -38,7 +38,10 @@ struct CareLinkRowMapper {
         }
         // Rows with nothing this adapter maps (BWZ settings, temp basal programming, empty sensor rows)
         // are read, not stored.
-        if c.used.allSatisfy({ row.isEmpty($0) }) { return }
+        // The older export has no Basal Rate column: a scheduled rate change is a `BasalProfileStart`
+        // record whose Raw-Values hold `RATE=0.75`.
+        let profileRate = try scheduledRate(row)
+        if profileRate == nil, c.used.allSatisfy({ row.isEmpty($0) }) { return }
         // Even an empty extra cell counts: a decimal comma in a `,` file shifts every later value.
         if row.count > c.count { throw CSVFileRun.Reject.wider(row.count, than: c.count) }
 
@@ -46,7 +49,7 @@ struct CareLinkRowMapper {
         let bg = try c.bgReading.flatMap { try values.glucose(cell($0.index), $0, "BG Reading") }
         let cal = try c.calibration.flatMap { try values.glucose(cell($0.index), $0, "Sensor Calibration BG") }
         let isig = try values.number(cell(c.isig), "ISIG Value")
-        let basal = try values.number(cell(c.basalRate), "Basal Rate")
+        let basal = try values.number(cell(c.basalRate), "Basal Rate") ?? profileRate
         let delivered = try values.number(cell(c.bolusDelivered), "Bolus Volume Delivered")
         let carbs = try values.number(cell(c.carbInput), "BWZ Carb Input")
 
@@ -83,6 +86,17 @@ struct CareLinkRowMapper {
         let suspended = cell(c.suspend)
         if !suspended.isEmpty { try add(stamp.event(.device, subtype: texts.symbol(suspended)), &out, emit) }
         if !cell(c.rewind).isEmpty { try add(stamp.event(.device, subtype: rewind), &out, emit) }
+    }
+
+    /// The rate of a `BasalProfileStart` record (`PATTERN_NAME=standard, PROFILE_INDEX=0, RATE=0.75, …`).
+    private func scheduledRate(_ row: CSVRow) throws -> Double? {
+        guard let t = columns.rawType, let v = columns.rawValues,
+              ByteText.equalsIgnoringCase(row.trimmed(t), "BasalProfileStart") else { return nil }
+        let text = row.trimmed(v).text
+        guard let range = text.range(of: "RATE=") else { throw CSVFileRun.Reject("BasalProfileStart without RATE= in '\(text)'") }
+        let number = text[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+        guard let rate = Double(number), rate >= 0 else { throw CSVFileRun.Reject("BasalProfileStart rate '\(number)' is not a number") }
+        return rate
     }
 
     /// The programmed half of a bolus pair has no (or a zero) delivered volume; of the rest, the

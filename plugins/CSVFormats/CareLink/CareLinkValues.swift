@@ -6,7 +6,9 @@ struct CareLinkValues {
     let decimalComma: Bool
 
     func parse(_ cell: UnsafeRawBufferPointer) -> Double? {
-        decimalComma ? ByteText.double(cell, decimalComma: true) ?? ByteText.double(cell) : ByteText.double(cell)
+        // A `,` file can still hold a quoted decimal comma (`"1,5"`, the German Datenexport).
+        decimalComma ? ByteText.double(cell, decimalComma: true) ?? ByteText.double(cell)
+            : ByteText.double(cell) ?? ByteText.double(cell, decimalComma: true)
     }
 
     /// A non-negative number; nil for an empty cell; throws for anything else.

@@ -34,7 +34,7 @@ struct TandemRowMapper {
     private var section: TandemSection? = nil
     private(set) var sections = 0
     private(set) var unknownRows = 0
-    private let pattern = try! TimestampPattern("%Y-%m-%dT%H:%M:%S")
+    private let patterns = TandemWords.timePatterns.map { try! TimestampPattern($0) }
     private var pumps = ByteSymbolCache()
     private var cgmDevices: [Symbol: Symbol] = [:]
     private let dexcom = Symbol(CGMSource.dexcom), bloodGlucose = Symbol("blood_glucose")
@@ -70,10 +70,15 @@ struct TandemRowMapper {
 
     private mutating func time<Row: TableRow>(_ row: Row, _ column: Int) throws -> ZoneResolver.Resolved {
         let cell = row.trimmed(column)
-        guard let t = pattern.parse(cell) else {
+        guard let t = parseTime(cell) else {
             throw CSVFileRun.Reject(cell.isEmpty ? "row without an EventDateTime" : "unreadable time '\(cell.text)'")
         }
         return try placer.place(t, line: row.line)
+    }
+
+    private func parseTime(_ cell: UnsafeRawBufferPointer) -> ParsedTimestamp? {
+        for p in patterns { if let t = p.parse(cell) { return t } }
+        return nil
     }
 
     private func number<Row: TableRow>(_ row: Row, _ column: Int?, _ what: String, _ range: ClosedRange<Double>) throws -> Double? {
@@ -94,8 +99,12 @@ struct TandemRowMapper {
         var flags = at.flags
         let value: Double
         if let v = ByteText.double(cell) {
-            guard TandemRanges.glucose.contains(v) else { throw CSVFileRun.Reject("reading \(cell.text) mg/dL is out of range") }
-            value = v
+            let mgdl = c.unit.toMgdl(v)
+            guard TandemRanges.glucose.contains(mgdl) else {
+                throw CSVFileRun.Reject("reading \(cell.text) \(c.unit.rawValue) is out of range")
+            }
+            value = mgdl
+            if c.unit == .mmol { flags.insert(.convertedFromMmol) }
         } else if let limit = ClaritySource.outOfRange(cell) {  // the pump shows the Dexcom sensor's Low/High
             value = limit.value
             flags.insert(limit.flag)
@@ -166,7 +175,7 @@ struct TandemRowMapper {
             var e = Event(subject: options.subject, kind: .insulin, subtype: InsulinKinds.bolus, source: pumpSource, start: at.utc,
                           utcOffset: at.offset, insulin: standard + extended, flags: at.flags, provenance: prov, metadata: metadata)
             let endColumn = extended > 0 ? (c.bolexCompletion ?? c.completion) : c.completion
-            if let endColumn, let t = pattern.parse(row.trimmed(endColumn)) {
+            if let endColumn, let t = parseTime(row.trimmed(endColumn)) {
                 let end = try placer.place(t, line: row.line)
                 if end.utc > at.utc { e.end = end.utc }
             }

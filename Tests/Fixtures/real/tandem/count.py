@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Independent counter for the Tandem t:connect corpus (Python 3 standard library only, no HealthPipe code).
+
+A t:connect Therapy Timeline export is a preamble, then sections separated by blank lines, each a CSV
+table with its own header: readings (`DeviceType,…,Readings (CGM / BGM)`, EGV = CGM, BG = meter),
+insulin on board (`Type,EventID,EventDateTime,IOB`), basal rates (`…,BasalRate,…`) and boluses
+(`Type,Description,BG,IOB,BolusRequestID,…,CarbSize,…`). Each section is recognised by its header.
+What an import stores (docs/vendors/tandem.md):
+
+  EGV -> glucose (source Dexcom), BG -> blood_glucose; IOB -> insulin_on_board; a bolus row -> one
+  insulin event (InsulinDelivered + BolexInsulinDelivered, at RequestDateTime) and, with CarbSize > 0,
+  one meal event; a basal row -> an insulin event without an amount.
+
+Rows are distinct by the store's natural keys: measurements (metric, source, time), events (kind,
+subtype, source, time, amount). Times are the pump's local clock; the files have no DST change.
+
+  python3 count.py          writes expected.json
+  python3 count.py --check  exits 1 when expected.json differs
+"""
+import csv
+import json
+import pathlib
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+FILES = [
+    ("tandem-en-therapy-timeline.csv", "en", "t:connect Therapy Timeline (readings, IOB, bolus sections)", "America/New_York"),
+]
+
+
+def num(s):
+    s = (s or "").strip()
+    return float(s) if s else None
+
+
+def count_file(path):
+    measurements, events = {}, {}
+    section, cols = None, {}
+    for row in csv.reader(path.read_text(encoding="utf-8-sig").splitlines()):
+        if not row or not any(c.strip() for c in row):
+            continue
+        first = row[0].strip()
+        if first in ("DeviceType", "Type"):
+            cols = {c.strip(): i for i, c in enumerate(row)}
+            if any(k.startswith("Readings (") or k.startswith("BG (") for k in cols) and "EventDateTime" in cols:
+                section = "readings"
+            elif "BolusRequestID" in cols or "InsulinDelivered" in cols:
+                section = "bolus"
+            elif "BasalRate" in cols:
+                section = "basal"
+            elif "IOB" in cols:
+                section = "iob"
+            else:
+                section = "other"
+            continue
+        if section is None:
+            continue
+
+        def cell(name):
+            i = cols.get(name)
+            return row[i].strip() if i is not None and i < len(row) else ""
+
+        if section == "readings":
+            value_col = next(k for k in cols if k.startswith("Readings (") or k.startswith("BG ("))
+            v = num(cell(value_col))
+            meter = cell("Description") == "BG"
+            key = ("blood_glucose" if meter else "glucose", cell("DeviceType") if meter else "Dexcom", cell("EventDateTime"))
+            measurements[key] = v
+        elif section == "iob":
+            measurements[("insulin_on_board", "t:slim X2", cell("EventDateTime"))] = num(cell("IOB"))
+        elif section == "basal":
+            events[("insulin", "basal_rate", "t:slim X2", cell("EventDateTime"), None)] = None
+        elif section == "bolus":
+            at = cell("RequestDateTime") or cell("EventDateTime") or cell("CompletionDateTime")
+            insulin = (num(cell("InsulinDelivered")) or 0.0) + (num(cell("BolexInsulinDelivered")) or 0.0)
+            carbs = num(cell("CarbSize")) or 0.0
+            if insulin > 0:
+                events[("insulin", "bolus", "t:slim X2", at, round(insulin, 6))] = insulin
+            if carbs > 0:
+                events[("meal", "", "t:slim X2", at, carbs)] = carbs
+
+    out_m, out_e = {}, {}
+    for (metric, _, _), v in measurements.items():
+        t = out_m.setdefault(metric, {"count": 0, "sum": 0.0})
+        t["count"] += 1
+        t["sum"] += v
+    for (kind, _, _, _, amount) in events:
+        t = out_e.setdefault(kind, {"count": 0})
+        t["count"] += 1
+        if kind in ("insulin", "meal"):
+            t["sum"] = t.get("sum", 0.0) + (amount or 0.0)
+    for t in list(out_m.values()) + list(out_e.values()):
+        if "sum" in t:
+            t["sum"] = round(t["sum"], 6)
+    return out_m, out_e
+
+
+def compute():
+    files = []
+    for name, lang, layout, zone in FILES:
+        m, e = count_file(HERE / name)
+        files.append({"file": name, "vendor": "Tandem t:connect", "language": lang, "layout": layout,
+                      "format": "tandem-tconnect", "timezone": zone, "measurements": m, "events": e})
+    return {"files": files}
+
+
+def main():
+    data = compute()
+    target = HERE / "expected.json"
+    if "--check" in sys.argv:
+        if not target.exists() or json.loads(target.read_text()) != data:
+            print("expected.json differs from what count.py computes")
+            sys.exit(1)
+        print("expected.json agrees")
+        return
+    target.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    print(json.dumps(data, indent=2, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
