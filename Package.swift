@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "SerialIMUTests",
                     dependencies: ["SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CSerialPort", "BuiltinPlugins", "Charts"]),
         .testTarget(name: "ChartsTests", dependencies: ["Charts", "HealthPipeAnalytics"]),
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "BuiltinPlugins"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe",
                                                    "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]

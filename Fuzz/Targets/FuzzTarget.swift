@@ -14,15 +14,28 @@ public struct FuzzTarget: Sendable {
     public let name: String
     public let summary: String
     public let run: @Sendable (UnsafeRawBufferPointer) -> Int
+    /// The registered source components the target drives (empty for parsers below the source level).
+    public var components: [String] = []
 
-    /// Every target, by name.
-    public static let all: [FuzzTarget] = [
+    /// Every target, by name: the hand-made ones, then one per detectable file source they do not
+    /// cover, so a new format (built in or a YAML adapter) is fuzzed without anyone remembering to
+    /// add it — and `FuzzReplayTests` fails until it has seed inputs in Fuzz/corpus/<component>.
+    public static let all: [FuzzTarget] = handMade + uncoveredSources.map { SourceTarget.make($0, component: $0) }
+
+    /// Detectable file sources that no hand-made target runs.
+    static var uncoveredSources: [String] {
+        let covered = Set(handMade.flatMap(\.components))
+        return FuzzRegistry.shared.all(role: .source).filter { $0.detect != nil && !covered.contains($0.name) }.map(\.name)
+    }
+
+    static let handMade: [FuzzTarget] = [
         FuzzTarget(name: "csv-reader", summary: "CSVRowReader: line splitting, libcsv, quote recovery, UTF-16", run: CSVReaderTarget.run),
         SourceTarget.make("clarity", component: "dexcom-clarity"),
         SourceTarget.make("libreview", component: "libreview"),
         SourceTarget.make("carelink", component: "medtronic-carelink"),
         SourceTarget.make("mapped", component: "simglucose", alternatives: ["nightscout-entries-csv", "nightscout-exporter-cgm"]),
         SourceTarget.make("apple-xml", component: "apple-health"),
+        SourceTarget.make("dexcom-clarity-xlsx", component: "dexcom-clarity-xlsx", onDisk: true),
         FuzzTarget(name: "pipeline-config", summary: "ConfigDocument + PipelineSpec + PipelineGraph.build on YAML",
                    run: ConfigTargets.pipeline),
         FuzzTarget(name: "adapter-config", summary: "YAML adapter loading (MappedCSVAdapters.component)", run: ConfigTargets.adapter),

@@ -1,4 +1,5 @@
 import Foundation
+import BuiltinPlugins
 import FuzzTargets
 import Testing
 
@@ -27,6 +28,15 @@ import Testing
         for file in Self.inputs("Tests/Fixtures/fuzz-regressions", name) {
             _ = try Data(contentsOf: file).withUnsafeBytes { target.run($0) }
         }
+    }
+
+    /// Every format `healthpipe import` can detect is fuzzed: the registry decides, not a hand-kept list.
+    @Test func everyDetectableSourceHasATarget() throws {
+        let registry = try BuiltinPlugins.registry(pluginPaths: [])
+        let fuzzed = Set(FuzzTarget.all.flatMap(\.components))
+        let detectable = registry.all(role: .source).filter { $0.detect != nil }.map(\.name)
+        #expect(detectable.count >= 14)
+        #expect(Set(detectable).subtracting(fuzzed).isEmpty, "not fuzzed: \(Set(detectable).subtracting(fuzzed).sorted())")
     }
 
     @Test func everyTargetHasAUniqueName() {
