@@ -151,6 +151,7 @@ final class JSONDocumentReader {
             }
             switch parser.parse(buf + pos, count: filled - pos) {
             case .complete(let length, let newlines):
+                document.end(at: length)
                 document.line = line
                 document.index = index
                 document.inArray = inArray
