@@ -54,7 +54,7 @@ import Testing
     @Test func temporaryBasalsAreReadPerUploader() throws {
         let treatments = """
             {"_id":"a1","eventType":"Temp Basal","created_at":"2024-03-01T10:00:00.000Z","rate":140,"duration":30,"enteredBy":"openaps://AndroidAPS","utcOffset":60}
-            {"_id":"a2","eventType":"Temp Basal","created_at":"2024-03-01T10:30:00.000Z","rate":40,"duration":30,"enteredBy":"openaps://AndroidAPS","utcOffset":60}
+            {"_id":"a2","eventType":"Temp Basal","created_at":"2024-03-01T10:30:00.000Z","rate":40,"duration":30,"device":"openaps://AndroidAPS","utcOffset":60}
             {"_id":"a3","eventType":"Temp Basal","created_at":"2024-03-01T11:00:00.000Z","rate":150,"percent":50,"duration":30,"enteredBy":"openaps://AndroidAPS","utcOffset":60}
             {"_id":"a4","eventType":"Temp Basal","created_at":"2024-03-01T11:30:00.000Z","rate":1.2,"absolute":1.2,"duration":30,"enteredBy":"openaps://AndroidAPS","utcOffset":60}
             {"_id":"l1","eventType":"Temp Basal","created_at":"2024-03-01T12:00:00Z","temp":"absolute","rate":2.35,"absolute":2.35,"duration":30,"enteredBy":"loop://iPhone"}

@@ -10,7 +10,7 @@ import HealthPipeCore
 /// | `percent` alone | Nightscout Careportal | change in % of the scheduled rate (−100 = off) |
 /// | `isAbsolute` + `rate` | AndroidAPS NSClient v3 | `rate` in U/h when true, in % of the scheduled rate when false |
 /// | `temp: "percent"` + `rate` | Loop/RileyLink (Medtronic percent temps) | `rate` in % of the scheduled rate |
-/// | `rate` alone, enteredBy AndroidAPS | AndroidAPS | the pump's own rate: % of the scheduled rate |
+/// | `rate` alone, enteredBy or device AndroidAPS | AndroidAPS | the pump's own rate: % of the scheduled rate |
 /// | `rate` alone | Loop, OpenAPS, xDrip+, 600-series uploader | U/h |
 enum TempBasalRate: Equatable {
     case unitsPerHour(Double, from: String)
@@ -72,7 +72,7 @@ extension NightscoutMapper {
         guard let r = rateValue else { return nil }
         let percentFlag = doc.bool(F.isAbsolute).map { !$0 }
             ?? (doc.string(F.temp).map { $0.lowercased().hasPrefix("percent") })
-            ?? (doc.string(F.enteredBy).map { $0.contains("AndroidAPS") } ?? false)
+            ?? Self.isAndroidAPS(doc)
         if percentFlag {
             if let why = Plausibility.check(r - 100, Plausibility.tempBasalPercent, "rate", unit: "% of the scheduled rate") {
                 throw JSONFileRun.Reject(why, at: doc.path(ofSlot: F.rate))
@@ -80,6 +80,15 @@ extension NightscoutMapper {
             return .percentOfScheduled(r, from: "rate_percent")
         }
         return .unitsPerHour(try checkedRate(r, doc), from: "rate")
+    }
+
+    /// AndroidAPS names itself in `enteredBy` or `device` (`openaps://AndroidAPS`); its captured
+    /// temp basals carry only `device`.
+    static func isAndroidAPS(_ doc: JSONDocument) -> Bool {
+        for slot in [NightscoutFields.enteredBy, NightscoutFields.device] where doc.string(slot)?.contains("AndroidAPS") == true {
+            return true
+        }
+        return false
     }
 
     private func checkedRate(_ r: Double, _ doc: JSONDocument) throws -> Double {
