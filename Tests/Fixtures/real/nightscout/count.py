@@ -21,6 +21,8 @@ FILES = [
      "Meal Bolus, Temp Basal (absolute / percent / none), suspends and resumes, BG Check, Note, Profile Switch", "nightscout", None),
     ("nightscout-aaps-treatments.json", "AndroidAPS", "API treatments: Temp Basal with only `rate` (the pump's percentage), "
      "SMB, Meal Bolus, Correction Bolus, Temporary Target, BG Check without units", "nightscout", None),
+    ("nightscout-loop-treatments.json", "Loop", "API treatments: Temp Basal `absolute` with fractional-minute durations, "
+     "Correction Bolus with delivery duration, Carb Correction with absorptionTime, Site Change", "nightscout", None),
     ("nightscout-exporter-with-treatments.csv", "nightscout-exporter", "CSV: # CGM ENTRIES and # TREATMENTS sections, "
      "M/D/YYYY 12-hour local times", "nightscout-exporter", "America/Chicago"),
 ]
@@ -118,7 +120,7 @@ def treatments(docs, t):
         kind = (d.get("eventType") or "").lower()
         src = source(d)
         minutes = d.get("duration") or 0
-        end = start + int(round(float(minutes) * 60))
+        end = start + int(float(minutes) * 60 + 0.5)  # to the nearest second (half up)
         if kind == "bg check" or ("glucose" in d and not kind):
             v = float(d["glucose"])
             units = d.get("units")
