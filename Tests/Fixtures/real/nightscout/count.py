@@ -23,6 +23,8 @@ FILES = [
      "SMB, Meal Bolus, Correction Bolus, Temporary Target, BG Check without units", "nightscout", None),
     ("nightscout-loop-treatments.json", "Loop", "API treatments: Temp Basal `absolute` with fractional-minute durations, "
      "Correction Bolus with delivery duration, Carb Correction with absorptionTime, Site Change", "nightscout", None),
+    ("nightscout-trio-treatments.json", "Trio", "API treatments: Temp Basal `absolute`, SMB, Bolus, Carb Correction with "
+     "fat/protein and Trio's spread fat-protein units sharing one `id`, Exercise, Temporary Target, Note, Site Change", "nightscout", None),
     ("nightscout-exporter-with-treatments.csv", "nightscout-exporter", "CSV: # CGM ENTRIES and # TREATMENTS sections, "
      "M/D/YYYY 12-hour local times", "nightscout-exporter", "America/Chicago"),
 ]
