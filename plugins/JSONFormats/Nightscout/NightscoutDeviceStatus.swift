@@ -1,7 +1,7 @@
 import HealthPipeCore
 
 /// Device status (Loop, OpenAPS/AAPS/iAPS, pumps, uploader phones) → measurements of what the
-/// loop reported: insulin on board (U), carbs on board (g), pump reservoir (U), pump and uploader
+/// loop or pump reported: insulin on board (U; the 600-series uploader's `pump.iob.bolusiob`), carbs on board (g), pump reservoir (U), pump and uploader
 /// battery (%). The source is the status's `device` (`loop://iPhone`, `openaps://rig`).
 extension NightscoutMapper {
     static let insulinOnBoard = Symbol("insulin_on_board")
@@ -24,7 +24,7 @@ extension NightscoutMapper {
         }
         let utcOffset = offset(doc, utc: at.utc, written: at.offset)
         let values: [(Symbol, Symbol, [Int])] = [
-            (Self.insulinOnBoard, CanonicalUnits.insulinUnits, [F.openapsIOB, F.openapsIOBList, F.loopIOB]),
+            (Self.insulinOnBoard, CanonicalUnits.insulinUnits, [F.openapsIOB, F.openapsIOBList, F.loopIOB, F.pumpIOB, F.pumpBolusIOB]),
             (Self.carbsOnBoard, CanonicalUnits.grams, [F.openapsCOB, F.openapsEnactedCOB, F.loopCOB]),
             (Self.pumpReservoir, CanonicalUnits.insulinUnits, [F.pumpReservoir]),
             (Self.pumpBattery, Self.percentUnit, [F.pumpBattery]),

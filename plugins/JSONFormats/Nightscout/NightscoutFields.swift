@@ -12,7 +12,7 @@ enum NightscoutFields {
         "store", "defaultProfile", "startDate",
         // device status
         "openaps", "loop", "pump", "uploader", "uploaderBattery", "openaps.iob.iob", "openaps.iob.#.iob",
-        "openaps.suggested.COB", "openaps.enacted.COB", "loop.iob.iob", "loop.cob.cob", "pump.reservoir",
+        "openaps.suggested.COB", "openaps.enacted.COB", "loop.iob.iob", "loop.cob.cob", "pump.iob.iob", "pump.iob.bolusiob", "pump.reservoir",
         "pump.battery.percent", "uploader.battery",
     ]
     static let table = JSONPathTable(paths)
@@ -36,6 +36,7 @@ enum NightscoutFields {
     static let openapsIOB = slot("openaps.iob.iob"), openapsIOBList = slot("openaps.iob.#.iob")
     static let openapsCOB = slot("openaps.suggested.COB"), openapsEnactedCOB = slot("openaps.enacted.COB")
     static let loopIOB = slot("loop.iob.iob"), loopCOB = slot("loop.cob.cob")
+    static let pumpIOB = slot("pump.iob.iob"), pumpBolusIOB = slot("pump.iob.bolusiob")
     static let pumpReservoir = slot("pump.reservoir"), pumpBattery = slot("pump.battery.percent")
     static let uploaderBatteryNested = slot("uploader.battery")
 

@@ -19,6 +19,9 @@ FILES = [
      "exponent `date`, Java `dateString` (GMT+02:00, CEST), `key600`", "nightscout", None),
     ("nightscout-600series-treatments-mongoexport.json", "Medtronic 600-series Android uploader", "mongoexport treatments: "
      "Meal Bolus, Temp Basal (absolute / percent / none), suspends and resumes, BG Check, Note, Profile Switch", "nightscout", None),
+    ("nightscout-600series-devicestatus-mongoexport.json", "Medtronic 600-series Android uploader", "mongoexport device "
+     "status: pump battery, reservoir, `pump.iob.bolusiob`, `uploaderBattery`, and the phone's own `uploader.battery` documents",
+     "nightscout", None),
     ("nightscout-aaps-treatments.json", "AndroidAPS", "API treatments: Temp Basal with only `rate` (the pump's percentage), "
      "SMB, Meal Bolus, Correction Bolus, Temporary Target, BG Check without units", "nightscout", None),
     ("nightscout-loop-treatments.json", "Loop", "API treatments: Temp Basal `absolute` with fractional-minute durations, "
@@ -196,6 +199,26 @@ def exporter(path, t, zone):
                 t.e("note", (kind, start), None)
 
 
+def device_status(docs, t):
+    """Loop/OpenAPS/pump status: IOB, COB, reservoir, batteries, keyed by the status's device."""
+    def get(d, path):
+        for k in path.split("."):
+            if not isinstance(d, dict) or k not in d:
+                return None
+            d = d[k]
+        return d
+    for d in docs:
+        start = iso_seconds(d["created_at"])
+        src = d.get("device") or "Nightscout"
+        for metric, paths in (("insulin_on_board", ["openaps.iob.iob", "loop.iob.iob", "pump.iob.iob", "pump.iob.bolusiob"]),
+                              ("carbs_on_board", ["openaps.suggested.COB", "openaps.enacted.COB", "loop.cob.cob"]),
+                              ("pump_reservoir", ["pump.reservoir"]), ("pump_battery", ["pump.battery.percent"]),
+                              ("uploader_battery", ["uploader.battery", "uploaderBattery"])):
+            v = next((get(d, p) for p in paths if get(d, p) is not None), None)
+            if v is not None:
+                t.m(metric, (src, start), float(v))
+
+
 def load_json_docs(path):
     text = path.read_text()
     if text.lstrip().startswith("["):
@@ -214,6 +237,8 @@ def compute():
             docs = load_json_docs(path)
             if any("eventType" in d for d in docs):
                 treatments(docs, t)
+            elif any("pump" in d or "uploader" in d or "openaps" in d or "loop" in d for d in docs):
+                device_status(docs, t)
             else:
                 entries(docs, t)
         ms, ev = t.result()
