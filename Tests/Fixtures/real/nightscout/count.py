@@ -28,6 +28,8 @@ FILES = [
      "Correction Bolus with delivery duration, Carb Correction with absorptionTime, Site Change", "nightscout", None),
     ("nightscout-trio-treatments.json", "Trio", "API treatments: Temp Basal `absolute`, SMB, Bolus, Carb Correction with "
      "fat/protein and Trio's spread fat-protein units sharing one `id`, Exercise, Temporary Target, Note, Site Change", "nightscout", None),
+    ("nightscout-xdrip4ios-treatments.json", "xDrip4iOS", "API treatments: a meal as `Carbs` and `Bolus` 1 ms apart, "
+     "BG Check in mg/dl, correction boluses", "nightscout", None),
     ("nightscout-exporter-with-treatments.csv", "nightscout-exporter", "CSV: # CGM ENTRIES and # TREATMENTS sections, "
      "M/D/YYYY 12-hour local times", "nightscout-exporter", "America/Chicago"),
 ]
