@@ -126,6 +126,14 @@ import Testing
         #expect(row?["raw"] as? String == bad)
         #expect(row?["line"] as? Int == 2)
 
+        // A line that is not JSON at all: that line, not the lines after it.
+        let broken = #"{"_id":{"$oid":"5cd4212a614598d46eb40a26"},"date":1.557404718571e+12,"sgv":104,"type":"sgv""#
+        let lines0 = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = try importFile("entries.json", ([String(lines0[0]), broken] + lines0.dropFirst().map(String.init)).joined(separator: "\n"))
+        let row3 = try String(contentsOf: b.quarantine, encoding: .utf8).split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.first { $0["line"] as? Int == 2 }
+        #expect(row3?["raw"] as? String == broken)
+
         // In an array too: the element, from its `{` to its `}`.
         let element = #"{"sgv":"x","date":1557405318571}"#
         let a = try importFile("array.json", "[{\"sgv\":100,\"date\":1557405018571},\n \(element),\n {\"sgv\":101,\"date\":1557404718571}]")
