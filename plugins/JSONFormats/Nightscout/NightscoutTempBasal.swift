@@ -117,12 +117,10 @@ extension NightscoutMapper {
     /// time (a profile of this file), else an insulin event with the percentage in its metadata.
     func finishPercents(_ out: inout RecordBatcher) throws {
         for p in pendingPercents {
+            // A percentage of an implausible profile rate is kept as the event below, not stored as U/h.
             if let scheduled = basalSchedules.rate(atUTC: p.event.start, fallbackOffset: p.event.utcOffset) {
-                var m = basalMeasurement(scheduled * p.percent / 100, p.event, metadata: p.metadata)
-                if let why = Plausibility.problem(metric: m.metric, value: m.value, unit: m.unit) {
-                    m.metadata = nil
-                    _ = why  // a percentage of a bad profile rate: keep the event below instead
-                } else {
+                let m = basalMeasurement(scheduled * p.percent / 100, p.event, metadata: p.metadata)
+                if Plausibility.problem(metric: m.metric, value: m.value, unit: m.unit) == nil {
                     out.add(m)
                     continue
                 }
