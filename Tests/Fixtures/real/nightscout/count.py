@@ -24,6 +24,8 @@ FILES = [
      "nightscout", None),
     ("nightscout-aaps-treatments.json", "AndroidAPS", "API treatments: Temp Basal with only `rate` (the pump's percentage), "
      "SMB, Meal Bolus, Correction Bolus, Temporary Target, BG Check without units", "nightscout", None),
+    ("nightscout-loop-entries.json", "Loop (Dexcom G6)", "API entries: fractional-millisecond `date` a second off "
+     "`dateString`/`sysTime`, trend and trendRate, device `Dexcom G6 SERIAL`", "nightscout", "Europe/Berlin"),
     ("nightscout-loop-treatments.json", "Loop", "API treatments: Temp Basal `absolute` with fractional-minute durations, "
      "Correction Bolus with delivery duration, Carb Correction with absorptionTime, Site Change", "nightscout", None),
     ("nightscout-trio-treatments.json", "Trio", "API treatments: Temp Basal `absolute`, SMB, Bolus, Carb Correction with "
