@@ -13,25 +13,25 @@ import Testing
         let r = try E2E.run(["import"] + files + ["--db", db.path, "--timezone", "Europe/Moscow"])
         #expect(r.code == 0, "\(r.stderr)")
         let want1: [[String]] = [
-            ["nightscout", "1000", "1000", "0", "0"], ["nightscout", "1000", "0", "1000", "0"], ["nightscout", "9", "0", "0", "0"]]
+            ["nightscout", "1000", "1000", "0", "0"], ["nightscout", "1000", "342", "658", "0"], ["nightscout", "9", "0", "0", "0"]]
         #expect(E2E.query(db, "SELECT format, rows_read, measurements, events, rejected FROM imports ORDER BY id") == want1)
         // Entries are mg/dL whatever the profile's display unit (mmol); the night low 43 → 32 → 43 is kept.
         let want2: [[String]] = [["1000", "32.0", "285.0", "mg/dL"]]
         #expect(E2E.query(db, "SELECT count(*), min(value), max(value), unit FROM measurements WHERE metric = 'glucose'") == want2)
         #expect(E2E.scalar(db, "SELECT DISTINCT utc_offset FROM measurements") == "10800")
-        // 155 SMB + 18 Bolus = 173 boluses, 77 U; 342 temp basals without an amount; 462 Sensor Start
+        // 155 SMB + 18 Bolus = 173 boluses, 77 U; 342 temp basals are basal_rate measurements (iAPS writes `absolute`); 462 Sensor Start
         // uploads at 19 distinct seconds (iAPS re-uploads them) land once each.
         let want3: [[String]] = [
             ["device", "insulin_change", "1", "NULL", "NULL"], ["device", "sensor_start", "19", "NULL", "NULL"],
             ["device", "site_change", "2", "NULL", "NULL"], ["insulin", "bolus", "173", "77.0", "NULL"],
-            ["insulin", "temp_basal", "342", "NULL", "NULL"], ["meal", "", "9", "NULL", "228.0"],
+            ["meal", "", "9", "NULL", "228.0"],
             ["note", "temporary_target", "11", "NULL", "NULL"]]
         #expect(E2E.query(db, "SELECT kind, subtype, count(*), sum(insulin_u), sum(carbs_g) FROM events GROUP BY 1, 2 ORDER BY 1, 2") == want3)
-        // A temp basal keeps its rate and duration: end = start + 120 min here, and the iAPS objects in metadata.
-        let want4: [[String]] = [["7200", "0", "absolute", "iAPS"]]
+        // A temp basal is a basal rate over its span: end = start + 120 min here, 0 U/h, the iAPS objects in metadata.
+        let want4: [[String]] = [["7200", "0.0", "U/h", "absolute", "iAPS"]]
         #expect(E2E.query(db, """
-            SELECT end - start, json_extract(metadata, '$.absolute'), json_extract(metadata, '$.raw_rate.temp'), source
-            FROM events WHERE subtype = 'temp_basal' AND start = strftime('%s', '2026-04-02 15:27:35')
+            SELECT end - start, value, unit, json_extract(metadata, '$.raw_rate.temp'), source
+            FROM measurements WHERE metric = 'basal_rate' AND start = strftime('%s', '2026-04-02 15:27:35')
             """) == want4)
         let want5: [[String]] = [["mmol", "Europe/Moscow", "6"]]
         #expect(E2E.query(db, "SELECT json_extract(attributes, '$.units'), json_extract(attributes, '$.timezone'), "
@@ -53,8 +53,6 @@ import Testing
             ["meal", "", "NULL", "48.0", "20.0", "15.0", "porridge", "Meal Bolus", "loop://iPhone", "0", "3600"],
             ["insulin", "bolus", "1.35", "NULL", "NULL", "NULL", "NULL", "Correction Bolus", "loop://iPhone", "0", "3600"],
             ["insulin", "bolus", "0.3", "NULL", "NULL", "NULL", "NULL", "Bolus", "loop://iPhone", "0", "3600"],
-            ["insulin", "temp_basal", "NULL", "NULL", "NULL", "NULL", "NULL", "Temp Basal", "loop://iPhone", "30", "3600"],
-            ["insulin", "temp_basal", "NULL", "NULL", "NULL", "NULL", "NULL", "Temp Basal", "loop://iPhone", "30", "3600"],
             ["exercise", "exercise", "NULL", "NULL", "NULL", "NULL", "run", "Exercise", "Sam", "40", "3600"],
             ["device", "site_change", "NULL", "NULL", "NULL", "NULL", "left arm", "Site Change", "Sam", "0", "3600"],
             ["note", "note", "NULL", "NULL", "NULL", "NULL", "felt low after the run", "Note", "Sam", "0", "3600"],
@@ -68,11 +66,13 @@ import Testing
             """) == want6)
         let want7: [[String]] = [["1"]]
         #expect(E2E.query(db, "SELECT json_extract(metadata, '$.automatic') FROM events WHERE insulin_u = 0.3") == want7)
-        let want8: [[String]] = [["NULL"], ["-100"]]
-        #expect(E2E.query(db, "SELECT json_extract(metadata, '$.percent') FROM events WHERE subtype = 'temp_basal' ORDER BY start") == want8)
+        // Loop's temp basals (`absolute`) are basal rates over their 30 minutes; the suspend (percent −100) is 0 U/h.
+        let want8: [[String]] = [["1.25", "1800", "NULL"], ["0.0", "1800", "-100"]]
+        #expect(E2E.query(db, "SELECT value, end - start, json_extract(metadata, '$.percent') FROM measurements "
+                          + "WHERE metric = 'basal_rate' ORDER BY start") == want8)
         // The BG Check in mmol is a finger-stick reading in mg/dL: 5.4 × 18.0156 = 97.3 → 97.
         let want9: [[String]] = [["blood_glucose", "97.0", "4", "64"]]
-        #expect(E2E.query(db, "SELECT metric, value, flags & 4, flags & 64 FROM measurements") == want9)
+        #expect(E2E.query(db, "SELECT metric, value, flags & 4, flags & 64 FROM measurements WHERE metric <> 'basal_rate'") == want9)
         // The negative correction is quarantined with its JSON path and line.
         let bad = try String(contentsOf: q, encoding: .utf8)
         #expect(bad.contains("$[12].insulin: insulin -2 U is outside the plausible range"), "\(bad)")
@@ -92,7 +92,7 @@ import Testing
         #expect(E2E.scalar(db, "SELECT datetime(min(start), 'unixepoch') FROM measurements WHERE metric = 'glucose'") == "2024-02-10 07:00:09")
         let bad = try String(contentsOf: q, encoding: .utf8).split(separator: "\n")
         #expect(bad.count == 2)
-        #expect(bad[0].contains("\"line\":11") && bad[0].contains("Dexcom status code"), "\(bad)")
+        #expect(bad[0].contains("\"line\":11") && bad[0].contains("CGM status code"), "\(bad)")
         #expect(bad[1].contains("\"line\":21") && bad[1].contains("invalid JSON"), "\(bad)")
         #expect(r.stderr.contains("'cal' entries"), "\(r.stderr)")
         #expect(try E2E.run(["import", file, "--db", db.path, "--quarantine", q.path]).code == 3)

@@ -48,6 +48,12 @@ public enum Plausibility {
         Rule(metric: "oxygen_saturation", unit: Symbol("%"), lower: 0, upper: 1, lowerExclusive: true),
         Rule(metric: "step_count", unit: Symbol("count"), lower: 0, upper: 1_000_000, lowerExclusive: false),
         Rule(metric: "dietary_carbohydrates", unit: CanonicalUnits.grams, lower: 0, upper: 5000, lowerExclusive: false),
+        // What a closed loop or pump reports (Nightscout device status, t:connect, CareLink).
+        Rule(metric: "insulin_on_board", unit: CanonicalUnits.insulinUnits, lower: -50, upper: 1000, lowerExclusive: false),
+        Rule(metric: "carbs_on_board", unit: CanonicalUnits.grams, lower: 0, upper: 5000, lowerExclusive: false),
+        Rule(metric: "pump_reservoir", unit: CanonicalUnits.insulinUnits, lower: 0, upper: 1000, lowerExclusive: false),
+        Rule(metric: "pump_battery", unit: Symbol("%"), lower: 0, upper: 100, lowerExclusive: false),
+        Rule(metric: "uploader_battery", unit: Symbol("%"), lower: 0, upper: 100, lowerExclusive: false),
     ]
 
     private static let byMetric: [Symbol: Rule] = Dictionary(uniqueKeysWithValues: rules.map { (Symbol($0.metric), $0) })
@@ -64,6 +70,32 @@ public enum Plausibility {
     /// Event amounts: insulin in U and carbohydrate in g, with the same purpose as `rules`.
     public static let insulinUnits = (lower: 0.0, upper: 1000.0)
     public static let carbGrams = (lower: 0.0, upper: 5000.0)
+
+    // The same bounds as ranges, for sources that check a field before building the record, and the
+    // amounts that have no metric of their own. Every source takes its numbers from here.
+    public static let glucoseMgdl = glucoseRange.lower...glucoseRange.upper
+    public static let insulinDose = insulinUnits.lower...insulinUnits.upper
+    /// Carbohydrate, protein and fat of a meal (g).
+    public static let mealGrams = carbGrams.lower...carbGrams.upper
+    public static let basalRate = bounds("basal_rate")
+    public static let ketoneMmol = bounds("ketone")
+    public static let percent = 0.0...100.0
+    /// A temp basal's change in percent of the scheduled rate as Nightscout writes it (−100 = off; pumps allow up to +400).
+    public static let tempBasalPercent = -100.0...900.0
+    /// Durations of events (temp basals, exercise, extended boluses, overrides): up to 14 days, in minutes.
+    public static let durationMinutes = 0.0...(60.0 * 24 * 14)
+
+    /// The bounds of a metric's rule as a range.
+    public static func bounds(_ metric: String) -> ClosedRange<Double> {
+        let r = rule(for: Symbol(metric))!
+        return r.lower...r.upper
+    }
+
+    /// Nil when `value` is inside `range`, else the reason to reject it (`what` names the field).
+    public static func check(_ value: Double, _ range: ClosedRange<Double>, _ what: String, unit: String) -> String? {
+        value.isFinite && range.contains(value) ? nil : "\(what) \(number(value)) \(unit) is outside the plausible range "
+            + "\(number(range.lowerBound))–\(number(range.upperBound)) \(unit)"
+    }
 
     /// Why an event's insulin dose (U) or carbs (g) cannot be stored; nil when they can.
     public static func eventProblem(insulin: Double?, carbs: Double?) -> String? {

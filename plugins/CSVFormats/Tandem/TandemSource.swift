@@ -191,12 +191,12 @@ struct TandemRowMapper {
     }
 }
 
-/// Plausible values of a t:connect export (one small table until HealthPipeCore/Units has the shared one).
+/// Plausible values of a t:connect export: the shared table's (HealthPipeCore/Units/Plausibility.swift).
 enum TandemRanges {
-    static let glucose = 20.0...600.0
-    static let insulin = 0.0...250.0
-    static let basalRate = 0.0...50.0
-    static let carbs = 0.0...2000.0
+    static let glucose = Plausibility.glucoseMgdl
+    static let insulin = Plausibility.insulinDose
+    static let basalRate = Plausibility.basalRate
+    static let carbs = Plausibility.mealGrams
 }
 
 extension Double {

@@ -1,7 +1,7 @@
 import HealthPipeCore
 
 /// Device status (Loop, OpenAPS/AAPS/iAPS, pumps, uploader phones) → measurements of what the
-/// loop reported: insulin on board (U), carbs on board (g), pump reservoir (U), pump and uploader
+/// loop or pump reported: insulin on board (U; the 600-series uploader's `pump.iob.bolusiob`), carbs on board (g), pump reservoir (U), pump and uploader
 /// battery (%). The source is the status's `device` (`loop://iPhone`, `openaps://rig`).
 extension NightscoutMapper {
     static let insulinOnBoard = Symbol("insulin_on_board")
@@ -23,18 +23,18 @@ extension NightscoutMapper {
             source = nightscout
         }
         let utcOffset = offset(doc, utc: at.utc, written: at.offset)
-        let values: [(Symbol, Symbol, [Int], ClosedRange<Double>)] = [
-            (Self.insulinOnBoard, CanonicalUnits.insulinUnits, [F.openapsIOB, F.openapsIOBList, F.loopIOB], -50.0...Plausible.insulinUnits.upperBound),
-            (Self.carbsOnBoard, CanonicalUnits.grams, [F.openapsCOB, F.openapsEnactedCOB, F.loopCOB], Plausible.carbsGrams),
-            (Self.pumpReservoir, CanonicalUnits.insulinUnits, [F.pumpReservoir], 0...1000),
-            (Self.pumpBattery, Self.percentUnit, [F.pumpBattery], Plausible.percent),
-            (Self.uploaderBattery, Self.percentUnit, [F.uploaderBatteryNested, F.uploaderBattery], Plausible.percent),
+        let values: [(Symbol, Symbol, [Int])] = [
+            (Self.insulinOnBoard, CanonicalUnits.insulinUnits, [F.openapsIOB, F.openapsIOBList, F.loopIOB, F.pumpIOB, F.pumpBolusIOB]),
+            (Self.carbsOnBoard, CanonicalUnits.grams, [F.openapsCOB, F.openapsEnactedCOB, F.loopCOB]),
+            (Self.pumpReservoir, CanonicalUnits.insulinUnits, [F.pumpReservoir]),
+            (Self.pumpBattery, Self.percentUnit, [F.pumpBattery]),
+            (Self.uploaderBattery, Self.percentUnit, [F.uploaderBatteryNested, F.uploaderBattery]),
         ]
         var wrote = false
-        for (metric, unit, slots, range) in values {
+        for (metric, unit, slots) in values {
             guard let slot = slots.first(where: { doc.present($0) }) else { continue }
             guard let v = doc.number(slot) else { throw JSONFileRun.Reject("\(metric) is not a number", at: doc.path(ofSlot: slot)) }
-            if let why = Plausible.check(v, range, metric.text, unit: unit.text) { throw JSONFileRun.Reject(why, at: doc.path(ofSlot: slot)) }
+            if let why = Plausibility.problem(metric: metric, value: v, unit: unit) { throw JSONFileRun.Reject(why, at: doc.path(ofSlot: slot)) }
             out.add(Measurement(subject: options.subject, metric: metric, source: source, start: at.utc, utcOffset: utcOffset,
                                 value: v, unit: unit, provenance: provenance(doc)))
             wrote = true

@@ -14,28 +14,37 @@ extension NightscoutMapper {
         }
         let meter = doc.equals(F.type, "mbg") || (!doc.has(F.sgv) && doc.has(F.mbg))
         let slot = meter ? F.mbg : F.sgv
-        guard let value = doc.number(slot) else {
+        guard let writtenValue = doc.number(slot) else {
             throw JSONFileRun.Reject(doc.present(slot) ? "\(meter ? "mbg" : "sgv") is not a number" : "entry without an sgv or mbg value",
                                      at: doc.path(ofSlot: slot))
         }
+        // Nightscout stores mg/dL; an uploader that says otherwise in `units` (`mmol`) is believed.
+        var unit = GlucoseUnit.mgdl
+        if let u = doc.string(F.units), !u.isEmpty {
+            guard let known = GlucoseUnit(spelling: u) else {
+                throw JSONFileRun.Reject("unknown glucose unit '\(u)'", at: doc.path(ofSlot: F.units))
+            }
+            unit = known
+        }
+        let value = unit.toMgdl(writtenValue)
         // Dexcom's special values (0–12: sensor not active, no antenna, ? / ???…) are not readings. Values
         // from 13 up are: the real iAPS sample has a smooth night low 43 → 32 → 43 with trend arrows.
-        if !meter, value < Self.firstReading {
-            throw JSONFileRun.Reject("sgv \(value.formatted6) is a Dexcom status code (0–12), not a reading", at: doc.path(ofSlot: slot))
+        if !meter, unit == .mgdl, value < Self.firstReading {
+            throw JSONFileRun.Reject("sgv \(Plausibility.number(value)) is a CGM status code (0–12: Dexcom's sensor states, no reading), not a glucose value", at: doc.path(ofSlot: slot))
         }
-        if let why = Plausible.check(value, Plausible.glucoseMgdl, meter ? "mbg" : "sgv", unit: "mg/dL") {
+        if let why = Plausibility.check(value, Plausibility.glucoseMgdl, meter ? "mbg" : "sgv", unit: "mg/dL") {
             throw JSONFileRun.Reject(why, at: doc.path(ofSlot: slot))
         }
         guard let at = time(doc, F.date) ?? time(doc, F.dateString) ?? time(doc, F.sysTime) else {
             throw JSONFileRun.Reject(doc.present(F.date) || doc.present(F.dateString) ? "unreadable date" : "entry without a date",
                                      at: doc.path(ofSlot: F.date))
         }
-        let written = at.offset ?? (doc.has(F.dateString) ? time(doc, F.dateString)?.offset : nil)
+        let written = at.offset ?? writtenOffset(doc, F.dateString, utc: at.utc)
         let cgm = cgmSource(doc)
         let metric = meter ? bloodGlucose : Metrics.glucose
         let m = Measurement(subject: options.subject, metric: metric, source: cgm.source, start: at.utc,
                             utcOffset: offset(doc, utc: at.utc, written: written), value: value,
-                            unit: CanonicalUnits.glucose, flags: meter ? .userEntered : [], provenance: provenance(doc), device: cgm.device,
+                            unit: CanonicalUnits.glucose, flags: (meter ? RecordFlags.userEntered : []).union(unit == .mmol ? .convertedFromMmol : []), provenance: provenance(doc), device: cgm.device,
                             metadata: directionJSON(doc))
         switch recent.check(source: cgm.source, metric: metric, start: at.utc, position: out.nextMeasurementPosition) {
         case .new:

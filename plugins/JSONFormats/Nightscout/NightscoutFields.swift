@@ -7,12 +7,12 @@ enum NightscoutFields {
         // treatments
         "eventType", "created_at", "timestamp", "mills", "insulin", "carbs", "protein", "fat", "duration", "rate",
         "absolute", "percent", "notes", "enteredBy", "glucose", "glucoseType", "units", "enteredinsulin",
-        "targetTop", "targetBottom", "reason", "profile",
+        "targetTop", "targetBottom", "reason", "profile", "isAbsolute", "temp",
         // profiles
         "store", "defaultProfile", "startDate",
         // device status
         "openaps", "loop", "pump", "uploader", "uploaderBattery", "openaps.iob.iob", "openaps.iob.#.iob",
-        "openaps.suggested.COB", "openaps.enacted.COB", "loop.iob.iob", "loop.cob.cob", "pump.reservoir",
+        "openaps.suggested.COB", "openaps.enacted.COB", "loop.iob.iob", "loop.cob.cob", "pump.iob.iob", "pump.iob.bolusiob", "pump.reservoir",
         "pump.battery.percent", "uploader.battery",
     ]
     static let table = JSONPathTable(paths)
@@ -29,12 +29,14 @@ enum NightscoutFields {
     static let glucose = slot("glucose"), glucoseType = slot("glucoseType"), units = slot("units")
     static let enteredInsulin = slot("enteredinsulin"), targetTop = slot("targetTop"), targetBottom = slot("targetBottom")
     static let reason = slot("reason"), profile = slot("profile")
+    static let isAbsolute = slot("isAbsolute"), temp = slot("temp")
     static let store = slot("store"), defaultProfile = slot("defaultProfile"), startDate = slot("startDate")
     static let openaps = slot("openaps"), loop = slot("loop"), pump = slot("pump"), uploader = slot("uploader")
     static let uploaderBattery = slot("uploaderBattery")
     static let openapsIOB = slot("openaps.iob.iob"), openapsIOBList = slot("openaps.iob.#.iob")
     static let openapsCOB = slot("openaps.suggested.COB"), openapsEnactedCOB = slot("openaps.enacted.COB")
     static let loopIOB = slot("loop.iob.iob"), loopCOB = slot("loop.cob.cob")
+    static let pumpIOB = slot("pump.iob.iob"), pumpBolusIOB = slot("pump.iob.bolusiob")
     static let pumpReservoir = slot("pump.reservoir"), pumpBattery = slot("pump.battery.percent")
     static let uploaderBatteryNested = slot("uploader.battery")
 

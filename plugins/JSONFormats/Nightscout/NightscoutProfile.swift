@@ -1,3 +1,4 @@
+import Foundation
 import HealthPipeCore
 
 /// Profiles → the subject's `subject_profiles` row (source `nightscout`): the display units
@@ -8,7 +9,6 @@ extension NightscoutMapper {
     func profile(_ doc: JSONDocument) throws {
         typealias F = NightscoutFields
         let started = time(doc, F.startDate)?.utc ?? time(doc, F.mills)?.utc ?? time(doc, F.createdAt)?.utc ?? .min
-        guard started >= newestProfileTime else { return }
         guard let store = doc.node(F.store) else { throw JSONFileRun.Reject("profile without a store") }
         let defaultName = doc.string(F.defaultProfile) ?? doc.children(of: store).first.map {
             String(decoding: doc.keyBytes($0), as: UTF8.self)
@@ -16,6 +16,8 @@ extension NightscoutMapper {
         guard let active = doc.child(of: store, named: defaultName) else {
             throw JSONFileRun.Reject("defaultProfile '\(defaultName)' is not in the store", at: doc.path(ofSlot: F.defaultProfile))
         }
+        basalSchedules.add(basalSchedule(doc, active, start: started))
+        guard started >= newestProfileTime else { return }
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
         w.key("default_profile"); w.string(defaultName)
@@ -36,5 +38,24 @@ extension NightscoutMapper {
         newestProfileTime = started
         newestProfile = SubjectProfile(subject: options.subject, source: Symbol("nightscout"),
                                        attributes: String(decoding: w.bytes, as: UTF8.self), provenance: provenance(doc))
+    }
+
+    /// The profile's `basal` schedule (`[{"time":"06:30","timeAsSeconds":23400,"value":0.85}]`) in its `timezone`.
+    private func basalSchedule(_ doc: JSONDocument, _ active: Int, start: Int64) -> BasalSchedules.Schedule {
+        var rates: [(Int, Double)] = []
+        if let basal = doc.child(of: active, named: "basal") {
+            for item in doc.children(of: basal) {
+                guard let v = doc.child(of: item, named: "value").flatMap({ doc.number(node: $0) }) else { continue }
+                var seconds = doc.child(of: item, named: "timeAsSeconds").flatMap { doc.number(node: $0) }.map { Int($0) }
+                if seconds == nil, let t = doc.child(of: item, named: "time").flatMap({ doc.string(node: $0) }) {
+                    let hm = t.split(separator: ":").compactMap { Int($0) }
+                    if hm.count >= 2 { seconds = hm[0] * 3600 + hm[1] * 60 }
+                }
+                if let seconds { rates.append((seconds, v)) }
+            }
+        }
+        rates.sort { $0.0 < $1.0 }
+        let zone = doc.child(of: active, named: "timezone").flatMap { doc.string(node: $0) }.flatMap { TimeZone(identifier: $0) }
+        return BasalSchedules.Schedule(start: start, zone: zone.map { ZoneOffsets(zone: $0) }, rates: rates)
     }
 }

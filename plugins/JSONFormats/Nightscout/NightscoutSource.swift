@@ -15,7 +15,7 @@ final class NightscoutSource: Source, InputDescribing {
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         let mapper = NightscoutMapper(options: options)
         let run = JSONFileRun(path: options.path, format: Self.format, context: context)
-        try run.run(table: NightscoutFields.table, emit: emit) { doc, out in
+        try run.run(table: NightscoutFields.table, emit: emit, finish: { try mapper.finishPercents(&$0) }) { doc, out in
             switch NightscoutFields.kind(of: doc) {
             case .entry: try mapper.entry(doc, &out)
             case .treatment: try mapper.treatment(doc, &out)
@@ -48,6 +48,8 @@ final class NightscoutMapper {
     var recent = RecentReadings()
     var newestProfile: SubjectProfile?
     var newestProfileTime: Int64 = .min
+    var basalSchedules = BasalSchedules()
+    var pendingPercents: [PendingPercent] = []
 
     let nightscout = Symbol("Nightscout")
     let bloodGlucose = Symbol("blood_glucose")
@@ -58,23 +60,47 @@ final class NightscoutMapper {
         zone = options.zone.map { ZoneOffsets(zone: $0) }
     }
 
-    /// A time field: epoch milliseconds (number or digits, extended JSON `$date` too) or ISO 8601.
-    /// UTC seconds, and the offset the text carried when it had one.
+    /// A time field as uploaders write it: epoch milliseconds or seconds (number, digits or exponent
+    /// text, extended JSON `$date`/`$numberLong`/`$numberDouble` folded by the parser) or ISO 8601.
+    /// UTC seconds, and the offset the text carried when it had one. An ISO time without an offset
+    /// is wall-clock time in the run's zone (UTC without one).
     func time(_ doc: JSONDocument, _ slot: Int) -> (utc: Int64, offset: Int32?)? {
         guard let b = doc.bytes(slot), let kind = doc.kind(slot) else { return nil }
         if kind == .number { return JSONScalars.epochMilliseconds(b).map { (CivilDate.floorDiv($0, 1000), nil) } }
         guard kind == .string, b.count > 0 else { return nil }
         if b.count < 19 || b[4] != UInt8(ascii: "-") {
-            return JSONScalars.epochMilliseconds(b).map { (CivilDate.floorDiv($0, 1000), nil) }
+            if let ms = JSONScalars.epochMilliseconds(b) { return (CivilDate.floorDiv(ms, 1000), nil) }
+            guard let j = JSONScalars.javaDate(b), let offset = j.offset else { return nil }
+            return (CivilDate.floorDiv(j.wallMilliseconds, 1000) - Int64(offset), offset)
         }
-        guard let t = JSONScalars.isoTime(b), let offset = t.offset else { return nil }
-        return (CivilDate.floorDiv(t.milliseconds, 1000), offset)
+        guard let t = JSONScalars.isoTime(b) else { return nil }
+        let seconds = CivilDate.floorDiv(t.milliseconds, 1000)
+        if let offset = t.offset { return (seconds, offset) }
+        guard zone != nil else { return (seconds, nil) }
+        // Wall clock → UTC: the zone's offset near that instant, checked once more across a DST change.
+        var utc = seconds - Int64(zone!.offset(atUTC: seconds))
+        utc = seconds - Int64(zone!.offset(atUTC: utc))
+        return (utc, nil)
     }
 
-    /// The local offset: the stage's or run's zone, else the document's `utcOffset` (minutes), else
-    /// the offset written in its date text, else UTC (counted for the warning).
+    /// The offset a date text shows for the instant `utc`: written (`+02:00`, `GMT+02:00`), or the
+    /// difference between its wall clock and `utc` when it names the zone only (`CEST`), whole
+    /// quarter hours within ±16 h; nil when it shows none.
+    func writtenOffset(_ doc: JSONDocument, _ slot: Int, utc: Int64) -> Int32? {
+        guard let b = doc.bytes(slot), doc.kind(slot) == .string, b.count >= 19 else { return nil }
+        if b[4] == UInt8(ascii: "-") { return JSONScalars.isoTime(b)?.offset }
+        guard let j = JSONScalars.javaDate(b) else { return nil }
+        if let o = j.offset { return o }
+        let difference = CivilDate.floorDiv(j.wallMilliseconds, 1000) - utc
+        guard abs(difference) <= 16 * 3600, difference % 900 == 0 else { return nil }
+        return Int32(difference)
+    }
+
+    /// The local offset. The document's own wins: its `utcOffset` (minutes), else the offset written
+    /// in its date text; then the stage's or run's zone (`--timezone` is for times without an
+    /// offset); else UTC (counted for the warning). An offset of 0 says nothing (many uploaders
+    /// write `utcOffset: 0` and `…Z` whatever their zone), so it falls through to the zone.
     func offset(_ doc: JSONDocument, utc: Int64, written: Int32?) -> Int32 {
-        if zone != nil { return zone!.offset(atUTC: utc) }
         if let m = doc.number(NightscoutFields.utcOffset), m != 0, abs(m) <= 16 * 60 {
             located += 1
             return Int32(m * 60)
@@ -83,6 +109,7 @@ final class NightscoutMapper {
             located += 1
             return w
         }
+        if zone != nil { return zone!.offset(atUTC: utc) }
         utcOnly += 1
         return 0
     }

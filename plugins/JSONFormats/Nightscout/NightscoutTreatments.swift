@@ -27,28 +27,20 @@ extension NightscoutMapper {
         let metadata = JSONCompact.members(of: doc, skipping: Self.treatmentColumns)
         var base = Event(subject: options.subject, kind: .note, source: source, start: at.utc, utcOffset: utcOffset,
                          note: note, provenance: provenance(doc), metadata: metadata)
-        let minutes = try amount(doc, F.duration, Plausible.durationMinutes, "duration", unit: "min")
+        let minutes = try amount(doc, F.duration, Plausibility.durationMinutes, "duration", unit: "min")
         if let minutes { base.end = at.utc + Int64((minutes * 60).rounded()) }
 
         if type == "bg check" || (doc.has(F.glucose) && type.isEmpty) {
             try bloodGlucoseCheck(doc, base, &out)
             return
         }
-        let insulin = try amount(doc, F.insulin, Plausible.insulinUnits, "insulin", unit: "U")
-            ?? (type == "combo bolus" ? try amount(doc, F.enteredInsulin, Plausible.insulinUnits, "enteredinsulin", unit: "U") : nil)
-        let carbs = try amount(doc, F.carbs, Plausible.carbsGrams, "carbs", unit: "g")
+        let insulin = try amount(doc, F.insulin, Plausibility.insulinDose, "insulin", unit: "U")
+            ?? (type == "combo bolus" ? try amount(doc, F.enteredInsulin, Plausibility.insulinDose, "enteredinsulin", unit: "U") : nil)
+        let carbs = try amount(doc, F.carbs, Plausibility.mealGrams, "carbs", unit: "g")
 
         switch type {
-        case "temp basal":
-            var e = base
-            e.kind = .insulin
-            e.subtype = Self.tempBasal
-            let rate = try amount(doc, F.absolute, Plausible.basalRate, "absolute", unit: "U/h")
-                ?? amount(doc, F.rate, Plausible.basalRate, "rate", unit: "U/h")
-            if rate == nil, !doc.present(F.percent) {
-                throw JSONFileRun.Reject("Temp Basal without a rate (absolute, rate or percent)", at: doc.path(ofSlot: F.absolute))
-            }
-            out.add(e)
+        case "temp basal", "suspend pump":
+            try tempBasal(doc, base, suspend: type == "suspend pump", &out)
         case _ where Self.deviceEvents.contains(type):
             var e = base
             e.kind = .device
@@ -75,8 +67,8 @@ extension NightscoutMapper {
                 e.subtype = .empty
                 e.end = at.utc
                 e.carbs = carbs
-                e.protein = try amount(doc, F.protein, Plausible.carbsGrams, "protein", unit: "g")
-                e.fat = try amount(doc, F.fat, Plausible.carbsGrams, "fat", unit: "g")
+                e.protein = try amount(doc, F.protein, Plausibility.mealGrams, "protein", unit: "g")
+                e.fat = try amount(doc, F.fat, Plausibility.mealGrams, "fat", unit: "g")
                 out.add(e)
                 wrote = true
             }
@@ -95,23 +87,30 @@ extension NightscoutMapper {
 
     static let tempBasal = Symbol("temp_basal")
     static let deviceEvents: Set<String> = ["site change", "insulin change", "sensor start", "sensor change", "sensor stop",
-                                            "pump battery change", "cannula change", "pod change", "reservoir change"]
+                                            "pump battery change", "cannula change", "pod change", "reservoir change", "resume pump"]
     /// Event types that exist to record a dose: one without an amount is a bad row.
     static let doseTypes: Set<String> = ["bolus", "smb", "meal bolus", "correction bolus", "snack bolus", "combo bolus",
                                          "carb correction"]
 
-    /// A BG Check: `glucose` in the treatment's `units` (`mg/dl` or `mmol`).
+    /// A BG Check: `glucose` in the treatment's `units` (`mg/dl` or `mmol`). Without `units` (AndroidAPS
+    /// writes none) the value says it: no meter reads 35 mg/dL or less as a number worth entering, and
+    /// no one has 35 mmol/L or more, so ≤ 35 is mmol/L and above is mg/dL.
     private func bloodGlucoseCheck(_ doc: JSONDocument, _ base: Event, _ out: inout RecordBatcher) throws {
         typealias F = NightscoutFields
         guard let v = doc.number(F.glucose) else {
             throw JSONFileRun.Reject("BG Check without a glucose value", at: doc.path(ofSlot: F.glucose))
         }
-        let unitText = doc.string(F.units) ?? "mg/dl"
-        guard let unit = GlucoseUnit(spelling: unitText) else {
-            throw JSONFileRun.Reject("unknown glucose unit '\(unitText)'", at: doc.path(ofSlot: F.units))
+        let unit: GlucoseUnit
+        if let unitText = doc.string(F.units), !unitText.isEmpty {
+            guard let u = GlucoseUnit(spelling: unitText) else {
+                throw JSONFileRun.Reject("unknown glucose unit '\(unitText)'", at: doc.path(ofSlot: F.units))
+            }
+            unit = u
+        } else {
+            unit = Self.inferredGlucoseUnit(v)
         }
         let mgdl = unit.toMgdl(v)
-        if let why = Plausible.check(mgdl, Plausible.glucoseMgdl, "glucose", unit: "mg/dL") {
+        if let why = Plausibility.check(mgdl, Plausibility.glucoseMgdl, "glucose", unit: "mg/dL") {
             throw JSONFileRun.Reject(why, at: doc.path(ofSlot: F.glucose))
         }
         var flags: RecordFlags = .userEntered
@@ -121,6 +120,9 @@ extension NightscoutMapper {
                             provenance: base.provenance, metadata: base.metadata))
     }
 
+    /// The unit of a glucose value written without one: ≤ 35 is mmol/L.
+    static func inferredGlucoseUnit(_ v: Double) -> GlucoseUnit { v <= 35 ? .mmol : .mgdl }
+
     /// A non-negative amount inside its plausible range; nil when absent or null.
     func amount(_ doc: JSONDocument, _ slot: Int, _ range: ClosedRange<Double>, _ what: String, unit: String) throws -> Double? {
         guard doc.present(slot) else { return nil }
@@ -128,7 +130,7 @@ extension NightscoutMapper {
             if doc.kind(slot) == .string, doc.bytes(slot)?.isEmpty == true { return nil }
             throw JSONFileRun.Reject("\(what) is not a number", at: doc.path(ofSlot: slot))
         }
-        if let why = Plausible.check(v, range, what, unit: unit) { throw JSONFileRun.Reject(why, at: doc.path(ofSlot: slot)) }
+        if let why = Plausibility.check(v, range, what, unit: unit) { throw JSONFileRun.Reject(why, at: doc.path(ofSlot: slot)) }
         return v
     }
 

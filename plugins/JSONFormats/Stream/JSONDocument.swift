@@ -191,8 +191,11 @@ final class JSONDocument {
         node(slot).map { path(of: $0) } ?? (inArray ? "$[\(index)]" : "$") + "." + table.paths[slot]
     }
 
-    /// The document's text (cut at `limit` bytes) for the dead-letter file.
-    func rawText(limit: Int = 2048) -> String {
-        String(decoding: UnsafeRawBufferPointer(start: base, count: min(count, limit)), as: UTF8.self)
+    /// The parser saw the document end after `length` bytes: its bytes are exactly those.
+    func end(at length: Int) { count = min(count, length) }
+
+    /// The document's exact text, from `{` to its `}`, for the dead-letter file.
+    func rawText() -> String {
+        String(decoding: UnsafeRawBufferPointer(start: base, count: count), as: UTF8.self)
     }
 }

@@ -151,6 +151,7 @@ final class JSONDocumentReader {
             }
             switch parser.parse(buf + pos, count: filled - pos) {
             case .complete(let length, let newlines):
+                document.end(at: length)
                 document.line = line
                 document.index = index
                 document.inArray = inArray
@@ -168,7 +169,8 @@ final class JSONDocumentReader {
             case .invalid(let offset, let reason):
                 let before = UnsafeRawBufferPointer(start: buf + pos, count: offset)
                 let at = line + Int64(before.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
-                let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: min(512, filled - pos)), as: UTF8.self)
+                let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: badValueLength(buf + pos, filled - pos, inArray: inArray)),
+                                 as: UTF8.self)
                 try problem(Problem(line: line, reason: "invalid JSON in \(inArray ? "$[\(index)]" : "the object")"
                                     + (at != line ? " (at line \(at))" : "") + ": \(reason)", raw: raw))
                 // In an array the bad element is skipped to its matching close; in a file of one
@@ -178,5 +180,32 @@ final class JSONDocumentReader {
                 index += 1
             }
         }
+    }
+
+    /// How many bytes of a value that is not valid JSON belong to it, for the quarantine's `raw`: in
+    /// a file of one document per line its line; in an array up to its matching close (strings
+    /// tracked) when that lies in the bytes read, else up to 512 bytes.
+    private func badValueLength(_ p: UnsafePointer<UInt8>, _ n: Int, inArray: Bool) -> Int {
+        if !inArray {
+            var j = 0
+            while j < n, p[j] != 0x0A { j += 1 }
+            return j > 0 && p[j - 1] == 0x0D ? j - 1 : j
+        }
+        var depth = 0, inString = false, escaped = false, j = 0
+        while j < n {
+            let c = p[j]
+            if inString {
+                if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+            } else if c == 0x22 {
+                inString = true
+            } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                depth += 1
+            } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+                depth -= 1
+                if depth <= 0 { return j + 1 }
+            }
+            j += 1
+        }
+        return min(512, n)
     }
 }

@@ -21,7 +21,8 @@ struct JSONFileRun {
     /// Thrown inside the document loop when the user asked to stop.
     struct Stop: Error {}
 
-    func run(table: JSONPathTable, emit: (RecordBatch) throws -> Void,
+    /// `finish` adds what a source held back until the whole file was read (records that need a later document).
+    func run(table: JSONPathTable, emit: (RecordBatch) throws -> Void, finish: ((inout RecordBatcher) throws -> Void)? = nil,
              handle: (JSONDocument, inout RecordBatcher) throws -> Void) throws {
         let reader = try JSONDocumentReader(path: path, table: table)
         let index = context.registerInput(InputFileInfo(path: path, format: format, size: reader.size))
@@ -56,6 +57,7 @@ struct JSONFileRun {
                 try context.reject(RowError(file: path, line: p.line, reason: p.reason, raw: p.raw))
             })
         } catch is Stop {}
+        try finish?(&out)
         try out.flush(emit)
     }
 }

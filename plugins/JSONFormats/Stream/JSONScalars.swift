@@ -44,20 +44,29 @@ enum JSONScalars {
         return v?.isFinite == true ? v : nil
     }
 
-    /// Milliseconds since the epoch from a number or a string of digits (fractions dropped: Nightscout's
-    /// `date` may be `1778284500105.5488`).
+    /// Milliseconds since the epoch from a number or a string holding one, as uploaders write it:
+    /// digits (`1557405318571`), a fraction (`1778284500105.5488`, dropped), an exponent
+    /// (`1.557405318571e+12`, the 600-series Android uploader's mongoexport). The scale is decided
+    /// by size: below 1e11 the value is seconds (as milliseconds it would be before 3 March 1973),
+    /// from 1e14 microseconds, from 1e17 nanoseconds.
     static func epochMilliseconds(_ b: UnsafeRawBufferPointer) -> Int64? {
-        var i = 0, v: Int64 = 0, n = 0, negative = false
-        if i < b.count, b[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-        while i < b.count, (b[i] &- 0x30) <= 9, n < 17 { v = v * 10 + Int64(b[i] &- 0x30); i += 1; n += 1 }
-        guard n > 0 else { return nil }
-        if i < b.count {
-            guard b[i] == UInt8(ascii: ".") else { return double(b).map { Int64(($0).rounded(.down)) } }
-            i += 1
-            while i < b.count, (b[i] &- 0x30) <= 9 { i += 1 }
-            guard i == b.count else { return nil }
+        guard let raw = epochNumber(b), raw >= 0 else { return nil }
+        switch raw {
+        case ..<1e11: return Int64((raw * 1000).rounded(.down))
+        case ..<1e14: return Int64(raw.rounded(.down))
+        case ..<1e17: return Int64((raw / 1000).rounded(.down))
+        case ..<9e18: return Int64((raw / 1_000_000).rounded(.down))
+        default: return nil
         }
-        return negative ? -v : v
+    }
+
+    /// The number an epoch field holds: whole digits exactly (no Double rounding for 13-digit
+    /// milliseconds), anything else (fraction, exponent) through `double`.
+    private static func epochNumber(_ b: UnsafeRawBufferPointer) -> Double? {
+        var i = 0, v: Int64 = 0
+        while i < b.count, (b[i] &- 0x30) <= 9, i < 18 { v = v * 10 + Int64(b[i] &- 0x30); i += 1 }
+        if i > 0, i == b.count { return Double(v) }
+        return double(b)
     }
 
     /// An ISO 8601 / RFC 3339 date-time: `2026-04-05T20:30:29.000Z`, `2014-07-19T10:49:15-07:00`,
@@ -105,6 +114,31 @@ enum JSONScalars {
         let local = (CivilDate.days(year: y, month: mo, day: d) * 86_400 + Int64(h * 3600 + mi * 60 + min(s, 59))) * 1000 + Int64(ms)
         return (local - Int64(offset ?? 0) * 1000, offset)
     }
+
+    /// Java's `Date.toString()` as Android uploaders write `dateString` (600-series uploader, old
+    /// xDrip): `Thu May 09 14:35:18 GMT+02:00 2019`, `Sun May 26 12:09:11 CEST 2019`. The wall-clock
+    /// time in milliseconds, and the offset when the zone is written as `GMT±hh:mm` / `UTC±hh:mm`
+    /// (a zone abbreviation such as CEST gives none: the caller compares the wall clock with the
+    /// entry's own instant instead).
+    static func javaDate(_ b: UnsafeRawBufferPointer) -> (wallMilliseconds: Int64, offset: Int32?)? {
+        let parts = String(decoding: b, as: UTF8.self).split(separator: " ")
+        guard parts.count == 6, let month = monthNames.firstIndex(of: parts[1].lowercased()), let day = Int(parts[2]),
+              let year = Int(parts[5]), (1...31).contains(day), day <= CivilDate.daysInMonth(year: year, month: month + 1) else { return nil }
+        let hms = parts[3].split(separator: ":").compactMap { Int($0) }
+        guard hms.count == 3, hms[0] < 24, hms[1] < 60, hms[2] < 61 else { return nil }
+        let wall = (CivilDate.days(year: year, month: month + 1, day: day) * 86_400 + Int64(hms[0] * 3600 + hms[1] * 60 + min(hms[2], 59))) * 1000
+        var offset: Int32? = nil
+        let zone = parts[4]
+        if zone == "GMT" || zone == "UTC" { offset = 0 }
+        if zone.count > 3, zone.hasPrefix("GMT") || zone.hasPrefix("UTC") {
+            let sign: Int32 = zone.dropFirst(3).first == "-" ? -1 : 1
+            let hm = zone.dropFirst(4).split(separator: ":").compactMap { Int32($0) }
+            if hm.count == 2, hm[0] < 24, hm[1] < 60 { offset = sign * (hm[0] * 3600 + hm[1] * 60) }
+        }
+        return (wall, offset)
+    }
+
+    private static let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// Decodes a string's escapes (`\n`, `\"`, `\u00e9`, surrogate pairs).
     static func unescape(_ b: UnsafeRawBufferPointer) -> String {

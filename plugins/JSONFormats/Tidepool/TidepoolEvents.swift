@@ -8,13 +8,13 @@ extension TidepoolMapper {
         typealias F = TidepoolFields
         let units: Double
         if pen {
-            guard let v = try amount(doc, F.doseTotal, Plausible.insulinUnits, "dose.total", unit: "U") else {
+            guard let v = try amount(doc, F.doseTotal, Plausibility.insulinDose, "dose.total", unit: "U") else {
                 throw JSONFileRun.Reject("insulin dose without dose.total", at: doc.path(ofSlot: F.doseTotal))
             }
             units = v
         } else {
-            let normal = try amount(doc, F.normal, Plausible.insulinUnits, "normal", unit: "U")
-            let extended = try amount(doc, F.extended, Plausible.insulinUnits, "extended", unit: "U")
+            let normal = try amount(doc, F.normal, Plausibility.insulinDose, "normal", unit: "U")
+            let extended = try amount(doc, F.extended, Plausibility.insulinDose, "extended", unit: "U")
             guard normal != nil || extended != nil else {
                 throw JSONFileRun.Reject("bolus without normal or extended units", at: doc.path(ofSlot: F.normal))
             }
@@ -31,7 +31,7 @@ extension TidepoolMapper {
     func basal(_ doc: JSONDocument, _ at: Stamp, _ out: inout RecordBatcher) throws {
         typealias F = TidepoolFields
         let suspend = doc.equals(F.deliveryType, "suspend")
-        guard let rate = try amount(doc, F.rate, Plausible.basalRate, "rate", unit: "U/h") ?? (suspend ? 0 : nil) else {
+        guard let rate = try amount(doc, F.rate, Plausibility.basalRate, "rate", unit: "U/h") ?? (suspend ? 0 : nil) else {
             throw JSONFileRun.Reject("basal without a rate", at: doc.path(ofSlot: F.rate))
         }
         let end = try endAfter(doc, at)
@@ -45,7 +45,7 @@ extension TidepoolMapper {
     /// food (nutrition.carbohydrate.net g, fat, protein) and wizard (carbInput) → meal events.
     func meal(_ doc: JSONDocument, _ at: Stamp, wizard: Bool, _ out: inout RecordBatcher) throws {
         typealias F = TidepoolFields
-        let carbs = try amount(doc, wizard ? F.carbInput : F.carbsNet, Plausible.carbsGrams, wizard ? "carbInput" : "carbohydrate", unit: "g")
+        let carbs = try amount(doc, wizard ? F.carbInput : F.carbsNet, Plausibility.mealGrams, wizard ? "carbInput" : "carbohydrate", unit: "g")
         if !wizard, let u = doc.string(F.carbsUnits), u != "grams" {
             throw JSONFileRun.Reject("carbohydrate units '\(u)' (grams expected)", at: doc.path(ofSlot: F.carbsUnits))
         }
@@ -55,8 +55,8 @@ extension TidepoolMapper {
         }
         let s = source(doc)
         out.add(Event(subject: options.subject, kind: .meal, source: s.source, start: at.start, utcOffset: at.offset, carbs: carbs,
-                      protein: wizard ? nil : try amount(doc, F.protein, Plausible.carbsGrams, "protein", unit: "g"),
-                      fat: wizard ? nil : try amount(doc, F.fat, Plausible.carbsGrams, "fat", unit: "g"),
+                      protein: wizard ? nil : try amount(doc, F.protein, Plausibility.mealGrams, "protein", unit: "g"),
+                      fat: wizard ? nil : try amount(doc, F.fat, Plausibility.mealGrams, "fat", unit: "g"),
                       note: wizard ? nil : doc.string(F.name), provenance: at.provenance, device: s.device,
                       metadata: metadata(doc, skipping: wizard ? ["carbInput"] : ["name"])))
     }

@@ -16,7 +16,7 @@ extension TidepoolMapper {
         // Tidepool keeps mmol/L unrounded (mg/dL ÷ 18.01559), and its mg/dL exports multiply back:
         // either way the reading is a whole mg/dL again.
         let mgdl = unit == .mmol ? CanonicalUnits.mgdl(fromMmol: v) : v.rounded(.toNearestOrAwayFromZero)
-        if let why = Plausible.check(mgdl, Plausible.glucoseMgdl, "glucose", unit: "mg/dL") {
+        if let why = Plausibility.check(mgdl, Plausibility.glucoseMgdl, "glucose", unit: "mg/dL") {
             throw JSONFileRun.Reject(why, at: doc.path(ofSlot: F.value))
         }
         var flags: RecordFlags = unit == .mmol ? .convertedFromMmol : []
@@ -32,7 +32,7 @@ extension TidepoolMapper {
     }
 
     func ketone(_ doc: JSONDocument, _ at: Stamp, _ out: inout RecordBatcher) throws {
-        guard let v = try amount(doc, TidepoolFields.value, Plausible.ketoneMmol, "ketone", unit: "mmol/L") else {
+        guard let v = try amount(doc, TidepoolFields.value, Plausibility.ketoneMmol, "ketone", unit: "mmol/L") else {
             throw JSONFileRun.Reject("bloodKetone without a value", at: doc.path(ofSlot: TidepoolFields.value))
         }
         let s = source(doc)

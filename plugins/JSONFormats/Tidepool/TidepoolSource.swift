@@ -107,14 +107,14 @@ final class TidepoolMapper {
     func amount(_ doc: JSONDocument, _ slot: Int, _ range: ClosedRange<Double>, _ what: String, unit: String) throws -> Double? {
         guard doc.present(slot) else { return nil }
         guard let v = doc.number(slot) else { throw JSONFileRun.Reject("\(what) is not a number", at: doc.path(ofSlot: slot)) }
-        if let why = Plausible.check(v, range, what, unit: unit) { throw JSONFileRun.Reject(why, at: doc.path(ofSlot: slot)) }
+        if let why = Plausibility.check(v, range, what, unit: unit) { throw JSONFileRun.Reject(why, at: doc.path(ofSlot: slot)) }
         return v
     }
 
     /// Tidepool durations are milliseconds.
     func endAfter(_ doc: JSONDocument, _ at: Stamp) throws -> Int64 {
         guard doc.kind(TidepoolFields.duration) == .number,
-              let ms = try amount(doc, TidepoolFields.duration, 0...(Plausible.durationMinutes.upperBound * 60_000), "duration", unit: "ms")
+              let ms = try amount(doc, TidepoolFields.duration, 0...(Plausibility.durationMinutes.upperBound * 60_000), "duration", unit: "ms")
         else { return at.start }
         return at.start + Int64((ms / 1000).rounded())
     }
