@@ -63,7 +63,7 @@ struct MappedDetector: Sendable {
     private func header(_ line: Substring) -> (ResolvedColumns, UInt8)? {
         let delimiter = adapter.separator ?? HeaderText.sniffDelimiter(line)
         let cells = SniffCells.split(line, delimiter: delimiter).map(HeaderText.normalize)
-        guard adapter.headerCells.allSatisfy(cells.contains) else { return nil }
+        guard ColumnNames.allPresent(adapter.headerCells, in: cells) else { return nil }
         guard let cols = ResolvedColumns.resolve(adapter, header: cells).columns else { return nil }
         return (cols, delimiter)
     }
@@ -102,7 +102,7 @@ struct MappedDetector: Sendable {
             var v = cell(i)
             let ok = v.withUTF8 { b -> Bool in
                 let raw = UnsafeRawBufferPointer(b)
-                return ByteText.trim(raw).isEmpty || ByteText.double(raw, decimalComma: adapter.decimalComma) != nil
+                return ByteText.trim(raw).isEmpty || MappedNumbers.double(raw, adapter.decimal) != nil
             }
             if !ok { return false }
         }

@@ -17,10 +17,27 @@ struct MappedAdapter: Sendable {
         var end: String    // lower-cased
     }
 
+    /// Alternative patterns, tried in order; `monthNames`: some pattern read `%b` (the cell's
+    /// month name is rewritten to its number before parsing, see `MonthNames`).
+    struct Patterns: Sendable {
+        var list: [TimestampPattern]
+        /// As written in the adapter (with `%b`), for messages.
+        var texts: [String]
+        var monthNames: Bool
+        var description: String { texts.joined(separator: "' or '") }
+    }
+
     enum TimeSource: Sendable {
-        case single(ColumnRef, TimestampPattern)
+        case single(ColumnRef, Patterns)
         /// Date and time in two cells, joined with a space and parsed with one combined pattern.
-        case split(date: ColumnRef, time: ColumnRef?, TimestampPattern)
+        case split(date: ColumnRef, time: ColumnRef?, Patterns)
+    }
+
+    /// How numbers write their decimals.
+    enum DecimalMark: Sendable {
+        case point, comma
+        /// Either: `5.4` and `5,4` both read as 5.4 (one adapter over several languages).
+        case auto
     }
 
     var name: String
@@ -35,7 +52,7 @@ struct MappedAdapter: Sendable {
     var section: Section?
     /// nil: judged from the file's first (header) line.
     var separator: UInt8?
-    var decimalComma: Bool
+    var decimal: DecimalMark
     var time: TimeSource
     var timezone: TimeZone?
     var subject: ColumnRef?
@@ -43,7 +60,7 @@ struct MappedAdapter: Sendable {
     var sourceName: Symbol
     var sourceColumn: ColumnRef?
     /// The row's free text (`note_column`).
-    var note: ColumnRef?
+    var notes: [ColumnRef]
     var values: [ValueMapping]
 
     /// Rows are health reports: some measurement columns carry an importance.
@@ -58,7 +75,7 @@ struct MappedAdapter: Sendable {
             }
         }
         if makesReports { k.insert(.reports) }
-        if note != nil { k.insert(.events) }
+        if !notes.isEmpty { k.insert(.events) }
         return k
     }
 
@@ -87,6 +104,7 @@ struct RowFilter: Sendable {
 
 /// A column named by header text (normalized) or by 0-based position in a headerless file.
 enum ColumnRef: Sendable, Hashable, CustomStringConvertible {
+    /// Normalized; may list alternatives joined by `|` (`ColumnNames`).
     case name(String)
     case index(Int)
 
@@ -113,6 +131,8 @@ struct ValueMapping: Sendable {
     var min: Double?
     var max: Double?
     var skipZero: Bool
+    /// The column may be missing from a file's header: its records are then absent.
+    var optional: Bool = false
     /// A report value's importance: fixed, or read from a column.
     var importance: Importance? = nil
 

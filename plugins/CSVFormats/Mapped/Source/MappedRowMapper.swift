@@ -12,7 +12,7 @@ struct MappedRowMapper {
     /// `adapter.values` without the column names: trivially copyable, so the per-record loop
     /// costs no reference counting.
     private let plans: [Plan]
-    private let decimalComma: Bool
+    private let decimal: MappedAdapter.DecimalMark
     private let filter: RowFilter?
     private let defaultSource: Symbol
     /// This row's values, parallel to `plans`; nil: empty cell or skipped zero.
@@ -44,7 +44,7 @@ struct MappedRowMapper {
                         reportValue: v.importance != nil, fixedImportance: fixed)
         }
         values = Array(repeating: nil, count: plans.count)
-        decimalComma = adapter.decimalComma
+        decimal = adapter.decimal
         filter = adapter.filter
         defaultSource = adapter.sourceName
     }
@@ -64,11 +64,13 @@ struct MappedRowMapper {
         if let t = c.time { timeCell = row.trimmed(t) }
         if date.isEmpty, timeCell?.isEmpty ?? true { throw CSVFileRun.Reject("no timestamp") }
         guard let parsed = time.parse(date: date, time: timeCell) else {
-            throw CSVFileRun.Reject("timestamp '\(MappedTimeReader.describe(date: date, time: timeCell))' does not match the format '\(time.pattern)'")
+            throw CSVFileRun.Reject("timestamp '\(MappedTimeReader.describe(date: date, time: timeCell))' does not match the format '\(time.patterns.description)'")
         }
         for k in 0..<plans.count {
+            // An optional column this file lacks.
+            guard c.values[k] >= 0 else { values[k] = nil; continue }
             let cell = row.trimmed(c.values[k])
-            switch Self.check(cell, plans[k], decimalComma) {
+            switch Self.check(cell, plans[k], decimal) {
             case .value(let x): values[k] = x
             case .skip: values[k] = nil
             case let failure: throw Self.reject(adapter.values[k], cell, failure)
@@ -80,13 +82,12 @@ struct MappedRowMapper {
         if let i = c.subject { let cell = row.trimmed(i); if !cell.isEmpty { who = subjects.symbol(cell) } }
         if let i = c.source { let cell = row.trimmed(i); if !cell.isEmpty { src = sources.symbol(cell) } }
         let prov = Provenance(file: file, line: row.line)
-        let note = c.note.flatMap { i -> String? in let cell = row.trimmed(i); return cell.isEmpty ? nil : cell.text }
+        let note = Self.note(row, c.notes)
         // A report is checked whole before anything of the row is emitted.
         let report = adapter.makesReports ? try report(row, who: who, at: at, note: note, prov) : nil
-        var emitted = false
+        var emittedEvent = false
         for k in 0..<plans.count where !plans[k].reportValue {
             guard let x = values[k] else { continue }
-            emitted = true
             switch plans[k].target {
             case .measurement(let metric, let unit, let glucose):
                 var flags = at.flags, v = x
@@ -107,6 +108,7 @@ struct MappedRowMapper {
                 case .duration: e.end = at.utc + Int64((x * 60).rounded())
                 }
                 if report == nil { e.note = note }
+                emittedEvent = true
                 try out.add(e, emit)
             }
         }
@@ -114,11 +116,21 @@ struct MappedRowMapper {
             var batch = RecordBatch(measurements: report.measurements)
             batch.reports = [report]
             try emit(batch)
-        } else if !emitted, let note {
-            // A row with only its free text is a note.
+        } else if !emittedEvent, let note {
+            // Free text with no event to carry it (the row is a reading, or only text) is a note.
             try out.add(Event(subject: who, kind: .note, source: src, start: at.utc, utcOffset: at.offset, note: note, flags: at.flags,
                               provenance: prov), emit)
         }
+    }
+
+    /// The row's free-text cells that are not empty, joined with " — "; nil when all are empty.
+    private static func note(_ row: CSVRow, _ columns: [Int]) -> String? {
+        var parts: [String] = []
+        for i in columns where i >= 0 {
+            let cell = row.trimmed(i)
+            if !cell.isEmpty { parts.append(cell.text) }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " — ")
     }
 
     /// The row's report values (canonical units, importance 1–5, at least two); nil when it has none.
@@ -129,7 +141,7 @@ struct MappedRowMapper {
             var importance = plans[k].fixedImportance
             if importance == 0, let i = c.importance[k] {
                 let cell = row.trimmed(i)
-                guard let v = ByteText.double(cell, decimalComma: decimalComma), let whole = Int(exactly: v) else {
+                guard let v = MappedNumbers.double(cell, decimal), let whole = Int(exactly: v) else {
                     throw CSVFileRun.Reject("\(adapter.values[k].label): importance '\(cell.text)' is not a whole number 1–5")
                 }
                 importance = whole
@@ -155,9 +167,9 @@ struct MappedRowMapper {
     /// The cell's value × scale; skip when empty or a skipped zero; a failure when it is not a
     /// number or lies outside the adapter's valid range (e.g. Nightscout's sgv error codes).
     @inline(__always)
-    private static func check(_ cell: UnsafeRawBufferPointer, _ p: Plan, _ decimalComma: Bool) -> Check {
+    private static func check(_ cell: UnsafeRawBufferPointer, _ p: Plan, _ decimal: MappedAdapter.DecimalMark) -> Check {
         if cell.isEmpty { return .skip }
-        guard let x = ByteText.double(cell, decimalComma: decimalComma) else { return .notNumber }
+        guard let x = MappedNumbers.double(cell, decimal) else { return .notNumber }
         if x < p.min { return .below(p.min) }
         if x > p.max { return .above(p.max) }
         if p.skipZero, x == 0 { return .skip }
