@@ -3,7 +3,7 @@
 
 Reads each file as the app writes it: quoted cells, one row per logbook entry, header words in the
 app's language, decimal point (en) or comma (da), dates "Aug 7, 2017" (en) or "14-02-2021" (da).
-Per row: blood sugar -> glucose (mmol/L x 18.0156 rounded to whole mg/dL); pen, basal, pump, meal
+Per row: blood sugar (meter or manual entries) -> blood_glucose (mmol/L x 18.0156 rounded to whole mg/dL); pen, basal, pump, meal
 and correction insulin -> one insulin event each (zero skipped); carbohydrates -> a meal; activity
 minutes -> exercise; meal description and note -> the events' note, or a note event when the row
 has no event. Distinct natural keys are counted (docs/schema.md).
@@ -70,7 +70,7 @@ def count(path, lang):
             events[e] = True
     out = {"measurements": {}, "events": {}}
     if glucose:
-        out["measurements"]["glucose"] = {"count": len(glucose), "sum": float(sum(glucose.values()))}
+        out["measurements"]["blood_glucose"] = {"count": len(glucose), "sum": float(sum(glucose.values()))}
     for kind in sorted({e[0] for e in events}):
         mine = [e for e in events if e[0] == kind]
         total = {"count": len(mine)}
