@@ -98,11 +98,13 @@ struct MappedDetector: Sendable {
             return time!.withUTF8 { t in reader.parse(date: UnsafeRawBufferPointer(d), time: UnsafeRawBufferPointer(t)) }
         }
         guard parsed != nil else { return false }
-        for i in c.values {
+        for (k, i) in c.values.enumerated() {
             var v = cell(i)
+            let mapping = adapter.values[k]
             let ok = v.withUTF8 { b -> Bool in
-                let raw = UnsafeRawBufferPointer(b)
-                return ByteText.trim(raw).isEmpty || MappedNumbers.double(raw, adapter.decimal) != nil
+                let raw = ByteText.trim(UnsafeRawBufferPointer(b))
+                return raw.isEmpty || MappedNumbers.double(raw, adapter.decimal) != nil
+                    || mapping.high?.matches(raw) == true || mapping.low?.matches(raw) == true
             }
             if !ok { return false }
         }

@@ -133,6 +133,21 @@ struct ValueMapping: Sendable {
     var skipZero: Bool
     /// The column may be missing from a file's header: its records are then absent.
     var optional: Bool = false
+    /// Words for a reading beyond the device's range, and the value stored for them (flagged).
+    var high: Limit? = nil
+    var low: Limit? = nil
+
+    struct Limit: Sendable {
+        /// Lower-cased.
+        var words: [[UInt8]]
+        var value: Double
+
+        func matches(_ cell: UnsafeRawBufferPointer) -> Bool {
+            words.contains { w in
+                w.count == cell.count && zip(w, cell).allSatisfy { a, b in a == (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+            }
+        }
+    }
     /// A report value's importance: fixed, or read from a column.
     var importance: Importance? = nil
 

@@ -17,6 +17,8 @@ struct MappedRowMapper {
     private let defaultSource: Symbol
     /// This row's values, parallel to `plans`; nil: empty cell or skipped zero.
     private var values: [Double?]
+    /// Parallel to `values`: above/below-range flags of a device's HI / LO word.
+    private var limitFlags: [RecordFlags]
     /// Where the cells are: set by `use(_:)` once the layout has read the header.
     private var c = ResolvedColumns(date: 0, time: nil, subject: nil, source: nil, filter: nil, values: [], maxIndex: 0)
     private(set) var hasColumns = false
@@ -30,6 +32,8 @@ struct MappedRowMapper {
         /// A report value: its fixed importance (0: read from its importance column).
         var reportValue: Bool
         var fixedImportance: Int
+        var high: ValueMapping.Limit?
+        var low: ValueMapping.Limit?
     }
 
     init(adapter: MappedAdapter, subject: Symbol, file: Symbol) {
@@ -41,9 +45,10 @@ struct MappedRowMapper {
             var fixed = 0
             if case .fixed(let i)? = v.importance { fixed = i }
             return Plan(target: v.target, scale: v.scale, min: v.min ?? -.infinity, max: v.max ?? .infinity, skipZero: v.skipZero,
-                        reportValue: v.importance != nil, fixedImportance: fixed)
+                        reportValue: v.importance != nil, fixedImportance: fixed, high: v.high, low: v.low)
         }
         values = Array(repeating: nil, count: plans.count)
+        limitFlags = Array(repeating: [], count: plans.count)
         decimal = adapter.decimal
         filter = adapter.filter
         defaultSource = adapter.sourceName
@@ -68,10 +73,12 @@ struct MappedRowMapper {
         }
         for k in 0..<plans.count {
             // An optional column this file lacks.
+            limitFlags[k] = []
             guard c.values[k] >= 0 else { values[k] = nil; continue }
             let cell = row.trimmed(c.values[k])
             switch Self.check(cell, plans[k], decimal) {
             case .value(let x): values[k] = x
+            case .limit(let x, let flag): values[k] = x; limitFlags[k] = flag
             case .skip: values[k] = nil
             case let failure: throw Self.reject(adapter.values[k], cell, failure)
             }
@@ -91,6 +98,7 @@ struct MappedRowMapper {
             switch plans[k].target {
             case .measurement(let metric, let unit, let glucose):
                 var flags = at.flags, v = x
+                flags.formUnion(limitFlags[k])
                 if let glucose {
                     v = glucose.toMgdl(x)
                     if glucose == .mmol { flags.insert(.convertedFromMmol) }
@@ -162,14 +170,18 @@ struct MappedRowMapper {
         }
     }
 
-    private enum Check { case value(Double), skip, notNumber, below(Double), above(Double) }
+    private enum Check { case value(Double), limit(Double, RecordFlags), skip, notNumber, below(Double), above(Double) }
 
     /// The cell's value × scale; skip when empty or a skipped zero; a failure when it is not a
     /// number or lies outside the adapter's valid range (e.g. Nightscout's sgv error codes).
     @inline(__always)
     private static func check(_ cell: UnsafeRawBufferPointer, _ p: Plan, _ decimal: MappedAdapter.DecimalMark) -> Check {
         if cell.isEmpty { return .skip }
-        guard let x = MappedNumbers.double(cell, decimal) else { return .notNumber }
+        guard let x = MappedNumbers.double(cell, decimal) else {
+            if let h = p.high, h.matches(cell) { return .limit(h.value * p.scale, .aboveSensorRange) }
+            if let l = p.low, l.matches(cell) { return .limit(l.value * p.scale, .belowSensorRange) }
+            return .notNumber
+        }
         if x < p.min { return .below(p.min) }
         if x > p.max { return .above(p.max) }
         if p.skipZero, x == 0 { return .skip }

@@ -35,6 +35,7 @@
 /// columns:                    # required: header names, or 1-based positions when header: none
 ///                             #   a name may list alternatives: "Date|Dato|Datum" (any language)
 ///                             #   optional: true — the column may be missing from a file
+///                             #   high / low: { text: [HI], value: 600 } — a meter's out-of-range word
 ///   cgm_mgdl: { metric: glucose, unit: mg/dL, min: 39, max: 600 }
 ///   carbs_g: { event: meal, field: carbs, skip_zero: true, duration_min: 5 }
 ///   temp: { metric: body_temperature, unit: degF, importance_column: temp_importance }
@@ -117,6 +118,15 @@ struct MappedSpec: Decodable {
         var importance_column: String?
         /// The column may be absent from a file's header (another language, unit or app version).
         var optional: Bool?
+        /// A word the device writes for a reading beyond its range (`HI`, `LO`): stored as `value`
+        /// with the above/below-range flag instead of rejecting the row.
+        var high: LimitSpec?
+        var low: LimitSpec?
+    }
+
+    struct LimitSpec: Decodable {
+        var text: [String]?
+        var value: Double?
     }
 }
 

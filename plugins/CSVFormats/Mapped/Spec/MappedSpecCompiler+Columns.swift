@@ -138,6 +138,7 @@ extension MappedSpecCompiler {
             }
             out.append(ValueMapping(column: column, target: target, scale: c.scale ?? 1, min: c.min, max: c.max,
                                     skipZero: c.skip_zero ?? false, optional: c.optional ?? false,
+                                    high: limit(c.high, path + ["high"], target), low: limit(c.low, path + ["low"], target),
                                     importance: importance(c, target, path)))
         }
         let reportColumns = entries.filter { $0.spec.importance != nil || $0.spec.importance_column != nil }
@@ -145,6 +146,25 @@ extension MappedSpecCompiler {
             nodes.fail(["columns", lone.key], atKey: true, "a health report holds at least two values: give importance to two or more columns")
         }
         return out
+    }
+
+    /// `high:` / `low:`: the words (at least one) and the value stored for them, for measurements.
+    private mutating func limit(_ spec: MappedSpec.LimitSpec?, _ path: [String], _ target: ValueMapping.Target) -> ValueMapping.Limit? {
+        guard let spec else { return nil }
+        guard case .measurement = target else {
+            nodes.fail(path, atKey: true, "'\(path.last!)' is for measurement columns (a device's out-of-range word)")
+            return nil
+        }
+        let words = (spec.text ?? []).map { Array($0.trimmingCharacters(in: .whitespaces).lowercased().utf8) }
+        guard !words.isEmpty, !words.contains(where: \.isEmpty) else {
+            nodes.fail(path + ["text"], "\(path.last!) needs text: the words the device writes (e.g. [HI])")
+            return nil
+        }
+        guard let value = spec.value, value.isFinite else {
+            nodes.fail(path + ["value"], "\(path.last!) needs value: the reading stored for those words (e.g. 600)")
+            return nil
+        }
+        return .init(words: words, value: value)
     }
 
     /// A report value's importance (`importance: 1–5` or `importance_column:`), for measurement columns.
