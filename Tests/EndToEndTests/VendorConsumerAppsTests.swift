@@ -24,6 +24,14 @@ import Testing
              measurements: ["blood_glucose": 54], events: ["insulin": 42, "meal": 22, "exercise": 2]),
         Case(name: "mySugr da", corpus: "mysugr/mysugr-da-mmol.csv", format: "mysugr",
              measurements: ["blood_glucose": 67], events: ["insulin": 55, "meal": 25, "note": 1]),
+        // German header words as two published parsers read them (no real German export found).
+        Case(name: "mySugr de.csv", text: """
+            "Datum","Zeit","Tags","Blutzuckermessung (mg/dL)","Bolusinjektionseinheiten (Pen)","Basalinjektionseinheiten","Bolusinjektionseinheiten (Pump)","Bolus (Mahlzeit)","Insulin (Korrektur)","Mahlzeitkohlenhydrate (Broteinheiten, Faktor 12)","Mahlzeitbeschreibung","Aktivitätsdauer (Minuten)","Notiz"
+            "14.02.2021","19:59:00","Nach dem Essen","132","","","","","","","","",""
+            "14.02.2021","18:05:00","Vor dem Essen","141","","","","4","1","3,5","Nudeln","",""
+            "14.02.2021","07:30:00","","","","14","","","","","","30","Sensor gewechselt"
+
+            """, format: "mysugr", measurements: ["blood_glucose": 2], events: ["insulin": 3, "meal": 1, "exercise": 1]),
         Case(name: "xdrip-export.csv", text: """
             DAY;TIME;UDT_CGMS;BG_LEVEL;CH_GR;BOLUS;REMARK
             14.05.2026;19:20;115;;;;
@@ -43,6 +51,9 @@ import Testing
              + "2,\"08.06.2026 18:02:10\",\"7,9\",\"Før måltid\",\"Måler\",\"middag\",\"\",\"60\",\"\",\"\"\n"
              + "3,\"09.06.2026 07:05:00\",\"5,1\",\"Fastende\",\"Måler\",\"dårlig søvn\",\"\",\"\",\"\",\"\"\n",
              format: "contour-diabetes-app", measurements: ["blood_glucose": 3], events: ["meal": 1, "note": 1]),
+        Case(name: "ContourCSVReport_de.csv", text: "\u{FEFF}#,Datum und Zeit,Messungen [mg/dL],Mahlzeit-Markierung,Notizen\n"
+             + "1,07.08.26 07:18,108,Nüchtern,\n2,07.08.26 12:30,LO,,zittrig\n",
+             format: "contour-diabetes-app", measurements: ["blood_glucose": 2], events: ["note": 1]),
         Case(name: "cgm_data_1.csv", text: "Name:Test Person, Date Range:2025-05-31 - 2025-08-17\nTimestamp,CGM Glucose Value (mg/dl),Serial Number\n"
              + "8/17/2025 0:15,112,1266847\n8/17/2025 0:10,118,1266847\n", format: "glooko-cgm", measurements: ["glucose": 2], events: [:]),
         Case(name: "bg_data_1.csv", text: "Name:Test Person, Date Range:2025-05-31 - 2025-08-17\nTimestamp,Glucose Value (mg/dl),Manual Reading,Serial Number\n"
@@ -95,5 +106,23 @@ import Testing
         #expect(E2E.query(db, "SELECT value, flags FROM measurements ORDER BY start") == [["108.0", "0"], ["90.0", "0"], ["600.0", "2"]])
         // 05/04/2026 7:18 AM in New York (EDT, -4) is 11:18 UTC.
         #expect(E2E.scalar(db, "SELECT min(start) FROM measurements") == String(1_777_893_480))
+    }
+
+    /// mySugr in German: bread units × 12 g, decimal comma, and the two-digit-year Contour dates
+    /// read as 20yy (not the year 26).
+    @Test func germanUnitsAndTwoDigitYears() throws {
+        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["mySugr de.csv", "ContourCSVReport_de.csv"] {
+            let file = dir.appendingPathComponent(name)
+            try E2E.write(Self.cases.first { $0.name == name }!.text!, to: file)
+            let r = try E2E.run(["import", file.path, "--db", db.path, "--timezone", "UTC"])
+            #expect(r.code == 0, "\(r.stderr)")
+        }
+        #expect(E2E.scalar(db, "SELECT carbs_g FROM events WHERE kind = 'meal'") == "42.0")
+        #expect(E2E.scalar(db, "SELECT note FROM events WHERE kind = 'meal'") == "Nudeln")
+        // 07.08.26 07:18 UTC
+        #expect(E2E.scalar(db, "SELECT min(start) FROM measurements WHERE source = 'Contour'") == String(1_786_087_080))
+        #expect(E2E.scalar(db, "SELECT value || '/' || flags FROM measurements WHERE source = 'Contour' ORDER BY start DESC LIMIT 1") == "20.0/1")
     }
 }
