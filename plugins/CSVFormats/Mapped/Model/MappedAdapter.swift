@@ -59,6 +59,12 @@ struct MappedAdapter: Sendable {
     var filter: RowFilter?
     var sourceName: Symbol
     var sourceColumn: ColumnRef?
+    /// The column naming each row's type (`row_type_column`), read by entries' `when:`.
+    var rowType: ColumnRef? = nil
+    /// Read for the timestamp when the timestamp cell is empty (`timestamp.fallback_column`).
+    var timeFallback: ColumnRef? = nil
+    /// Some entry applies to row types only: rows of types no entry lists are skipped.
+    var selectsRows: Bool { values.allSatisfy { $0.when != nil } && !values.isEmpty && rowType != nil }
     /// The row's free text (`note_column`).
     var notes: [ColumnRef]
     var values: [ValueMapping]
@@ -88,6 +94,15 @@ struct MappedAdapter: Sendable {
     }
 }
 
+/// Lower-cased words compared with a cell, ASCII case-insensitively.
+enum ByteWords {
+    static func contains(_ words: [[UInt8]], _ cell: UnsafeRawBufferPointer) -> Bool {
+        words.contains { w in
+            w.count == cell.count && zip(w, cell).allSatisfy { a, b in a == (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+        }
+    }
+}
+
 /// Keeps only rows whose cell is one of `values` (ASCII case-insensitive), e.g. Nightscout
 /// `sgv` rows and not `mbg` finger-sticks; other rows are skipped, not rejected.
 struct RowFilter: Sendable {
@@ -107,11 +122,14 @@ enum ColumnRef: Sendable, Hashable, CustomStringConvertible {
     /// Normalized; may list alternatives joined by `|` (`ColumnNames`).
     case name(String)
     case index(Int)
+    /// No cell: an `each_row` entry.
+    case eachRow
 
     var description: String {
         switch self {
         case .name(let n): return "'\(n)'"
         case .index(let i): return "column \(i + 1)"
+        case .eachRow: return "each row"
         }
     }
 }
@@ -136,17 +154,24 @@ struct ValueMapping: Sendable {
     /// Words for a reading beyond the device's range, and the value stored for them (flagged).
     var high: Limit? = nil
     var low: Limit? = nil
+    /// Row types (lower-cased) this entry applies to; nil: every row.
+    var when: [[UInt8]]? = nil
+    /// An event with no amount for each row the entry applies to.
+    var eachRow: Bool = false
 
     struct Limit: Sendable {
         /// Lower-cased.
         var words: [[UInt8]]
         var value: Double
 
-        func matches(_ cell: UnsafeRawBufferPointer) -> Bool {
-            words.contains { w in
-                w.count == cell.count && zip(w, cell).allSatisfy { a, b in a == (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
-            }
-        }
+        func matches(_ cell: UnsafeRawBufferPointer) -> Bool { ByteWords.contains(words, cell) }
+    }
+
+    /// The entry reads rows of this type (`when:`), or every row.
+    func applies(toType cell: UnsafeRawBufferPointer?) -> Bool {
+        guard let when else { return true }
+        guard let cell else { return false }
+        return ByteWords.contains(when, cell)
     }
     /// A report value's importance: fixed, or read from a column.
     var importance: Importance? = nil

@@ -5,6 +5,8 @@ struct ResolvedColumns {
     var subject: Int?
     var source: Int?
     var filter: Int?
+    var rowType: Int? = nil
+    var dateFallback: Int? = nil
     /// The free-text columns, in the adapter's order.
     var notes: [Int] = []
     /// Parallel to `MappedAdapter.values`; -1: an optional column this file does not have.
@@ -20,6 +22,7 @@ struct ResolvedColumns {
         func find(_ ref: ColumnRef, optional: Bool) -> Int {
             switch ref {
             case .index(let i): return i
+            case .eachRow: return -1
             case .name(let n):
                 if let i = ColumnNames.index(of: n, in: header) { return i }
                 if !optional, !missing.contains(n) { missing.append(n) }
@@ -34,6 +37,7 @@ struct ResolvedColumns {
     static func headerless(_ adapter: MappedAdapter) -> ResolvedColumns {
         make(adapter) { ref, _ in
             if case .index(let i) = ref { return i }
+            if case .eachRow = ref { return -1 }
             return -1  // the compiler refuses names in headerless adapters
         }
     }
@@ -49,9 +53,11 @@ struct ResolvedColumns {
         let subject = a.subject.map(find), source = a.sourceColumn.map(find), filter = a.filter.map { find($0.column) }
         let values = a.values.map { lookup($0.column, $0.optional) }
         let notes = a.notes.map(find)
+        let rowType = a.rowType.map(find), dateFallback = a.timeFallback.map(find)
         let importance = a.values.map { v -> Int? in if case .column(let c)? = v.importance { return find(c) } else { return nil } }
-        let all = [date, time ?? 0, subject ?? 0, source ?? 0, filter ?? 0] + notes + values + importance.compactMap { $0 }
-        return ResolvedColumns(date: date, time: time, subject: subject, source: source, filter: filter, notes: notes, values: values,
+        let all = [date, time ?? 0, subject ?? 0, source ?? 0, filter ?? 0, rowType ?? 0, dateFallback ?? 0] + notes + values + importance.compactMap { $0 }
+        return ResolvedColumns(date: date, time: time, subject: subject, source: source, filter: filter,
+                               rowType: rowType, dateFallback: dateFallback, notes: notes, values: values,
                                importance: importance, maxIndex: all.max() ?? 0)
     }
 }

@@ -19,6 +19,8 @@ struct MappedRowMapper {
     private var values: [Double?]
     /// Parallel to `values`: above/below-range flags of a device's HI / LO word.
     private var limitFlags: [RecordFlags]
+    /// Parallel to `values`: the entry reads this row (its `when:` lists the row's type).
+    private var applies: [Bool]
     /// Where the cells are: set by `use(_:)` once the layout has read the header.
     private var c = ResolvedColumns(date: 0, time: nil, subject: nil, source: nil, filter: nil, values: [], maxIndex: 0)
     private(set) var hasColumns = false
@@ -34,6 +36,7 @@ struct MappedRowMapper {
         var fixedImportance: Int
         var high: ValueMapping.Limit?
         var low: ValueMapping.Limit?
+        var eachRow: Bool
     }
 
     init(adapter: MappedAdapter, subject: Symbol, file: Symbol) {
@@ -45,10 +48,11 @@ struct MappedRowMapper {
             var fixed = 0
             if case .fixed(let i)? = v.importance { fixed = i }
             return Plan(target: v.target, scale: v.scale, min: v.min ?? -.infinity, max: v.max ?? .infinity, skipZero: v.skipZero,
-                        reportValue: v.importance != nil, fixedImportance: fixed, high: v.high, low: v.low)
+                        reportValue: v.importance != nil, fixedImportance: fixed, high: v.high, low: v.low, eachRow: v.eachRow)
         }
         values = Array(repeating: nil, count: plans.count)
         limitFlags = Array(repeating: [], count: plans.count)
+        applies = Array(repeating: true, count: plans.count)
         decimal = adapter.decimal
         filter = adapter.filter
         defaultSource = adapter.sourceName
@@ -64,7 +68,16 @@ struct MappedRowMapper {
     mutating func map(_ row: CSVRow, _ placer: inout LocalTimePlacer,
                       _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         if let f = c.filter, let filter, !filter.matches(row.trimmed(f)) { return }
-        let date = row.trimmed(c.date)
+        // Which entries read this row (`when:`); a row of a type no entry lists is skipped.
+        let type: UnsafeRawBufferPointer? = c.rowType.map { row.trimmed($0) }
+        var anyApplies = false
+        for k in 0..<plans.count {
+            applies[k] = adapter.values[k].applies(toType: type)
+            anyApplies = anyApplies || applies[k]
+        }
+        if adapter.selectsRows, !anyApplies { return }
+        var date = row.trimmed(c.date)
+        if date.isEmpty, let f = c.dateFallback { date = row.trimmed(f) }
         var timeCell: UnsafeRawBufferPointer? = nil
         if let t = c.time { timeCell = row.trimmed(t) }
         if date.isEmpty, timeCell?.isEmpty ?? true { throw CSVFileRun.Reject("no timestamp") }
@@ -74,6 +87,8 @@ struct MappedRowMapper {
         for k in 0..<plans.count {
             // An optional column this file lacks.
             limitFlags[k] = []
+            guard applies[k] else { values[k] = nil; continue }
+            if plans[k].eachRow { values[k] = 0; continue }
             guard c.values[k] >= 0 else { values[k] = nil; continue }
             let cell = row.trimmed(c.values[k])
             switch Self.check(cell, plans[k], decimal) {
@@ -108,12 +123,13 @@ struct MappedRowMapper {
             case .event(let kind, let field, let subtype, let duration):
                 var e = Event(subject: who, kind: kind, subtype: subtype, source: src, start: at.utc, end: at.utc + duration,
                               utcOffset: at.offset, flags: at.flags, provenance: prov)
-                switch field {
-                case .carbs: e.carbs = x
-                case .protein: e.protein = x
-                case .fat: e.fat = x
-                case .insulin: e.insulin = x
-                case .duration: e.end = at.utc + Int64((x * 60).rounded())
+                switch plans[k].eachRow ? nil : field {
+                case nil: break  // an each_row event: no amount
+                case .carbs?: e.carbs = x
+                case .protein?: e.protein = x
+                case .fat?: e.fat = x
+                case .insulin?: e.insulin = x
+                case .duration?: e.end = at.utc + Int64((x * 60).rounded())
                 }
                 if report == nil { e.note = note }
                 emittedEvent = true

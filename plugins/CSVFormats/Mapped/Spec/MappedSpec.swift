@@ -36,6 +36,10 @@
 ///                             #   a name may list alternatives: "Date|Dato|Datum" (any language)
 ///                             #   optional: true — the column may be missing from a file
 ///                             #   high / low: { text: [HI], value: 600 } — a meter's out-of-range word
+///                             #   from: value — the column read when the key is a label
+///                             #   when: [GlucoseMeasurement] — only rows of these types (row_type_column)
+///                             #   each_row: true — an event with no amount for each such row
+/// row_type_column: class      # optional: the column naming each row's type (see when:)
 ///   cgm_mgdl: { metric: glucose, unit: mg/dL, min: 39, max: 600 }
 ///   carbs_g: { event: meal, field: carbs, skip_zero: true, duration_min: 5 }
 ///   temp: { metric: body_temperature, unit: degF, importance_column: temp_importance }
@@ -69,6 +73,9 @@ struct MappedSpec: Decodable {
     var source: String?
     var source_column: String?
     var note_column: String?
+    /// The column whose value says what a row is (`class`, `Event`): entries with `when:` apply
+    /// only to rows of those types; rows of a type no entry lists are skipped, not rejected.
+    var row_type_column: String?
     /// Several free-text columns (meal description, note …), joined in this order.
     var note_columns: [String]?
     var columns: ColumnsSpec?
@@ -97,6 +104,8 @@ struct MappedSpec: Decodable {
         var date_format: String?
         var time_column: String?
         var time_format: String?
+        /// Read when `column`'s cell is empty (e.g. a note's `updated_at`).
+        var fallback_column: String?
         /// Alternatives, tried in order (a file uses one; several languages' files differ).
         var formats: [String]?
         var date_formats: [String]?
@@ -122,6 +131,13 @@ struct MappedSpec: Decodable {
         /// with the above/below-range flag instead of rejecting the row.
         var high: LimitSpec?
         var low: LimitSpec?
+        /// The header column this entry reads when the key is only a label (several entries can
+        /// read one column for different row types).
+        var from: String?
+        /// Row types (values of `row_type_column`) this entry applies to; all rows when absent.
+        var when: [String]?
+        /// An event with no amount, one per row the entry applies to (a logged meal, a note).
+        var each_row: Bool?
     }
 
     struct LimitSpec: Decodable {

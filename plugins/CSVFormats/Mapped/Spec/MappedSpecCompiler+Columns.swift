@@ -128,9 +128,27 @@ extension MappedSpecCompiler {
         var seen: Set<ColumnRef> = []
         for (key, c) in entries {
             let path = ["columns", key]
-            guard let column = ref(key, path, atKey: true, structural: false) else { continue }
-            if !seen.insert(column).inserted { nodes.fail(path, atKey: true, "column \(column) is mapped twice") }
-            guard let target = target(c, path) else { continue }
+            let eachRow = c.each_row ?? false
+            let column: ColumnRef
+            if eachRow {
+                if c.from != nil { nodes.fail(path + ["from"], atKey: true, "an each_row entry reads no cell: drop from:") }
+                if c.event == nil { nodes.fail(path + ["each_row"], atKey: true, "each_row makes an event (meal, note …) for each row: give event:") }
+                if c.field != nil { nodes.fail(path + ["field"], atKey: true, "an each_row event has no amount: drop field:") }
+                column = .eachRow
+            } else if let from = c.from {
+                guard let r = ref(from, path + ["from"], structural: false) else { continue }
+                column = r
+            } else {
+                guard let r = ref(key, path, atKey: true, structural: false) else { continue }
+                column = r
+            }
+            // Entries for different row types may read one column.
+            if c.when == nil, !eachRow, !seen.insert(column).inserted { nodes.fail(path, atKey: true, "column \(column) is mapped twice") }
+            let when = c.when.map { $0.map { Array($0.trimmingCharacters(in: .whitespaces).lowercased().utf8) } }
+            if let when, when.isEmpty || when.contains(where: \.isEmpty) {
+                nodes.fail(path + ["when"], "when: lists the row types (values of row_type_column) the entry reads")
+            }
+            guard let target = eachRow ? eachRowTarget(c, path) : target(c, path) else { continue }
             if let s = c.scale, !(s.isFinite && s != 0) { nodes.fail(path + ["scale"], "scale must be a non-zero number") }
             if let lo = c.min, let hi = c.max, lo > hi { nodes.fail(path + ["max"], "max (\(hi)) is below min (\(lo))") }
             if c.optional == true, header == .none {
@@ -139,13 +157,30 @@ extension MappedSpecCompiler {
             out.append(ValueMapping(column: column, target: target, scale: c.scale ?? 1, min: c.min, max: c.max,
                                     skipZero: c.skip_zero ?? false, optional: c.optional ?? false,
                                     high: limit(c.high, path + ["high"], target), low: limit(c.low, path + ["low"], target),
-                                    importance: importance(c, target, path)))
+                                    when: when, eachRow: eachRow, importance: importance(c, target, path)))
         }
         let reportColumns = entries.filter { $0.spec.importance != nil || $0.spec.importance_column != nil }
         if reportColumns.count == 1, let lone = reportColumns.first {
             nodes.fail(["columns", lone.key], atKey: true, "a health report holds at least two values: give importance to two or more columns")
         }
         return out
+    }
+
+    /// The event of an `each_row` entry: its kind, subtype and length; no amount.
+    private mutating func eachRowTarget(_ c: MappedSpec.ColumnSpec, _ path: [String]) -> ValueMapping.Target? {
+        guard let kindText = c.event else { return nil }
+        guard let kind = Event.Kind(rawValue: kindText) else {
+            nodes.fail(path + ["event"], "unknown event kind '\(kindText)' (valid: \(Self.kinds))",
+                       suggestion: NameSuggester.nearest(to: kindText, in: Event.Kind.allCases.map(\.rawValue)))
+            return nil
+        }
+        let minutes = c.duration_min ?? 0
+        guard minutes >= 0, minutes <= 100_000 else {
+            nodes.fail(path + ["duration_min"], "duration_min must be between 0 and 100000")
+            return nil
+        }
+        return .event(kind: kind, field: .duration, subtype: c.subtype.map { Symbol($0) } ?? .empty,
+                      durationSeconds: Int64((minutes * 60).rounded()))
     }
 
     /// `high:` / `low:`: the words (at least one) and the value stored for them, for measurements.

@@ -43,7 +43,19 @@ struct MappedSpecCompiler {
         for (i, text) in (spec.note_columns ?? []).enumerated() {
             if let n = ref(text, ["note_columns", String(i)], structural: true) { notes.append(n) }
         }
+        let rowType = optionalRef(spec.row_type_column, ["row_type_column"])
         let values = checkColumns()
+        if rowType == nil, let e = spec.columns?.entries.first(where: { $0.spec.when != nil }) {
+            nodes.fail(["columns", e.key, "when"], atKey: true, "when: selects row types: name the column that holds them with row_type_column")
+        }
+        var fallback: ColumnRef? = nil
+        if let f = spec.timestamp?.fallback_column {
+            if spec.timestamp?.column == nil {
+                nodes.fail(["timestamp", "fallback_column"], atKey: true, "fallback_column goes with column + format")
+            } else {
+                fallback = ref(f, ["timestamp", "fallback_column"], structural: true)
+            }
+        }
         let decimalMark: MappedAdapter.DecimalMark
         switch spec.decimal_comma {
         case .comma?: decimalMark = .comma
@@ -51,12 +63,15 @@ struct MappedSpecCompiler {
         case .point?, nil: decimalMark = .point
         }
         guard nodes.errors.isEmpty, let name, let description, let detect, let time, let values else { return nil }
-        return MappedAdapter(
+        var adapter = MappedAdapter(
             name: name, summary: description, family: family, header: header, headerCells: headerCells,
             withinLines: detect.within, fieldCount: fieldCount, detectDataRows: detect.dataRows, section: section,
             separator: separator, decimal: decimalMark, time: time, timezone: zone,
             subject: subject, filter: filter, sourceName: Symbol(spec.source ?? name), sourceColumn: sourceColumn, notes: notes,
             values: values)
+        adapter.rowType = rowType
+        adapter.timeFallback = fallback
+        return adapter
     }
 
     mutating func required(_ value: String?, _ path: [String]) -> String? {
