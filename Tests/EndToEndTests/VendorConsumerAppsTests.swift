@@ -4,7 +4,7 @@ import Testing
 /// Consumer-app exports that were "unknown format" before the declarative adapters for them
 /// (plugins/adapters, docs/vendors/consumer-apps.md): each is imported by content, without
 /// --format, and must land whole. Run with HEALTHPIPE_BINARY pointing at an older build to see
-/// these fail there. mySugr files are real-export excerpts (Tests/Fixtures/real/mysugr); the
+/// these fail there. mySugr, Levels and Nutrisense files are real-export excerpts (Tests/Fixtures/real); the
 /// others follow the layouts of the apps' writers and of parsers of users' real exports, since no
 /// real file of theirs was found.
 @Suite struct VendorConsumerAppsTests {
@@ -24,6 +24,9 @@ import Testing
              measurements: ["blood_glucose": 54], events: ["insulin": 42, "meal": 22, "exercise": 2]),
         Case(name: "mySugr da", corpus: "mysugr/mysugr-da-mmol.csv", format: "mysugr",
              measurements: ["blood_glucose": 67], events: ["insulin": 55, "meal": 25, "note": 1]),
+        Case(name: "Levels", corpus: "levels/levels-export.csv", format: "levels", measurements: ["glucose": 120], events: [:]),
+        Case(name: "Nutrisense", corpus: "nutrisense/nutrisense-export.csv", format: "nutrisense",
+             measurements: ["glucose": 70, "blood_glucose": 3, "step_count": 3], events: ["exercise": 3, "meal": 8, "note": 1]),
         // German header words as two published parsers read them (no real German export found).
         Case(name: "mySugr de.csv", text: """
             "Datum","Zeit","Tags","Blutzuckermessung (mg/dL)","Bolusinjektionseinheiten (Pen)","Basalinjektionseinheiten","Bolusinjektionseinheiten (Pump)","Bolus (Mahlzeit)","Insulin (Korrektur)","Mahlzeitkohlenhydrate (Broteinheiten, Faktor 12)","Mahlzeitbeschreibung","Aktivitätsdauer (Minuten)","Notiz"
