@@ -10,6 +10,8 @@ struct MappedTimeReader {
     private var joined: [UInt8] = []
     private var rewritten: [UInt8] = []
     private var last = 0
+    /// The previous row matched after its month name was rewritten.
+    private var lastRewrote = false
 
     init(_ source: MappedAdapter.TimeSource) {
         switch source {
@@ -37,12 +39,18 @@ struct MappedTimeReader {
 
     private mutating func parse(_ text: UnsafeRawBufferPointer) -> ParsedTimestamp? {
         guard patterns.monthNames else { return match(text) }
-        if let t = match(text) { return t }
+        // A file writes its dates one way: try first what worked for the previous row.
+        if !lastRewrote, let t = match(text) { return t }
         var buffer: [UInt8] = []
         swap(&buffer, &rewritten)
         defer { swap(&buffer, &rewritten) }
-        guard MonthNames.rewrite(text, into: &buffer) else { return nil }
-        return buffer.withUnsafeBytes { match($0) }
+        if MonthNames.rewrite(text, into: &buffer), let t = buffer.withUnsafeBytes({ match($0) }) {
+            lastRewrote = true
+            return t
+        }
+        guard lastRewrote else { return nil }
+        lastRewrote = false
+        return match(text)
     }
 
     private mutating func match(_ text: UnsafeRawBufferPointer) -> ParsedTimestamp? {
