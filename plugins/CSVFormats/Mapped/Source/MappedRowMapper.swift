@@ -15,6 +15,8 @@ struct MappedRowMapper {
     private let decimal: MappedAdapter.DecimalMark
     private let filter: RowFilter?
     private let defaultSource: Symbol
+    /// Rows of types no entry lists are skipped (`MappedAdapter.selectsRows`, computed once).
+    private let selectsRows: Bool
     /// This row's values, parallel to `plans`; nil: empty cell or skipped zero.
     private var values: [Double?]
     /// Parallel to `values`: above/below-range flags of a device's HI / LO word.
@@ -56,6 +58,7 @@ struct MappedRowMapper {
         decimal = adapter.decimal
         filter = adapter.filter
         defaultSource = adapter.sourceName
+        selectsRows = adapter.selectsRows
     }
 
     mutating func use(_ columns: ResolvedColumns) {
@@ -69,13 +72,15 @@ struct MappedRowMapper {
                       _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         if let f = c.filter, let filter, !filter.matches(row.trimmed(f)) { return }
         // Which entries read this row (`when:`); a row of a type no entry lists is skipped.
-        let type: UnsafeRawBufferPointer? = c.rowType.map { row.trimmed($0) }
-        var anyApplies = false
-        for k in 0..<plans.count {
-            applies[k] = adapter.values[k].applies(toType: type)
-            anyApplies = anyApplies || applies[k]
+        if let t = c.rowType {
+            let type = row.trimmed(t)
+            var anyApplies = false
+            for k in 0..<plans.count {
+                applies[k] = adapter.values[k].applies(toType: type)
+                anyApplies = anyApplies || applies[k]
+            }
+            if selectsRows, !anyApplies { return }
         }
-        if adapter.selectsRows, !anyApplies { return }
         var date = row.trimmed(c.date)
         if date.isEmpty, let f = c.dateFallback { date = row.trimmed(f) }
         var timeCell: UnsafeRawBufferPointer? = nil
@@ -85,10 +90,10 @@ struct MappedRowMapper {
             throw CSVFileRun.Reject("timestamp '\(MappedTimeReader.describe(date: date, time: timeCell))' does not match the format '\(time.patterns.description)'")
         }
         for k in 0..<plans.count {
-            // An optional column this file lacks.
             limitFlags[k] = []
             guard applies[k] else { values[k] = nil; continue }
             if plans[k].eachRow { values[k] = 0; continue }
+            // An optional column this file lacks.
             guard c.values[k] >= 0 else { values[k] = nil; continue }
             let cell = row.trimmed(c.values[k])
             switch Self.check(cell, plans[k], decimal) {
