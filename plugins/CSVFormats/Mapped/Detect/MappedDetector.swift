@@ -63,7 +63,7 @@ struct MappedDetector: Sendable {
     private func header(_ line: Substring) -> (ResolvedColumns, UInt8)? {
         let delimiter = adapter.separator ?? HeaderText.sniffDelimiter(line)
         let cells = SniffCells.split(line, delimiter: delimiter).map(HeaderText.normalize)
-        guard adapter.headerCells.allSatisfy(cells.contains) else { return nil }
+        guard ColumnNames.allPresent(adapter.headerCells, in: cells) else { return nil }
         guard let cols = ResolvedColumns.resolve(adapter, header: cells).columns else { return nil }
         return (cols, delimiter)
     }
@@ -83,6 +83,11 @@ struct MappedDetector: Sendable {
                 var cell = f < cells.count ? cells[f].trimmingCharacters(in: .whitespaces) : ""
                 if !cell.withUTF8({ filter.matches(UnsafeRawBufferPointer($0)) }) { continue }
             }
+            if adapter.selectsRows, let t = columns.rowType {
+                var type = t < cells.count ? cells[t].trimmingCharacters(in: .whitespaces) : ""
+                let listed = type.withUTF8 { b in adapter.values.contains { $0.applies(toType: UnsafeRawBufferPointer(b)) } }
+                if !listed { continue }
+            }
             guard rowParses(cells, columns, &reader) else { return false }
             checked += 1
         }
@@ -93,16 +98,25 @@ struct MappedDetector: Sendable {
     private func rowParses(_ cells: [String], _ c: ResolvedColumns, _ reader: inout MappedTimeReader) -> Bool {
         func cell(_ i: Int) -> String { i >= 0 && i < cells.count ? cells[i] : "" }
         var date = cell(c.date), time = c.time.map(cell)
+        if date.trimmingCharacters(in: .whitespaces).isEmpty, let f = c.dateFallback { date = cell(f) }
         let parsed: ParsedTimestamp? = date.withUTF8 { d in
             guard time != nil else { return reader.parse(date: UnsafeRawBufferPointer(d), time: nil) }
             return time!.withUTF8 { t in reader.parse(date: UnsafeRawBufferPointer(d), time: UnsafeRawBufferPointer(t)) }
         }
         guard parsed != nil else { return false }
-        for i in c.values {
+        let type = c.rowType.map(cell)
+        for (k, i) in c.values.enumerated() {
+            let mapping = adapter.values[k]
+            if mapping.eachRow { continue }
+            if mapping.when != nil, var t = type {
+                let reads = t.withUTF8 { mapping.applies(toType: ByteText.trim(UnsafeRawBufferPointer($0))) }
+                if !reads { continue }
+            }
             var v = cell(i)
             let ok = v.withUTF8 { b -> Bool in
-                let raw = UnsafeRawBufferPointer(b)
-                return ByteText.trim(raw).isEmpty || ByteText.double(raw, decimalComma: adapter.decimalComma) != nil
+                let raw = ByteText.trim(UnsafeRawBufferPointer(b))
+                return raw.isEmpty || MappedNumbers.double(raw, adapter.decimal) != nil
+                    || mapping.high?.matches(raw) == true || mapping.low?.matches(raw) == true
             }
             if !ok { return false }
         }

@@ -17,10 +17,27 @@ struct MappedAdapter: Sendable {
         var end: String    // lower-cased
     }
 
+    /// Alternative patterns, tried in order; `monthNames`: some pattern read `%b` (the cell's
+    /// month name is rewritten to its number before parsing, see `MonthNames`).
+    struct Patterns: Sendable {
+        var list: [TimestampPattern]
+        /// As written in the adapter (with `%b`), for messages.
+        var texts: [String]
+        var monthNames: Bool
+        var description: String { texts.joined(separator: "' or '") }
+    }
+
     enum TimeSource: Sendable {
-        case single(ColumnRef, TimestampPattern)
+        case single(ColumnRef, Patterns)
         /// Date and time in two cells, joined with a space and parsed with one combined pattern.
-        case split(date: ColumnRef, time: ColumnRef?, TimestampPattern)
+        case split(date: ColumnRef, time: ColumnRef?, Patterns)
+    }
+
+    /// How numbers write their decimals.
+    enum DecimalMark: Sendable {
+        case point, comma
+        /// Either: `5.4` and `5,4` both read as 5.4 (one adapter over several languages).
+        case auto
     }
 
     var name: String
@@ -35,15 +52,21 @@ struct MappedAdapter: Sendable {
     var section: Section?
     /// nil: judged from the file's first (header) line.
     var separator: UInt8?
-    var decimalComma: Bool
+    var decimal: DecimalMark
     var time: TimeSource
     var timezone: TimeZone?
     var subject: ColumnRef?
     var filter: RowFilter?
     var sourceName: Symbol
     var sourceColumn: ColumnRef?
+    /// The column naming each row's type (`row_type_column`), read by entries' `when:`.
+    var rowType: ColumnRef? = nil
+    /// Read for the timestamp when the timestamp cell is empty (`timestamp.fallback_column`).
+    var timeFallback: ColumnRef? = nil
+    /// Some entry applies to row types only: rows of types no entry lists are skipped.
+    var selectsRows: Bool { values.allSatisfy { $0.when != nil } && !values.isEmpty && rowType != nil }
     /// The row's free text (`note_column`).
-    var note: ColumnRef?
+    var notes: [ColumnRef]
     var values: [ValueMapping]
 
     /// Rows are health reports: some measurement columns carry an importance.
@@ -58,7 +81,7 @@ struct MappedAdapter: Sendable {
             }
         }
         if makesReports { k.insert(.reports) }
-        if note != nil { k.insert(.events) }
+        if !notes.isEmpty { k.insert(.events) }
         return k
     }
 
@@ -67,6 +90,15 @@ struct MappedAdapter: Sendable {
         switch time {
         case .single(let c, _): return [c]
         case .split(let d, let t, _): return [d] + (t.map { [$0] } ?? [])
+        }
+    }
+}
+
+/// Lower-cased words compared with a cell, ASCII case-insensitively.
+enum ByteWords {
+    static func contains(_ words: [[UInt8]], _ cell: UnsafeRawBufferPointer) -> Bool {
+        words.contains { w in
+            w.count == cell.count && zip(w, cell).allSatisfy { a, b in a == (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
         }
     }
 }
@@ -87,13 +119,17 @@ struct RowFilter: Sendable {
 
 /// A column named by header text (normalized) or by 0-based position in a headerless file.
 enum ColumnRef: Sendable, Hashable, CustomStringConvertible {
+    /// Normalized; may list alternatives joined by `|` (`ColumnNames`).
     case name(String)
     case index(Int)
+    /// No cell: an `each_row` entry.
+    case eachRow
 
     var description: String {
         switch self {
         case .name(let n): return "'\(n)'"
         case .index(let i): return "column \(i + 1)"
+        case .eachRow: return "each row"
         }
     }
 }
@@ -113,6 +149,30 @@ struct ValueMapping: Sendable {
     var min: Double?
     var max: Double?
     var skipZero: Bool
+    /// The column may be missing from a file's header: its records are then absent.
+    var optional: Bool = false
+    /// Words for a reading beyond the device's range, and the value stored for them (flagged).
+    var high: Limit? = nil
+    var low: Limit? = nil
+    /// Row types (lower-cased) this entry applies to; nil: every row.
+    var when: [[UInt8]]? = nil
+    /// An event with no amount for each row the entry applies to.
+    var eachRow: Bool = false
+
+    struct Limit: Sendable {
+        /// Lower-cased.
+        var words: [[UInt8]]
+        var value: Double
+
+        func matches(_ cell: UnsafeRawBufferPointer) -> Bool { ByteWords.contains(words, cell) }
+    }
+
+    /// The entry reads rows of this type (`when:`), or every row.
+    func applies(toType cell: UnsafeRawBufferPointer?) -> Bool {
+        guard let when else { return true }
+        guard let cell else { return false }
+        return ByteWords.contains(when, cell)
+    }
     /// A report value's importance: fixed, or read from a column.
     var importance: Importance? = nil
 

@@ -66,7 +66,7 @@ struct MappedLayout {
         }
         if !row.isBlank {
             let cells = row.strings().map(HeaderText.normalize)
-            if adapter.headerCells.allSatisfy(cells.contains) {
+            if ColumnNames.allPresent(adapter.headerCells, in: cells) {
                 try accept(row, cells: cells)
                 return
             }

@@ -12,11 +12,17 @@ struct MappedRowMapper {
     /// `adapter.values` without the column names: trivially copyable, so the per-record loop
     /// costs no reference counting.
     private let plans: [Plan]
-    private let decimalComma: Bool
+    private let decimal: MappedAdapter.DecimalMark
     private let filter: RowFilter?
     private let defaultSource: Symbol
+    /// Rows of types no entry lists are skipped (`MappedAdapter.selectsRows`, computed once).
+    private let selectsRows: Bool
     /// This row's values, parallel to `plans`; nil: empty cell or skipped zero.
     private var values: [Double?]
+    /// Parallel to `values`: above/below-range flags of a device's HI / LO word.
+    private var limitFlags: [RecordFlags]
+    /// Parallel to `values`: the entry reads this row (its `when:` lists the row's type).
+    private var applies: [Bool]
     /// Where the cells are: set by `use(_:)` once the layout has read the header.
     private var c = ResolvedColumns(date: 0, time: nil, subject: nil, source: nil, filter: nil, values: [], maxIndex: 0)
     private(set) var hasColumns = false
@@ -30,6 +36,9 @@ struct MappedRowMapper {
         /// A report value: its fixed importance (0: read from its importance column).
         var reportValue: Bool
         var fixedImportance: Int
+        var high: ValueMapping.Limit?
+        var low: ValueMapping.Limit?
+        var eachRow: Bool
     }
 
     init(adapter: MappedAdapter, subject: Symbol, file: Symbol) {
@@ -41,12 +50,15 @@ struct MappedRowMapper {
             var fixed = 0
             if case .fixed(let i)? = v.importance { fixed = i }
             return Plan(target: v.target, scale: v.scale, min: v.min ?? -.infinity, max: v.max ?? .infinity, skipZero: v.skipZero,
-                        reportValue: v.importance != nil, fixedImportance: fixed)
+                        reportValue: v.importance != nil, fixedImportance: fixed, high: v.high, low: v.low, eachRow: v.eachRow)
         }
         values = Array(repeating: nil, count: plans.count)
-        decimalComma = adapter.decimalComma
+        limitFlags = Array(repeating: [], count: plans.count)
+        applies = Array(repeating: true, count: plans.count)
+        decimal = adapter.decimal
         filter = adapter.filter
         defaultSource = adapter.sourceName
+        selectsRows = adapter.selectsRows
     }
 
     mutating func use(_ columns: ResolvedColumns) {
@@ -59,17 +71,34 @@ struct MappedRowMapper {
     mutating func map(_ row: CSVRow, _ placer: inout LocalTimePlacer,
                       _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         if let f = c.filter, let filter, !filter.matches(row.trimmed(f)) { return }
-        let date = row.trimmed(c.date)
+        // Which entries read this row (`when:`); a row of a type no entry lists is skipped.
+        if let t = c.rowType {
+            let type = row.trimmed(t)
+            var anyApplies = false
+            for k in 0..<plans.count {
+                applies[k] = adapter.values[k].applies(toType: type)
+                anyApplies = anyApplies || applies[k]
+            }
+            if selectsRows, !anyApplies { return }
+        }
+        var date = row.trimmed(c.date)
+        if date.isEmpty, let f = c.dateFallback { date = row.trimmed(f) }
         var timeCell: UnsafeRawBufferPointer? = nil
         if let t = c.time { timeCell = row.trimmed(t) }
         if date.isEmpty, timeCell?.isEmpty ?? true { throw CSVFileRun.Reject("no timestamp") }
         guard let parsed = time.parse(date: date, time: timeCell) else {
-            throw CSVFileRun.Reject("timestamp '\(MappedTimeReader.describe(date: date, time: timeCell))' does not match the format '\(time.pattern)'")
+            throw CSVFileRun.Reject("timestamp '\(MappedTimeReader.describe(date: date, time: timeCell))' does not match the format '\(time.patterns.description)'")
         }
         for k in 0..<plans.count {
+            limitFlags[k] = []
+            guard applies[k] else { values[k] = nil; continue }
+            if plans[k].eachRow { values[k] = 0; continue }
+            // An optional column this file lacks.
+            guard c.values[k] >= 0 else { values[k] = nil; continue }
             let cell = row.trimmed(c.values[k])
-            switch Self.check(cell, plans[k], decimalComma) {
+            switch Self.check(cell, plans[k], decimal) {
             case .value(let x): values[k] = x
+            case .limit(let x, let flag): values[k] = x; limitFlags[k] = flag
             case .skip: values[k] = nil
             case let failure: throw Self.reject(adapter.values[k], cell, failure)
             }
@@ -80,16 +109,16 @@ struct MappedRowMapper {
         if let i = c.subject { let cell = row.trimmed(i); if !cell.isEmpty { who = subjects.symbol(cell) } }
         if let i = c.source { let cell = row.trimmed(i); if !cell.isEmpty { src = sources.symbol(cell) } }
         let prov = Provenance(file: file, line: row.line)
-        let note = c.note.flatMap { i -> String? in let cell = row.trimmed(i); return cell.isEmpty ? nil : cell.text }
+        let note = Self.note(row, c.notes)
         // A report is checked whole before anything of the row is emitted.
         let report = adapter.makesReports ? try report(row, who: who, at: at, note: note, prov) : nil
-        var emitted = false
+        var emittedEvent = false
         for k in 0..<plans.count where !plans[k].reportValue {
             guard let x = values[k] else { continue }
-            emitted = true
             switch plans[k].target {
             case .measurement(let metric, let unit, let glucose):
                 var flags = at.flags, v = x
+                flags.formUnion(limitFlags[k])
                 if let glucose {
                     v = glucose.toMgdl(x)
                     if glucose == .mmol { flags.insert(.convertedFromMmol) }
@@ -99,14 +128,16 @@ struct MappedRowMapper {
             case .event(let kind, let field, let subtype, let duration):
                 var e = Event(subject: who, kind: kind, subtype: subtype, source: src, start: at.utc, end: at.utc + duration,
                               utcOffset: at.offset, flags: at.flags, provenance: prov)
-                switch field {
-                case .carbs: e.carbs = x
-                case .protein: e.protein = x
-                case .fat: e.fat = x
-                case .insulin: e.insulin = x
-                case .duration: e.end = at.utc + Int64((x * 60).rounded())
+                switch plans[k].eachRow ? nil : field {
+                case nil: break  // an each_row event: no amount
+                case .carbs?: e.carbs = x
+                case .protein?: e.protein = x
+                case .fat?: e.fat = x
+                case .insulin?: e.insulin = x
+                case .duration?: e.end = at.utc + Int64((x * 60).rounded())
                 }
                 if report == nil { e.note = note }
+                emittedEvent = true
                 try out.add(e, emit)
             }
         }
@@ -114,11 +145,21 @@ struct MappedRowMapper {
             var batch = RecordBatch(measurements: report.measurements)
             batch.reports = [report]
             try emit(batch)
-        } else if !emitted, let note {
-            // A row with only its free text is a note.
+        } else if !emittedEvent, let note {
+            // Free text with no event to carry it (the row is a reading, or only text) is a note.
             try out.add(Event(subject: who, kind: .note, source: src, start: at.utc, utcOffset: at.offset, note: note, flags: at.flags,
                               provenance: prov), emit)
         }
+    }
+
+    /// The row's free-text cells that are not empty, joined with " — "; nil when all are empty.
+    private static func note(_ row: CSVRow, _ columns: [Int]) -> String? {
+        var parts: [String] = []
+        for i in columns where i >= 0 {
+            let cell = row.trimmed(i)
+            if !cell.isEmpty { parts.append(cell.text) }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " — ")
     }
 
     /// The row's report values (canonical units, importance 1–5, at least two); nil when it has none.
@@ -129,7 +170,7 @@ struct MappedRowMapper {
             var importance = plans[k].fixedImportance
             if importance == 0, let i = c.importance[k] {
                 let cell = row.trimmed(i)
-                guard let v = ByteText.double(cell, decimalComma: decimalComma), let whole = Int(exactly: v) else {
+                guard let v = MappedNumbers.double(cell, decimal), let whole = Int(exactly: v) else {
                     throw CSVFileRun.Reject("\(adapter.values[k].label): importance '\(cell.text)' is not a whole number 1–5")
                 }
                 importance = whole
@@ -150,14 +191,18 @@ struct MappedRowMapper {
         }
     }
 
-    private enum Check { case value(Double), skip, notNumber, below(Double), above(Double) }
+    private enum Check { case value(Double), limit(Double, RecordFlags), skip, notNumber, below(Double), above(Double) }
 
     /// The cell's value × scale; skip when empty or a skipped zero; a failure when it is not a
     /// number or lies outside the adapter's valid range (e.g. Nightscout's sgv error codes).
     @inline(__always)
-    private static func check(_ cell: UnsafeRawBufferPointer, _ p: Plan, _ decimalComma: Bool) -> Check {
+    private static func check(_ cell: UnsafeRawBufferPointer, _ p: Plan, _ decimal: MappedAdapter.DecimalMark) -> Check {
         if cell.isEmpty { return .skip }
-        guard let x = ByteText.double(cell, decimalComma: decimalComma) else { return .notNumber }
+        guard let x = MappedNumbers.double(cell, decimal) else {
+            if let h = p.high, h.matches(cell) { return .limit(h.value * p.scale, .aboveSensorRange) }
+            if let l = p.low, l.matches(cell) { return .limit(l.value * p.scale, .belowSensorRange) }
+            return .notNumber
+        }
         if x < p.min { return .below(p.min) }
         if x > p.max { return .above(p.max) }
         if p.skipZero, x == 0 { return .skip }

@@ -18,7 +18,7 @@
 ///   begin: "# CGM ENTRIES"    #   rows start after the line beginning with this
 ///   end: "#"                  #   and stop at the next line beginning with this (default "#")
 /// separator: auto             # "," ";" "|" "\t" (or tab) | auto (judged from the header line)
-/// decimal_comma: false
+/// decimal_comma: false       # true | false | auto (either mark)
 /// timestamp:                  # required: column + format, or date_column + date_format
 ///   column: timestamp         #   (+ time_column + time_format: the cells are joined by a space)
 ///   format: "%Y-%m-%dT%H:%M:%S"   # TimestampPattern tokens, or epoch / epoch_ms
@@ -28,8 +28,18 @@
 /// source: simglucose          # source name (default: the adapter name)
 /// source_column: device       # optional; empty cells fall back to `source`
 /// note_column: Comment        # optional: the row's free text (a report's note, else its events'
-///                             #   note, or a note event on a row with nothing else)
+///                             #   note, or a note event on a row with no event)
+/// note_columns: [Meal Descriptions, Note]   # several free-text columns, joined with " — "
+///                             #   formats / date_formats / time_formats: lists of alternatives
+///                             #   `%b` is a month name or abbreviation (Aug, Mär, déc, Okt …)
 /// columns:                    # required: header names, or 1-based positions when header: none
+///                             #   a name may list alternatives: "Date|Dato|Datum" (any language)
+///                             #   optional: true — the column may be missing from a file
+///                             #   high / low: { text: [HI], value: 600 } — a meter's out-of-range word
+///                             #   from: value — the column read when the key is a label
+///                             #   when: [GlucoseMeasurement] — only rows of these types (row_type_column)
+///                             #   each_row: true — an event with no amount for each such row
+/// row_type_column: class      # optional: the column naming each row's type (see when:)
 ///   cgm_mgdl: { metric: glucose, unit: mg/dL, min: 39, max: 600 }
 ///   carbs_g: { event: meal, field: carbs, skip_zero: true, duration_min: 5 }
 ///   temp: { metric: body_temperature, unit: degF, importance_column: temp_importance }
@@ -55,7 +65,7 @@ struct MappedSpec: Decodable {
     var header: String?
     var section: SectionSpec?
     var separator: String?
-    var decimal_comma: Bool?
+    var decimal_comma: DecimalMarkSpec?
     var timestamp: TimestampSpec?
     var timezone: String?
     var subject_column: String?
@@ -63,6 +73,11 @@ struct MappedSpec: Decodable {
     var source: String?
     var source_column: String?
     var note_column: String?
+    /// The column whose value says what a row is (`class`, `Event`): entries with `when:` apply
+    /// only to rows of those types; rows of a type no entry lists are skipped, not rejected.
+    var row_type_column: String?
+    /// Several free-text columns (meal description, note …), joined in this order.
+    var note_columns: [String]?
     var columns: ColumnsSpec?
 
     struct DetectSpec: Decodable {
@@ -89,6 +104,12 @@ struct MappedSpec: Decodable {
         var date_format: String?
         var time_column: String?
         var time_format: String?
+        /// Read when `column`'s cell is empty (e.g. a note's `updated_at`).
+        var fallback_column: String?
+        /// Alternatives, tried in order (a file uses one; several languages' files differ).
+        var formats: [String]?
+        var date_formats: [String]?
+        var time_formats: [String]?
     }
 
     struct ColumnSpec: Decodable {
@@ -104,6 +125,42 @@ struct MappedSpec: Decodable {
         var duration_min: Double?
         var importance: Int?
         var importance_column: String?
+        /// The column may be absent from a file's header (another language, unit or app version).
+        var optional: Bool?
+        /// A word the device writes for a reading beyond its range (`HI`, `LO`): stored as `value`
+        /// with the above/below-range flag instead of rejecting the row.
+        var high: LimitSpec?
+        var low: LimitSpec?
+        /// The header column this entry reads when the key is only a label (several entries can
+        /// read one column for different row types).
+        var from: String?
+        /// Row types (values of `row_type_column`) this entry applies to; all rows when absent.
+        var when: [String]?
+        /// An event with no amount, one per row the entry applies to (a logged meal, a note).
+        var each_row: Bool?
+    }
+
+    struct LimitSpec: Decodable {
+        var text: [String]?
+        var value: Double?
+    }
+}
+
+/// `decimal_comma: true | false | auto` (auto: `5,4` and `5.4` both read as 5.4, for an adapter
+/// whose languages differ in their decimal mark).
+enum DecimalMarkSpec: Decodable {
+    case point, comma, auto
+
+    init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self).lowercased()
+        switch text {
+        case "true", "yes": self = .comma
+        case "false", "no": self = .point
+        case "auto": self = .auto
+        default:
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "decimal_comma is true or false (or auto: either mark), not '\(text)'"))
+        }
     }
 }
 

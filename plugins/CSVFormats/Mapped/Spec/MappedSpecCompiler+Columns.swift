@@ -2,7 +2,7 @@ import HealthPipeCore
 
 /// Column references, the timestamp and the value columns.
 extension MappedSpecCompiler {
-    static let tokenHelp = "tokens: %Y %y %m %d %H %I %M %S %p %z %%, or the whole format epoch / epoch_ms"
+    static let tokenHelp = "tokens: %Y %y %m %d %b (month name) %H %I %M %S %p %z %%, or the whole format epoch / epoch_ms"
 
     /// A column reference: a 1-based index in headerless files, else a header name. Structural
     /// references (timestamp, subject, source, filter) must be among `detect.header_contains`, so a file
@@ -19,9 +19,13 @@ extension MappedSpecCompiler {
             }
             return .index(n - 1)
         }
-        let name = HeaderText.normalize(text)
-        if structural, !headerCells.isEmpty, !headerCells.contains(name) {
-            let known = headerCells + (spec.columns?.entries.map { HeaderText.normalize($0.key) } ?? [])
+        let name = ColumnNames.normalize(text)
+        if ColumnNames.alternatives(name).contains("") {
+            nodes.fail(path, atKey: atKey, "column name '\(text)' has an empty alternative")
+            return nil
+        }
+        if structural, !headerCells.isEmpty, !ColumnNames.listed(name, among: headerCells) {
+            let known = headerCells + (spec.columns?.entries.map { ColumnNames.normalize($0.key) } ?? [])
             nodes.fail(path, atKey: atKey,
                        "unknown column '\(text)': a timestamp, subject, source or filter column must be listed in detect.header_contains ("
                         + headerCells.joined(separator: ", ") + ")",
@@ -48,45 +52,65 @@ extension MappedSpecCompiler {
             nodes.fail(["timestamp"], "missing required option 'timestamp' (column + format, or date_column + date_format [+ time_column + time_format])")
             return nil
         }
-        if t.column != nil || t.format != nil {
-            for (value, key) in [(t.date_column, "date_column"), (t.date_format, "date_format"),
-                                 (t.time_column, "time_column"), (t.time_format, "time_format")] where value != nil {
+        let single = Self.alternatives(t.format, t.formats)
+        if t.column != nil || !single.isEmpty {
+            for (set, key) in [(t.date_column != nil, "date_column"), (t.date_format != nil, "date_format"), (t.date_formats != nil, "date_formats"),
+                               (t.time_column != nil, "time_column"), (t.time_format != nil, "time_format"), (t.time_formats != nil, "time_formats")] where set {
                 nodes.fail(["timestamp", key], atKey: true, "use either column + format or date_column + date_format, not both")
             }
             let col = requiredRef(t.column, ["timestamp", "column"])
-            var compiled: TimestampPattern? = nil
-            if let f = required(t.format, ["timestamp", "format"]) { compiled = pattern(f, ["timestamp", "format"], label: "format") }
-            guard let col, let compiled else { return nil }
-            return .single(col, compiled)
+            if single.isEmpty { nodes.fail(["timestamp", "format"], "missing required option 'format'") }
+            let key = t.formats != nil ? "formats" : "format"
+            let compiled = single.compactMap { pattern($0, ["timestamp", key], label: "format") }
+            guard let col, !compiled.isEmpty, compiled.count == single.count else { return nil }
+            return .single(col, Self.patterns(compiled, single))
         }
         let date = requiredRef(t.date_column, ["timestamp", "date_column"])
-        let dateFormat = required(t.date_format, ["timestamp", "date_format"])
-        var datePattern: TimestampPattern? = nil
-        if let f = dateFormat { datePattern = pattern(f, ["timestamp", "date_format"], label: "date_format") }
-        if let f = dateFormat, f.hasPrefix("epoch") {
-            nodes.fail(["timestamp", "date_format"], "epoch times are one cell: use column + format: \(f)")
+        let dates = Self.alternatives(t.date_format, t.date_formats)
+        let dateKey = t.date_formats != nil ? "date_formats" : "date_format"
+        if dates.isEmpty { nodes.fail(["timestamp", "date_format"], "missing required option 'date_format'"); return nil }
+        if let f = dates.first(where: { $0.hasPrefix("epoch") }) {
+            nodes.fail(["timestamp", dateKey], "epoch times are one cell: use column + format: \(f)")
             return nil
         }
-        guard (t.time_column == nil) == (t.time_format == nil) else {
-            nodes.fail(["timestamp", t.time_column == nil ? "time_format" : "time_column"], atKey: true,
+        let times = Self.alternatives(t.time_format, t.time_formats)
+        let timeKey = t.time_formats != nil ? "time_formats" : "time_format"
+        guard (t.time_column == nil) == times.isEmpty else {
+            nodes.fail(["timestamp", t.time_column == nil ? timeKey : "time_column"], atKey: true,
                        "time_column and time_format go together")
             return nil
         }
-        guard let tf = t.time_format else {
-            guard let date, let datePattern else { return nil }
-            return .split(date: date, time: nil, datePattern)
+        let datePatterns = dates.compactMap { pattern($0, ["timestamp", dateKey], label: "date_format") }
+        guard datePatterns.count == dates.count else { return nil }
+        guard let timeColumn = t.time_column else {
+            guard let date else { return nil }
+            return .split(date: date, time: nil, Self.patterns(datePatterns, dates))
         }
-        let time = ref(t.time_column!, ["timestamp", "time_column"], structural: true)
-        // The time format has no year of its own; check its tokens behind a dummy year.
-        let timeOK = pattern("%Y " + tf, ["timestamp", "time_format"], label: "time_format", shown: tf) != nil
-        guard let date, let time, let dateFormat, datePattern != nil, timeOK,
-              let joined = pattern(dateFormat + " " + tf, ["timestamp"], label: "date + time format") else { return nil }
-        return .split(date: date, time: time, joined)
+        let time = ref(timeColumn, ["timestamp", "time_column"], structural: true)
+        // A time format has no year of its own; check its tokens behind a dummy year.
+        let timesOK = times.allSatisfy { pattern("%Y " + $0, ["timestamp", timeKey], label: "time_format", shown: $0) != nil }
+        guard let date, let time, timesOK else { return nil }
+        // Every date format with every time format, in the order written.
+        var joinedText: [String] = []
+        for d in dates { for tf in times { joinedText.append(d + " " + tf) } }
+        let joined = joinedText.compactMap { pattern($0, ["timestamp"], label: "date + time format") }
+        guard joined.count == joinedText.count else { return nil }
+        return .split(date: date, time: time, Self.patterns(joined, joinedText))
+    }
+
+    /// `format` and `formats` together, in that order.
+    static func alternatives(_ one: String?, _ many: [String]?) -> [String] {
+        (one.map { [$0] } ?? []) + (many ?? [])
+    }
+
+    static func patterns(_ compiled: [TimestampPattern], _ texts: [String]) -> MappedAdapter.Patterns {
+        .init(list: compiled, texts: texts, monthNames: texts.contains { $0.contains("%b") })
     }
 
     private mutating func pattern(_ text: String, _ path: [String], label: String, shown: String? = nil) -> TimestampPattern? {
         do {
-            return try TimestampPattern(text)
+            // A month name is rewritten to its number before parsing (MonthNames).
+            return try TimestampPattern(text.replacingOccurrences(of: "%b", with: "%m"))
         } catch let e as TimestampPatternError {
             nodes.fail(path, "\(label) '\(shown ?? text)': \(e.reason) (\(Self.tokenHelp))")
         } catch {
@@ -104,19 +128,78 @@ extension MappedSpecCompiler {
         var seen: Set<ColumnRef> = []
         for (key, c) in entries {
             let path = ["columns", key]
-            guard let column = ref(key, path, atKey: true, structural: false) else { continue }
-            if !seen.insert(column).inserted { nodes.fail(path, atKey: true, "column \(column) is mapped twice") }
-            guard let target = target(c, path) else { continue }
+            let eachRow = c.each_row ?? false
+            let column: ColumnRef
+            if eachRow {
+                if c.from != nil { nodes.fail(path + ["from"], atKey: true, "an each_row entry reads no cell: drop from:") }
+                if c.event == nil { nodes.fail(path + ["each_row"], atKey: true, "each_row makes an event (meal, note …) for each row: give event:") }
+                if c.field != nil { nodes.fail(path + ["field"], atKey: true, "an each_row event has no amount: drop field:") }
+                column = .eachRow
+            } else if let from = c.from {
+                guard let r = ref(from, path + ["from"], structural: false) else { continue }
+                column = r
+            } else {
+                guard let r = ref(key, path, atKey: true, structural: false) else { continue }
+                column = r
+            }
+            // Entries for different row types may read one column.
+            if c.when == nil, !eachRow, !seen.insert(column).inserted { nodes.fail(path, atKey: true, "column \(column) is mapped twice") }
+            let when = c.when.map { $0.map { Array($0.trimmingCharacters(in: .whitespaces).lowercased().utf8) } }
+            if let when, when.isEmpty || when.contains(where: \.isEmpty) {
+                nodes.fail(path + ["when"], "when: lists the row types (values of row_type_column) the entry reads")
+            }
+            guard let target = eachRow ? eachRowTarget(c, path) : target(c, path) else { continue }
             if let s = c.scale, !(s.isFinite && s != 0) { nodes.fail(path + ["scale"], "scale must be a non-zero number") }
             if let lo = c.min, let hi = c.max, lo > hi { nodes.fail(path + ["max"], "max (\(hi)) is below min (\(lo))") }
+            if c.optional == true, header == .none {
+                nodes.fail(path + ["optional"], atKey: true, "a headerless file has every column: optional is for named columns")
+            }
             out.append(ValueMapping(column: column, target: target, scale: c.scale ?? 1, min: c.min, max: c.max,
-                                    skipZero: c.skip_zero ?? false, importance: importance(c, target, path)))
+                                    skipZero: c.skip_zero ?? false, optional: c.optional ?? false,
+                                    high: limit(c.high, path + ["high"], target), low: limit(c.low, path + ["low"], target),
+                                    when: when, eachRow: eachRow, importance: importance(c, target, path)))
         }
         let reportColumns = entries.filter { $0.spec.importance != nil || $0.spec.importance_column != nil }
         if reportColumns.count == 1, let lone = reportColumns.first {
             nodes.fail(["columns", lone.key], atKey: true, "a health report holds at least two values: give importance to two or more columns")
         }
         return out
+    }
+
+    /// The event of an `each_row` entry: its kind, subtype and length; no amount.
+    private mutating func eachRowTarget(_ c: MappedSpec.ColumnSpec, _ path: [String]) -> ValueMapping.Target? {
+        guard let kindText = c.event else { return nil }
+        guard let kind = Event.Kind(rawValue: kindText) else {
+            nodes.fail(path + ["event"], "unknown event kind '\(kindText)' (valid: \(Self.kinds))",
+                       suggestion: NameSuggester.nearest(to: kindText, in: Event.Kind.allCases.map(\.rawValue)))
+            return nil
+        }
+        let minutes = c.duration_min ?? 0
+        guard minutes >= 0, minutes <= 100_000 else {
+            nodes.fail(path + ["duration_min"], "duration_min must be between 0 and 100000")
+            return nil
+        }
+        return .event(kind: kind, field: .duration, subtype: c.subtype.map { Symbol($0) } ?? .empty,
+                      durationSeconds: Int64((minutes * 60).rounded()))
+    }
+
+    /// `high:` / `low:`: the words (at least one) and the value stored for them, for measurements.
+    private mutating func limit(_ spec: MappedSpec.LimitSpec?, _ path: [String], _ target: ValueMapping.Target) -> ValueMapping.Limit? {
+        guard let spec else { return nil }
+        guard case .measurement = target else {
+            nodes.fail(path, atKey: true, "'\(path.last!)' is for measurement columns (a device's out-of-range word)")
+            return nil
+        }
+        let words = (spec.text ?? []).map { Array($0.trimmingCharacters(in: .whitespaces).lowercased().utf8) }
+        guard !words.isEmpty, !words.contains(where: \.isEmpty) else {
+            nodes.fail(path + ["text"], "\(path.last!) needs text: the words the device writes (e.g. [HI])")
+            return nil
+        }
+        guard let value = spec.value, value.isFinite else {
+            nodes.fail(path + ["value"], "\(path.last!) needs value: the reading stored for those words (e.g. 600)")
+            return nil
+        }
+        return .init(words: words, value: value)
     }
 
     /// A report value's importance (`importance: 1–5` or `importance_column:`), for measurement columns.

@@ -38,15 +38,40 @@ struct MappedSpecCompiler {
         let subject = optionalRef(spec.subject_column, ["subject_column"])
         let sourceColumn = optionalRef(spec.source_column, ["source_column"])
         let filter = checkFilter()
-        let note = optionalRef(spec.note_column, ["note_column"])
+        var notes: [ColumnRef] = []
+        if let n = optionalRef(spec.note_column, ["note_column"]) { notes.append(n) }
+        for (i, text) in (spec.note_columns ?? []).enumerated() {
+            if let n = ref(text, ["note_columns", String(i)], structural: true) { notes.append(n) }
+        }
+        let rowType = optionalRef(spec.row_type_column, ["row_type_column"])
         let values = checkColumns()
+        if rowType == nil, let e = spec.columns?.entries.first(where: { $0.spec.when != nil }) {
+            nodes.fail(["columns", e.key, "when"], atKey: true, "when: selects row types: name the column that holds them with row_type_column")
+        }
+        var fallback: ColumnRef? = nil
+        if let f = spec.timestamp?.fallback_column {
+            if spec.timestamp?.column == nil {
+                nodes.fail(["timestamp", "fallback_column"], atKey: true, "fallback_column goes with column + format")
+            } else {
+                fallback = ref(f, ["timestamp", "fallback_column"], structural: true)
+            }
+        }
+        let decimalMark: MappedAdapter.DecimalMark
+        switch spec.decimal_comma {
+        case .comma?: decimalMark = .comma
+        case .auto?: decimalMark = .auto
+        case .point?, nil: decimalMark = .point
+        }
         guard nodes.errors.isEmpty, let name, let description, let detect, let time, let values else { return nil }
-        return MappedAdapter(
+        var adapter = MappedAdapter(
             name: name, summary: description, family: family, header: header, headerCells: headerCells,
             withinLines: detect.within, fieldCount: fieldCount, detectDataRows: detect.dataRows, section: section,
-            separator: separator, decimalComma: spec.decimal_comma ?? false, time: time, timezone: zone,
-            subject: subject, filter: filter, sourceName: Symbol(spec.source ?? name), sourceColumn: sourceColumn, note: note,
+            separator: separator, decimal: decimalMark, time: time, timezone: zone,
+            subject: subject, filter: filter, sourceName: Symbol(spec.source ?? name), sourceColumn: sourceColumn, notes: notes,
             values: values)
+        adapter.rowType = rowType
+        adapter.timeFallback = fallback
+        return adapter
     }
 
     mutating func required(_ value: String?, _ path: [String]) -> String? {
@@ -76,12 +101,12 @@ struct MappedSpecCompiler {
             nodes.fail(["detect"], "missing required option 'detect' (how to recognise the file, e.g. detect: { header_contains: [...] })")
             return nil
         }
-        let cells = (d.header_contains ?? []).map(HeaderText.normalize)
+        let cells = (d.header_contains ?? []).map(ColumnNames.normalize)
         if header == .none {
             if !cells.isEmpty {
                 nodes.fail(["detect", "header_contains"], atKey: true, "a headerless adapter (header: none) has no header to match; use field_count and data_rows")
             }
-        } else if cells.isEmpty || cells.contains("") {
+        } else if cells.isEmpty || cells.contains(where: { ColumnNames.alternatives($0).contains("") }) {
             nodes.fail(["detect", "header_contains"], "header_contains lists the header cells that identify the file (at least one, none empty)")
         }
         headerCells = cells

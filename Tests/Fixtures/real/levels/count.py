@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Independent counter for Levels glucose exports (Python 3 stdlib only; never HealthPipe).
+
+The file: a line "Levels,<name>,,", then `Time (UTC),Time (Local),Glucose Reading (mg/dL),Type of
+Reading`; every row (timeseries or directRead scan) is one sensor glucose reading at its UTC time.
+Distinct instants are counted (readings sharing one are one stored row).
+`python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
+import csv, json, pathlib, sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+FILES = [("levels-export.csv", "en", "Levels member-portal export, mg/dL, UTC and local times")]
+
+
+def count(path):
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    head = next(i for i, r in enumerate(rows) if "Glucose Reading (mg/dL)" in r)
+    col = {name: i for i, name in enumerate(rows[head])}
+    readings = {}
+    for r in rows[head + 1:]:
+        if not any(c.strip() for c in r):
+            continue
+        readings[r[col["Time (UTC)"]]] = float(r[col["Glucose Reading (mg/dL)"]])
+    return {"glucose": {"count": len(readings), "sum": float(sum(readings.values()))}}
+
+
+def compute():
+    return {"files": [{"file": name, "vendor": "Levels", "language": lang, "layout": layout, "format": "levels",
+                       "timezone": None, "measurements": count(HERE / name), "events": {}}
+                      for name, lang, layout in FILES]}
+
+
+if __name__ == "__main__":
+    got = compute()
+    target = HERE / "expected.json"
+    if "--check" in sys.argv:
+        if json.loads(target.read_text()) != got:
+            print("expected.json differs from what count.py computes")
+            sys.exit(1)
+        print("expected.json agrees")
+    else:
+        target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")

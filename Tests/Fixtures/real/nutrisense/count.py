@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Independent counter for Nutrisense exports (Python 3 stdlib only; never HealthPipe).
+
+The file: a line "Nutrisense,<name>,…", then `class,value,time,length,photo_url,description,
+occurred_at,body,updated_at,started_at,ended_at,created_by`; each row's `class` says what it is.
+Times are naive local M/D/YY H:MM (`occurred_at`, else `updated_at`). Read: GlucoseMeasurement ->
+glucose, BloodGlucoseMeasurement -> blood_glucose, StepCountMeasurement -> step_count,
+ExerciseActivity -> exercise, Meal -> meal (no carbs), Note -> note; other classes (running
+distance without a unit, blood pressure as text) are not read. Distinct natural keys are counted
+(docs/schema.md); events without an amount share amount 0.
+`python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
+import csv, datetime, json, pathlib, sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+FILES = [("nutrisense-export.csv", "en", "Nutrisense app export, one row per logged item (class column)", "America/Los_Angeles")]
+METRICS = {"GlucoseMeasurement": "glucose", "BloodGlucoseMeasurement": "blood_glucose", "StepCountMeasurement": "step_count"}
+EVENTS = {"ExerciseActivity": "exercise", "Meal": "meal", "Note": "note"}
+
+
+def count(path):
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    head = next(i for i, r in enumerate(rows) if r[:2] == ["class", "value"])
+    col = {name: i for i, name in enumerate(rows[head])}
+    measured, events = {}, set()
+    for r in rows[head + 1:]:
+        kind = r[col["class"]]
+        if kind not in METRICS and kind not in EVENTS:
+            continue
+        when = r[col["occurred_at"]] or r[col["updated_at"]]
+        start = datetime.datetime.strptime(when, "%m/%d/%y %H:%M")
+        text = r[col["description"]].strip() or r[col["body"]].strip()
+        if kind in METRICS:
+            measured.setdefault(METRICS[kind], {})[start] = float(r[col["value"]])
+            if text:
+                events.add(("note", start))
+        else:
+            events.add((EVENTS[kind], start))
+    out = {"measurements": {m: {"count": len(v), "sum": float(sum(v.values()))} for m, v in sorted(measured.items())},
+           "events": {}}
+    for kind in sorted({k for k, _ in events}):
+        n = sum(1 for k, _ in events if k == kind)
+        out["events"][kind] = {"count": n, "sum": 0.0} if kind == "meal" else {"count": n}
+    return out
+
+
+def compute():
+    files = []
+    for name, lang, layout, zone in FILES:
+        c = count(HERE / name)
+        files.append({"file": name, "vendor": "Nutrisense", "language": lang, "layout": layout, "format": "nutrisense",
+                      "timezone": zone, "measurements": c["measurements"], "events": c["events"]})
+    return {"files": files}
+
+
+if __name__ == "__main__":
+    got = compute()
+    target = HERE / "expected.json"
+    if "--check" in sys.argv:
+        if json.loads(target.read_text()) != got:
+            print("expected.json differs from what count.py computes")
+            sys.exit(1)
+        print("expected.json agrees")
+    else:
+        target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")
