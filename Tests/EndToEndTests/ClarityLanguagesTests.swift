@@ -49,7 +49,7 @@ import ZIPFoundation
         #expect(E2E.query(db, "SELECT metric, count(*) FROM measurements GROUP BY 1 ORDER BY 1")
                 == [["blood_glucose", "2"], ["glucose", "135"]])
         #expect(E2E.query(db, "SELECT kind, count(*), sum(carbs_g) FROM events GROUP BY 1 ORDER BY 1")
-                == [["exercise", "7", "NULL"], ["meal", "3", "150.0"]])
+                == [["exercise", "7", "NULL"], ["meal", "3", "115.0"]])
         #expect(E2E.query(db, "SELECT DISTINCT intensity FROM events WHERE intensity IS NOT NULL ORDER BY 1")
                 == [["light"], ["medium"]])
         // The Device row (デバイス) names the model: readings carry Dexcom G7.

@@ -16,6 +16,10 @@ struct ClarityRowMapper {
     private var kinds = ClarityEventKinds()
     /// Set at the first row with a timestamp: untimed rows before it are the metadata preamble.
     private var sawTimedRow = false
+    /// The last unambiguous reading's local time and transmitter clock (seconds), to place a DST repeated hour.
+    private var clock: (local: Int64, ticks: Int64)? = nil
+    private let followsFile: Bool
+    private var resolver: ZoneResolver?
     private var devices = ClarityDevices()
     private let dexcom = Symbol("Dexcom"), cgm = Symbol(CGMSource.dexcom)
     private let bloodGlucose = Symbol("blood_glucose")
@@ -29,6 +33,27 @@ struct ClarityRowMapper {
         placer = LocalTimePlacer(zone: options.zone, ambiguous: options.ambiguous, nonexistent: options.nonexistent,
                                  file: options.path, format: format)
         defaultSource = dexcom
+        followsFile = options.ambiguous == .fileOrder
+        resolver = options.zone.map { ZoneResolver(zone: $0, ambiguous: .earlier, nonexistent: options.nonexistent) }
+    }
+
+    /// Clarity sorts by local time, so in a DST fall-back the two passes of the repeated hour are
+    /// interleaved (01:01 second pass, 01:01 first pass, 01:06 …) and file order cannot tell them
+    /// apart. The transmitter's clock can: since the last unambiguous reading it has run as long as the
+    /// wall clock on the first pass, and one DST shift longer on the second.
+    private mutating func passOfRepeatedHour(_ at: inout ZoneResolver.Resolved, _ local: Int64,
+                                             _ ticksCell: UnsafeRawBufferPointer) throws {
+        guard let ticks = ByteText.int(ticksCell) else { return }
+        guard at.flags.contains(.ambiguousLocalTime) else {
+            clock = (local, ticks)
+            return
+        }
+        guard let ref = clock, var r = resolver else { return }
+        let earlier = try r.resolve(local: local, ambiguous: .earlier), later = try r.resolve(local: local, ambiguous: .later)
+        let shift = later.utc - earlier.utc, drift = (ticks - ref.ticks) - (local - ref.local)
+        guard shift > 0 else { return }
+        if abs(drift) * 2 <= shift { at = earlier } else if abs(drift - shift) * 2 <= shift { at = later }
+        resolver = r
     }
 
     /// True once the header row has been read.
@@ -67,7 +92,8 @@ struct ClarityRowMapper {
         }
         sawTimedRow = true
         guard let parsed = pattern.parse(ts) else { throw CSVFileRun.Reject("unreadable timestamp '\(ts.echo)'") }
-        let at = try placer.place(parsed, line: row.line)
+        var at = try placer.place(parsed, line: row.line)
+        if let ticks = cols.transmitterTime, followsFile { try passOfRepeatedHour(&at, parsed.seconds, row.trimmed(ticks)) }
         let uploaderCell = row.trimmed(cols.sourceDevice)
         let src = uploaderCell.isEmpty ? defaultSource : sources.symbol(uploaderCell)
         let prov = Provenance(file: file, line: row.line)

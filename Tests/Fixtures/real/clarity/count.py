@@ -17,6 +17,9 @@ FILES = [
          timezone="Europe/Kyiv"),
     dict(file="clarity-ja-g7-mgdl.csv", language="ja", layout="Clarity CSV, G7 Android app, Japanese, BOM+CRLF, mg/dL",
          timezone="Asia/Tokyo"),
+    dict(file="clarity-en-g6-edited-header.csv", language="en",
+         layout="Clarity CSV, G6 Android app, BOM+CRLF, quoted, with calibrations; owner renamed the timestamp header, "
+                "dropped the preamble", timezone="America/New_York"),
 ]
 # Event Type codes by meaning, per language (this counter's own table).
 CODES = {
@@ -42,7 +45,8 @@ def count(name):
     delim = ";" if first.count(";") > first.count(",") else ","
     rows = list(csv.reader(io.StringIO(raw, newline=""), delimiter=delim))
     header = rows[0]
-    ts_col = next(i for i, h in enumerate(header) if "Thh:mm:ss" in h)
+    # The timestamp column names its pattern; where its owner renamed it (`date_time`), Clarity's place: 2nd.
+    ts_col = next((i for i, h in enumerate(header) if "Thh:mm:ss" in h), 1)
     g_col = next(i for i, h in enumerate(header) if h.endswith("(mg/dL)") or h.endswith("(mmol/L)"))
     mmol = "mmol" in header[g_col]
     type_col, ins_col, carb_col, dev_col = ts_col + 1, g_col + 1, g_col + 2, ts_col + 5
@@ -58,9 +62,11 @@ def count(name):
             v = 40.0 if cell in LOW else 400.0 if cell in HIGH else number(cell)
             if mmol and cell not in LOW | HIGH:
                 v = float(round(v * 18.0156))
-            if (kind, ts) in seen_m:
+            # Rows of a DST repeated hour share a local time; the transmitter clock (Transmitter Time) tells them apart.
+            ticks = r[g_col + 5] if len(r) > g_col + 5 else ""
+            if (kind, ts, ticks) in seen_m:
                 continue
-            seen_m.add((kind, ts))
+            seen_m.add((kind, ts, ticks))
             m = meas.setdefault(kind, {"count": 0, "sum": 0.0})
             m["count"] += 1
             m["sum"] += v
