@@ -20,6 +20,9 @@ FILES = [
     dict(file="clarity-en-g6-edited-header.csv", language="en",
          layout="Clarity CSV, G6 Android app, BOM+CRLF, quoted, with calibrations; owner renamed the timestamp header, "
                 "dropped the preamble", timezone="America/New_York"),
+    dict(file="clarity-en-g6-12col-2016.csv", language="en",
+         layout="Clarity CSV, older 12-column layout (no transmitter columns), unquoted, BOM+LF, DateOfBirth row",
+         timezone="Europe/London"),
 ]
 # Event Type codes by meaning, per language (this counter's own table).
 CODES = {
