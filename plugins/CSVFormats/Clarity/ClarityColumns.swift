@@ -54,9 +54,9 @@ struct ClarityColumns {
         transmitterTime = find(.transmitterTime)
         transmitter = find(.transmitterID)
         let lastRole = ClarityRole.transmitterID.rawValue - ClarityRole.glucose.rawValue
-        if transmitter == nil, count == g + lastRole + 1 {
+        if count == g + lastRole + 1 {  // the 14-column layout
             transmitterTime = transmitterTime ?? g + lastRole - 1
-            transmitter = g + lastRole
+            transmitter = transmitter ?? g + lastRole
         }
     }
 
@@ -73,14 +73,19 @@ struct ClarityColumns {
         guard let first = lines.first else { return false }
         let delimiter = HeaderText.sniffDelimiter(first)
         let cells = SniffCells.split(first, delimiter: delimiter)
-        guard (11...14).contains(cells.count), let c = ClarityColumns(header: cells),
-              c.eventType < cells.count, c.glucose < cells.count else { return false }
+        guard looksLikeHeader(cells), let c = ClarityColumns(header: cells) else { return false }
         if cells[c.timestamp].lowercased().contains("thh:mm:ss") || c.namedTimestamp { return true }
         return lines.dropFirst().contains { line in
             let row = SniffCells.split(line, delimiter: delimiter)
             guard row.count > c.eventType, Int(row[0]) != nil, !row[c.eventType].isEmpty else { return false }
             return isISOTimestamp(row[c.timestamp])
         }
+    }
+
+    /// Clarity's width (11 to 14 cells) and columns that resolve within it.
+    static func looksLikeHeader(_ cells: [String]) -> Bool {
+        guard (11...14).contains(cells.count), let c = ClarityColumns(header: cells) else { return false }
+        return c.eventType < cells.count && c.glucose < cells.count
     }
 
     /// `YYYY-MM-DDThh:mm:ss`, the form of every Clarity timestamp.

@@ -79,7 +79,8 @@ struct ClarityRowMapper {
             // device, store nothing. They are the rows before the first timed row (any language),
             // or carry a known metadata type; any other row without a timestamp is an error.
             if row.isBlank { return }
-            guard !sawTimedRow || ClarityColumns.isMetadataKind(kind) else {
+            let preamble = !sawTimedRow && row.count > cols.eventType && !typeCell.isEmpty
+            guard preamble || ClarityColumns.isMetadataKind(kind) else {
                 throw CSVFileRun.Reject(row.count < 3 ? "row has \(row.count) field(s); expected Clarity's \(cols.eventType + 1)+ (wrong separator?)"
                                                       : "row has no timestamp and is not a metadata row")
             }
