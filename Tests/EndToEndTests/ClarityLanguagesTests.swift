@@ -119,24 +119,36 @@ import ZIPFoundation
                            + "JOIN devices d ON d.id = m.device_id") == "G7")
     }
 
-    /// The Excel export with French header cells reads like its English original (same vocabulary).
-    @Test func frenchWorkbookReadsLikeTheEnglishOne() throws {
+    /// The Excel export with French or Japanese header cells and codes reads like its English original
+    /// (same vocabulary, same structure rules).
+    static let workbookWords: [String: [String: String]] = [
+        "fr": ["Timestamp (YYYY-MM-DDThh:mm:ss)": "Horodateur (AAAA-MM-JJThh:mm:ss)",
+               "Event Type": "Type d&apos;événement",
+               "Glucose Value (mmol/L)": "Valeur de glycémie (mmol/L)",
+               "Device Info": "Informations sur l&apos;appareil",
+               "FirstName": "Prénom", "LastName": "Nom", "Device": "Appareil", "Alert": "Alerte"],
+        "ja": ["Index": "索引", "Timestamp (YYYY-MM-DDThh:mm:ss)": "タイムスタンプ (YYYY-MM-DDThh:mm:ss)",
+               "Event Type": "イベント タイプ", "Patient Info": "患者情報", "Device Info": "デバイス情報",
+               "Source Device ID": "ソースデバイス ID", "Glucose Value (mmol/L)": "グルコース値 (mmol/L)",
+               "Insulin Value (u)": "インスリン値 (単位)", "Carb Value (grams)": "炭水化物値 (グラム)",
+               "Duration (hh:mm:ss)": "期間 (hh:mm:ss)", "Transmitter ID": "トランスミッター ID",
+               "FirstName": "名", "LastName": "姓", "Device": "デバイス", "Alert": "アラート", "Carbs": "食事",
+               "Exercise": "活動"],
+    ]
+
+    @Test(arguments: ["fr", "ja"])
+    func localizedWorkbookReadsLikeTheEnglishOne(_ language: String) throws {
         let dir = E2E.tempDir()
         let english = E2E.samples.appendingPathComponent("dexcom-clarity/clarity_eu_mmol.xlsx")
-        let french = dir.appendingPathComponent("export.xlsx")
-        try Self.rewriteStrings(of: english, to: french, [
-            "Timestamp (YYYY-MM-DDThh:mm:ss)": "Horodateur (AAAA-MM-JJThh:mm:ss)",
-            "Event Type": "Type d&apos;événement",
-            "Glucose Value (mmol/L)": "Valeur de glycémie (mmol/L)",
-            "Device Info": "Informations sur l&apos;appareil",
-        ])
+        let localized = dir.appendingPathComponent("export.xlsx")
+        try Self.rewriteStrings(of: english, to: localized, Self.workbookWords[language] ?? [:])
         var dumps: [[[String]]] = []
-        for (name, file) in [("en", english), ("fr", french)] {
+        for (name, file) in [("en", english), (language, localized)] {
             let db = dir.appendingPathComponent("\(name).sqlite")
             let r = try E2E.run(["import", file.path, "--db", db.path, "--timezone", "Europe/Berlin"])
             #expect(r.code == 0, "\(r.stderr)")
             dumps.append(E2E.query(db, "SELECT metric, start, value, flags, line FROM measurements ORDER BY start, metric")
-                         + E2E.query(db, "SELECT kind, subtype, start, carbs_g, insulin_u FROM events ORDER BY start, kind"))
+                         + E2E.query(db, "SELECT kind, subtype, start, carbs_g, insulin_u, intensity FROM events ORDER BY start, kind"))
         }
         #expect(dumps[1].count == 129)
         #expect(dumps[0] == dumps[1])
