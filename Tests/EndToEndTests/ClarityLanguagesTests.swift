@@ -75,6 +75,30 @@ import ZIPFoundation
                 == [["104.0", "0"], ["40.0", "1"], ["400.0", "2"]])
     }
 
+    /// A broken row in a localized file is quarantined with its line and reason; every other row lands.
+    @Test func brokenRowsOfALocalizedFileAreQuarantinedNotLost() throws {
+        let csv = """
+            Index;Zeitstempel (JJJJ-MM-TTThh:mm:ss);Ereignistyp;Ereignisuntertyp;Patienteninformationen;Geräteinformationen;\
+            Quellgeräte-ID;Glukosewert (mmol/l);Insulinwert (E);Kohlenhydratwert (Gramm);Dauer (hh:mm:ss);\
+            Änderungsrate Glukose (mmol/l/min);Transmitterzeit (Long Integer);Transmitter-ID
+            1;2026-03-02T08:00:00;EGV;;;;android G6;5,8;;;;;900;8AB123
+            2;2026-03-02T08:05:00;EGV;;;;android G6;fünf;;;;;1200;8AB123
+            3;2026-03-02T08:10:00;EGV;;;;android G6;6,1;;;;;1500;8AB123
+            4;2026-03-02T08:15:00,EGV,,,,android G6,6.3,,,,,1800,8AB123
+            5;2026-03-02T08:20:00;EGV;;;;android G6;6,4;;;;;2100;8AB123
+
+            """
+        let (db, r) = try importText(csv, zone: "Europe/Berlin")
+        #expect(r.code == 3, "\(r.stderr)")  // done, with quarantined rows
+        #expect(E2E.count(db, "measurements") == 3)
+        let quarantine = (try? String(contentsOf: db.deletingLastPathComponent().appendingPathComponent("h.quarantine.ndjson"),
+                                      encoding: .utf8)) ?? ""
+        let lines = quarantine.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.contains { $0.contains("\"line\":3") && $0.contains("not a number") })
+        #expect(lines.contains { $0.contains("\"line\":5") })
+    }
+
     /// Spanish exports name EGV rows `Niveles estimados de glucosa`: readings, not notes.
     @Test func spanishEstimatedGlucoseRowsAreReadings() throws {
         let csv = """
