@@ -37,25 +37,6 @@ struct ClarityRowMapper {
         resolver = options.zone.map { ZoneResolver(zone: $0, ambiguous: .earlier, nonexistent: options.nonexistent) }
     }
 
-    /// Clarity sorts by local time, so in a DST fall-back the two passes of the repeated hour are
-    /// interleaved (01:01 second pass, 01:01 first pass, 01:06 …) and file order cannot tell them
-    /// apart. The transmitter's clock can: since the last unambiguous reading it has run as long as the
-    /// wall clock on the first pass, and one DST shift longer on the second.
-    private mutating func passOfRepeatedHour(_ at: inout ZoneResolver.Resolved, _ local: Int64,
-                                             _ ticksCell: UnsafeRawBufferPointer) throws {
-        guard let ticks = ByteText.int(ticksCell) else { return }
-        guard at.flags.contains(.ambiguousLocalTime) else {
-            clock = (local, ticks)
-            return
-        }
-        guard let ref = clock, var r = resolver else { return }
-        let earlier = try r.resolve(local: local, ambiguous: .earlier), later = try r.resolve(local: local, ambiguous: .later)
-        let shift = later.utc - earlier.utc, drift = (ticks - ref.ticks) - (local - ref.local)
-        guard shift > 0 else { return }
-        if abs(drift) * 2 <= shift { at = earlier } else if abs(drift - shift) * 2 <= shift { at = later }
-        resolver = r
-    }
-
     /// True once the header row has been read.
     var sawHeader: Bool { columns != nil }
     /// Cells in the header row, once it has been read.
@@ -124,6 +105,25 @@ struct ClarityRowMapper {
         default:
             try out.add(otherEvent(row, cols, effective, typeCell, at, src, prov), emit)
         }
+    }
+
+    /// Clarity sorts by local time, so in a DST fall-back the two passes of the repeated hour are
+    /// interleaved (01:01 second pass, 01:01 first pass, 01:06 …) and file order cannot tell them
+    /// apart. The transmitter's clock can: since the last unambiguous reading it has run as long as the
+    /// wall clock on the first pass, and one DST shift longer on the second.
+    private mutating func passOfRepeatedHour(_ at: inout ZoneResolver.Resolved, _ local: Int64,
+                                             _ ticksCell: UnsafeRawBufferPointer) throws {
+        guard let ticks = ByteText.int(ticksCell) else { return }
+        guard at.flags.contains(.ambiguousLocalTime) else {
+            clock = (local, ticks)
+            return
+        }
+        guard let ref = clock, var r = resolver else { return }
+        let earlier = try r.resolve(local: local, ambiguous: .earlier), later = try r.resolve(local: local, ambiguous: .later)
+        let shift = later.utc - earlier.utc, drift = (ticks - ref.ticks) - (local - ref.local)
+        guard shift > 0 else { return }
+        if abs(drift) * 2 <= shift { at = earlier } else if abs(drift - shift) * 2 <= shift { at = later }
+        resolver = r
     }
 
     /// A glucose reading: EGV (sensor), Calibration or Fasting Glucose (meter, user-entered).
