@@ -23,14 +23,14 @@ struct ClarityColumns {
             let words = ClarityVocabulary.headerWords[role] ?? []
             return cells.firstIndex { cell in words.contains { cell.hasPrefix($0) } }
         }
-        // Structure: the timestamp cell spells out ISO 8601 with a `T` in every language
-        // (YYYY-MM-DDThh:mm:ss, AAAA-MM-JJThh:mm:ss, JJJJ-MM-TTThh:mm:ss…).
-        // The glucose column is the first whose unit is a glucose unit (the rate column says `/min`).
+        // Structure: the glucose column is the first whose unit is a glucose unit (the rate column says `/min`).
         let unitCell = cells.firstIndex { $0.hasSuffix("(mg/dl)") || $0.hasSuffix("(mmol/l)") }
         let byPosition = ClarityRole.glucose.rawValue - ClarityRole.timestamp.rawValue
         // A renamed timestamp cell (`date_time`) in Clarity's 12–14 columns: the timestamp keeps its place
         // before the glucose unit; each row's timestamp is still checked.
         let placed = unitCell.flatMap { g in (12...14).contains(cells.count) && g == ClarityRole.glucose.rawValue ? g - byPosition : nil }
+        // The timestamp cell spells out ISO 8601 with a `T` in every language
+        // (YYYY-MM-DDThh:mm:ss, AAAA-MM-JJThh:mm:ss, JJJJ-MM-TTThh:mm:ss…).
         guard let ts = find(.timestamp) ?? cells.firstIndex(where: { $0.contains("thh:mm:ss") }) ?? placed,
               let g = find(.glucose) ?? unitCell, g > ts else { return nil }
         timestamp = ts
