@@ -13,6 +13,13 @@ struct ClarityRowMapper {
     private let pattern = try! TimestampPattern("%Y-%m-%dT%H:%M:%S")
     private var sources = ByteSymbolCache()
     private var subtypes = ByteSymbolCache()
+    private var kinds = ClarityEventKinds()
+    /// Set at the first row with a timestamp: untimed rows before it are the metadata preamble.
+    private var sawTimedRow = false
+    /// The last unambiguous reading's local time and transmitter clock (seconds), to place a DST repeated hour.
+    private var clock: (local: Int64, ticks: Int64)? = nil
+    private let followsFile: Bool
+    private var resolver: ZoneResolver?
     private var devices = ClarityDevices()
     private let dexcom = Symbol("Dexcom"), cgm = Symbol(CGMSource.dexcom)
     private let bloodGlucose = Symbol("blood_glucose")
@@ -26,6 +33,8 @@ struct ClarityRowMapper {
         placer = LocalTimePlacer(zone: options.zone, ambiguous: options.ambiguous, nonexistent: options.nonexistent,
                                  file: options.path, format: format)
         defaultSource = dexcom
+        followsFile = options.ambiguous == .fileOrder
+        resolver = options.zone.map { ZoneResolver(zone: $0, ambiguous: .earlier, nonexistent: options.nonexistent) }
     }
 
     /// True once the header row has been read.
@@ -44,88 +53,160 @@ struct ClarityRowMapper {
             return
         }
         let ts = row.trimmed(cols.timestamp)
-        let type = row.trimmed(cols.eventType)
+        let typeCell = row.trimmed(cols.eventType)
+        let kind = kinds.kind(typeCell)
         if ts.isEmpty {
             // Metadata rows (patient, device, alert settings) have no timestamp: remember the
-            // device, store nothing. Any other row without a timestamp is an error, not metadata.
+            // device, store nothing. They are the rows before the first timed row (any language),
+            // or carry a known metadata type; any other row without a timestamp is an error.
             if row.isBlank { return }
-            guard ClarityColumns.isMetadataType(type) else {
+            let preamble = !sawTimedRow && row.count > cols.eventType && !typeCell.isEmpty
+            guard preamble || ClarityColumns.isMetadataKind(kind) else {
                 throw CSVFileRun.Reject(row.count < 3 ? "row has \(row.count) field(s); expected Clarity's \(cols.eventType + 1)+ (wrong separator?)"
                                                       : "row has no timestamp and is not a metadata row")
             }
-            if ByteText.equals(type, "Device") {
+            // The Device row is the metadata row that names the display device, in every language.
+            if kind == .device || (kind == .unknown && !row.isEmpty(cols.deviceInfo)) {
                 if !row.isEmpty(cols.sourceDevice) { defaultSource = sources.symbol(row.trimmed(cols.sourceDevice)) }
                 if !row.isEmpty(cols.deviceInfo) { deviceInfo = row.trimmed(cols.deviceInfo).text }
             }
             return
         }
+        sawTimedRow = true
         guard let parsed = pattern.parse(ts) else { throw CSVFileRun.Reject("unreadable timestamp '\(ts.echo)'") }
-        let at = try placer.place(parsed, line: row.line)
+        var at = try placer.place(parsed, line: row.line)
+        if let ticks = cols.transmitterTime, followsFile { try passOfRepeatedHour(&at, parsed.seconds, row.trimmed(ticks)) }
         let uploaderCell = row.trimmed(cols.sourceDevice)
         let src = uploaderCell.isEmpty ? defaultSource : sources.symbol(uploaderCell)
         let prov = Provenance(file: file, line: row.line)
 
-        if ByteText.equals(type, "EGV") || ByteText.equals(type, "Calibration") || ByteText.equals(type, "Fasting Glucose") {
-            let cell = row.trimmed(cols.glucose)
-            var flags = at.flags
-            let value: Double
-            if let v = ByteText.double(cell, decimalComma: false) {
-                let (mgdl, converted) = try GlucoseValue.canonical(v, unit: cols.glucoseUnit, cell: cell, what: "glucose value")
-                value = mgdl
-                flags.formUnion(converted)
-            } else if let limit = ClaritySource.outOfRange(cell) {
-                value = limit.value
-                flags.insert(limit.flag)
-            } else {
-                throw CSVFileRun.Reject(cell.isEmpty ? "\(type.echo) row without a glucose value"
-                                                     : "glucose value '\(cell.echo)' is not a number")
+        let effective = kind == .unknown ? inferKind(row, cols, uploaderCell) : kind
+        switch effective {
+        case .egv, .calibration, .fastingGlucose:
+            try addReading(row, cols, effective, typeCell, at, uploaderCell, prov, &out, emit)
+        case .carbs:
+            guard let g = Self.number(row.trimmed(cols.carbs)), g >= 0 else {
+                throw CSVFileRun.Reject("Carbs row without a carbohydrate amount")
             }
-            let isEGV = ByteText.equals(type, "EGV")
-            if !isEGV { flags.insert(ByteText.equals(type, "Calibration") ? [.calibration, .userEntered] : .userEntered) }
-            let transmitter = cols.transmitter.map { row.trimmed($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
-            let device = devices.symbol(uploaderBytes: uploaderCell, fallback: defaultSource, transmitter: transmitter,
-                                        deviceInfo: deviceInfo)
-            try out.add(Measurement(subject: options.subject, metric: isEGV ? Metrics.glucose : bloodGlucose, source: cgm,
-                                    start: at.utc, utcOffset: at.offset, value: value, unit: CanonicalUnits.glucose, flags: flags,
-                                    provenance: prov, device: device), emit)
+            var event = Event(subject: options.subject, kind: .meal, source: src, start: at.utc, utcOffset: at.offset,
+                              flags: at.flags, provenance: prov)
+            event.carbs = g
+            try out.add(event, emit)
+        case .insulin:
+            guard let u = Self.number(row.trimmed(cols.insulin)), u >= 0 else {
+                throw CSVFileRun.Reject("Insulin row without a dose")
+            }
+            var event = Event(subject: options.subject, kind: .insulin, source: src, start: at.utc, utcOffset: at.offset,
+                              flags: at.flags, provenance: prov)
+            event.insulin = u
+            let sub = row.trimmed(cols.subtype)
+            event.subtype = ClarityVocabulary.longActingWords.contains(sub.text.lowercased()) ? InsulinKinds.basal : InsulinKinds.bolus
+            try out.add(event, emit)
+        default:
+            try out.add(otherEvent(row, cols, effective, typeCell, at, src, prov), emit)
+        }
+    }
+
+    /// Clarity sorts by local time, so in a DST fall-back the two passes of the repeated hour are
+    /// interleaved (01:01 second pass, 01:01 first pass, 01:06 …) and file order cannot tell them
+    /// apart. The transmitter's clock can: since the last unambiguous reading it has run as long as the
+    /// wall clock on the first pass, and one DST shift longer on the second.
+    private mutating func passOfRepeatedHour(_ at: inout ZoneResolver.Resolved, _ local: Int64,
+                                             _ ticksCell: UnsafeRawBufferPointer) throws {
+        guard let ticks = ByteText.int(ticksCell) else { return }
+        guard at.flags.contains(.ambiguousLocalTime) else {
+            clock = (local, ticks)
             return
         }
+        guard let ref = clock, var r = resolver else { return }
+        let earlier = try r.resolve(local: local, ambiguous: .earlier), later = try r.resolve(local: local, ambiguous: .later)
+        let shift = later.utc - earlier.utc, drift = (ticks - ref.ticks) - (local - ref.local)
+        guard shift > 0 else { return }
+        if abs(drift) * 2 <= shift { at = earlier } else if abs(drift - shift) * 2 <= shift { at = later }
+        resolver = r
+    }
 
+    /// A glucose reading: EGV (sensor), Calibration or Fasting Glucose (meter, user-entered).
+    private mutating func addReading<Row: TableRow>(_ row: Row, _ cols: ClarityColumns, _ kind: ClarityEventKind,
+                                                    _ typeCell: UnsafeRawBufferPointer, _ at: ZoneResolver.Resolved,
+                                                    _ uploaderCell: UnsafeRawBufferPointer, _ prov: Provenance,
+                                                    _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
+        let cell = row.trimmed(cols.glucose)
+        var flags = at.flags
+        let value: Double
+        if let v = Self.number(cell) {
+            let (mgdl, converted) = try GlucoseValue.canonical(v, unit: cols.glucoseUnit, cell: cell, what: "glucose value")
+            value = mgdl
+            flags.formUnion(converted)
+        } else if let limit = ClaritySource.outOfRange(cell) {
+            value = limit.value
+            flags.insert(limit.flag)
+        } else {
+            throw CSVFileRun.Reject(cell.isEmpty ? "\(typeCell.echo) row without a glucose value"
+                                                 : "glucose value '\(cell.echo)' is not a number")
+        }
+        let isEGV = kind == .egv
+        if !isEGV { flags.insert(kind == .calibration ? [.calibration, .userEntered] : .userEntered) }
+        let transmitter = cols.transmitter.map { row.trimmed($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let device = devices.symbol(uploaderBytes: uploaderCell, fallback: defaultSource, transmitter: transmitter,
+                                    deviceInfo: deviceInfo)
+        try out.add(Measurement(subject: options.subject, metric: isEGV ? Metrics.glucose : bloodGlucose, source: cgm,
+                                start: at.utc, utcOffset: at.offset, value: value, unit: CanonicalUnits.glucose, flags: flags,
+                                provenance: prov, device: device), emit)
+    }
+
+    /// Exercise, Health, Alert and Device rows, and types no language of the table names (kept as notes).
+    private mutating func otherEvent<Row: TableRow>(_ row: Row, _ cols: ClarityColumns, _ kind: ClarityEventKind,
+                                                    _ typeCell: UnsafeRawBufferPointer, _ at: ZoneResolver.Resolved, _ src: Symbol,
+                                                    _ prov: Provenance) -> Event {
         var event = Event(subject: options.subject, kind: .note, source: src, start: at.utc, utcOffset: at.offset,
                           flags: at.flags, provenance: prov)
         let sub = row.trimmed(cols.subtype)
-        if ByteText.equals(type, "Carbs") {
-            guard let g = ByteText.double(row.trimmed(cols.carbs)), g >= 0 else {
-                throw CSVFileRun.Reject("Carbs row without a carbohydrate amount")
-            }
-            event.kind = .meal
-            event.carbs = g
-        } else if ByteText.equals(type, "Insulin") {
-            guard let u = ByteText.double(row.trimmed(cols.insulin)), u >= 0 else {
-                throw CSVFileRun.Reject("Insulin row without a dose")
-            }
-            event.kind = .insulin
-            event.insulin = u
-            event.subtype = ByteText.equalsIgnoringCase(sub, "Long-Acting") ? InsulinKinds.basal : InsulinKinds.bolus
-        } else if ByteText.equals(type, "Exercise") || ByteText.equals(type, "Activity") {
+        switch kind {
+        case .exercise:
             event.kind = .exercise
-            event.intensity = sub.isEmpty ? .empty : Symbol(sub.text.lowercased())
+            if !sub.isEmpty {
+                let word = sub.text.lowercased()
+                event.intensity = Symbol(ClarityVocabulary.intensities[word] ?? word)
+            }
             if let d = ByteText.duration(row.trimmed(cols.duration)) { event.end = at.utc + d }
-        } else if ByteText.equals(type, "Health") {
+        case .health:
             event.kind = .episode  // Illness, Stress, Low Symptoms, Cycle, Alcohol
             event.subtype = sub.isEmpty ? .empty : Symbol(sub.text.lowercased())
-        } else if ByteText.equals(type, "Alert") {
+        case .alert:
             event.kind = .alert
             event.subtype = subtypes.symbol(sub)
-        } else if ByteText.equals(type, "Device") {
+        case .device:
             event.kind = .device
             event.subtype = subtypes.symbol(row.trimmed(cols.deviceInfo))
-        } else {
+        default:
             // Unknown event types are kept as notes named after the type, never dropped.
-            event.subtype = subtypes.symbol(type)
+            event.subtype = subtypes.symbol(typeCell)
             event.note = sub.isEmpty ? nil : sub.text
         }
-        try out.add(event, emit)
+        return event
+    }
+
+    /// An Event Type no language of the table names, judged by the row's cells: a glucose value
+    /// with a transmitter (or, in the 12-column layout, an uploader) is a sensor reading, one
+    /// without is a meter reading; then insulin, carbs, a duration (exercise); else a note.
+    private func inferKind<Row: TableRow>(_ row: Row, _ cols: ClarityColumns, _ uploader: UnsafeRawBufferPointer) -> ClarityEventKind {
+        if !row.isEmpty(cols.glucose) {
+            if let t = cols.transmitterTime {
+                return row.isEmpty(t) && (cols.transmitter.map { row.isEmpty($0) } ?? true) ? .fastingGlucose : .egv
+            }
+            return uploader.isEmpty ? .fastingGlucose : .egv
+        }
+        if Self.number(row.trimmed(cols.insulin)) != nil { return .insulin }
+        if Self.number(row.trimmed(cols.carbs)) != nil { return .carbs }
+        if !row.isEmpty(cols.duration) { return .exercise }
+        return .unknown
+    }
+
+    /// A number with a decimal point, or a decimal comma (French, German… exports: `"4,9"`).
+    @inline(__always)
+    static func number(_ cell: UnsafeRawBufferPointer) -> Double? {
+        ByteText.double(cell) ?? ByteText.double(cell, decimalComma: true)
     }
 }
 

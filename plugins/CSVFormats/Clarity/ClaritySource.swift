@@ -10,11 +10,23 @@ final class ClaritySource: Source, InputDescribing {
     /// kept at the limit with a flag, never dropped and never mistaken for a real 40 or 400.
     static let sensorLow = 40.0, sensorHigh = 400.0
 
-    /// A Dexcom sensor's `Low`/`High` text as its limit with the range flag; nil for any other cell.
+    /// A Dexcom sensor's `Low`/`High` text (in any language of `ClarityVocabulary`) as its limit
+    /// with the range flag; nil for any other cell.
     static func outOfRange(_ cell: UnsafeRawBufferPointer) -> (value: Double, flag: RecordFlags)? {
-        if ByteText.equalsIgnoringCase(cell, "Low") { return (sensorLow, .belowSensorRange) }
-        if ByteText.equalsIgnoringCase(cell, "High") { return (sensorHigh, .aboveSensorRange) }
+        for w in ClarityVocabulary.lowWords where equalsFolded(cell, w) { return (sensorLow, .belowSensorRange) }
+        for w in ClarityVocabulary.highWords where equalsFolded(cell, w) { return (sensorHigh, .aboveSensorRange) }
         return nil
+    }
+
+    /// ASCII case-insensitive byte comparison (multi-byte letters compare exactly).
+    private static func equalsFolded(_ b: UnsafeRawBufferPointer, _ w: [UInt8]) -> Bool {
+        guard b.count == w.count else { return false }
+        for i in 0..<w.count {
+            let x = b[i], y = w[i]
+            if x == y { continue }
+            guard x < 0x80, y < 0x80, x | 0x20 == y | 0x20, (x | 0x20) >= 0x61, (x | 0x20) <= 0x7A else { return false }
+        }
+        return true
     }
 
     let options: CSVCommonOptions

@@ -99,10 +99,25 @@ enum ClarityXLSXDetection {
         var parts = ["xl/sharedStrings.xml"]
         if let first = package.sheets.first { parts.append(first.part) }
         for part in parts {
-            let text = String(decoding: package.peek(part), as: UTF8.self).lowercased()
-            if (text.contains("timestamp (yyyy-mm-ddthh:mm:ss)") || text.contains("marca temporal (aaaa-mm-ddthh:mm:ss)"))
-                && (text.contains("event type") || text.contains("tipo de evento")) { return 90 }
+            let text = String(decoding: package.peek(part), as: UTF8.self)
+            if ClarityXLSXDetection.namesClarityColumns(text) { return 90 }
         }
         return 0
     }
+
+    /// The workbook's strings hold a Clarity timestamp header and a glucose header, in any language of
+    /// `ClarityVocabulary` or by structure (`…Thh:mm:ss`, `(mg/dL)`/`(mmol/L)`), plus an event-type word
+    /// or Clarity's EGV code.
+    static func namesClarityColumns(_ xml: String) -> Bool {
+        let text = xml.lowercased()
+        let words = ClarityVocabulary.headerWords
+        func any(_ role: ClarityRole) -> Bool {
+            (words[role] ?? []).contains { text.contains($0) || text.contains($0.replacingOccurrences(of: "'", with: "&apos;")) }
+        }
+        let timestamp = text.contains("thh:mm:ss") || any(.timestamp)
+        let glucose = any(.glucose) || text.contains("(mg/dl)") || text.contains("(mmol/l)")
+        let type = any(.eventType) || text.contains(">egv<")
+        return timestamp && glucose && type
+    }
 }
+

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Independent counter for the Dexcom Clarity excerpts (Python 3 stdlib only, never HealthPipe).
+
+Reads each file as Clarity writes it: optional UTF-8 BOM, `,` or `;` separators, quoted cells,
+a header row, untimed metadata rows, then timed rows. The Event Type code says what a row is:
+EGV -> glucose measurement; Calibration / Fasting Glucose -> blood_glucose measurement;
+Carbs -> meal (carbs), Insulin -> insulin (units), Exercise -> exercise, Health -> episode,
+Alert -> alert, Device -> device. Glucose in mmol/L is converted x 18.0156 and rounded.
+Low/High readings count at 40/400 mg/dL. Writes expected.json; --check exits 1 on a difference."""
+import csv, io, json, pathlib, sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+# Per file: what it is (the counter's own reading of Clarity's layout, by language).
+FILES = [
+    dict(file="clarity-en-g7-mgdl.csv", language="en", layout="Clarity CSV, G7 iOS app, 14 columns, quoted, mg/dL",
+         timezone="Europe/Kyiv"),
+    dict(file="clarity-ja-g7-mgdl.csv", language="ja", layout="Clarity CSV, G7 Android app, Japanese, BOM+CRLF, mg/dL",
+         timezone="Asia/Tokyo"),
+    dict(file="clarity-en-g6-edited-header.csv", language="en",
+         layout="Clarity CSV, G6 Android app, BOM+CRLF, quoted, with calibrations; owner renamed the timestamp header, "
+                "dropped the preamble", timezone="America/New_York"),
+    dict(file="clarity-en-g6-12col-2016.csv", language="en",
+         layout="Clarity CSV, older 12-column layout (no transmitter columns), unquoted, BOM+LF, DateOfBirth row",
+         timezone="Europe/London"),
+]
+# Event Type codes by meaning, per language (this counter's own table).
+CODES = {
+    "glucose": {"EGV"},
+    "blood_glucose": {"Calibration", "Fasting Glucose", "空腹時グルコース"},
+    "meal": {"Carbs", "食事"},
+    "insulin": {"Insulin"},
+    "exercise": {"Exercise", "活動"},
+    "episode": {"Health"},
+    "alert": {"Alert", "アラート"},
+    "device": {"Device", "デバイス"},
+}
+LOW, HIGH = {"Low", "Niedrig", "Bas"}, {"High", "Hoch"}
+
+
+def number(s):
+    return float(s.replace(",", "."))
+
+
+def count(name):
+    raw = (HERE / name).read_bytes().decode("utf-8-sig")
+    first = raw.split("\n", 1)[0]
+    delim = ";" if first.count(";") > first.count(",") else ","
+    rows = list(csv.reader(io.StringIO(raw, newline=""), delimiter=delim))
+    header = rows[0]
+    # The timestamp column names its pattern; where its owner renamed it (`date_time`), Clarity's place: 2nd.
+    ts_col = next((i for i, h in enumerate(header) if "Thh:mm:ss" in h), 1)
+    g_col = next(i for i, h in enumerate(header) if h.endswith("(mg/dL)") or h.endswith("(mmol/L)"))
+    mmol = "mmol" in header[g_col]
+    type_col, ins_col, carb_col, dev_col = ts_col + 1, g_col + 1, g_col + 2, ts_col + 5
+    meas, events = {}, {}
+    seen_m, seen_e = set(), set()
+    for r in rows[1:]:
+        if len(r) <= g_col or not r[ts_col]:
+            continue
+        code, ts = r[type_col], r[ts_col]
+        kind = next((k for k, codes in CODES.items() if code in codes), "note")
+        if kind in ("glucose", "blood_glucose"):
+            cell = r[g_col]
+            v = 40.0 if cell in LOW else 400.0 if cell in HIGH else number(cell)
+            if mmol and cell not in LOW | HIGH:
+                v = float(round(v * 18.0156))
+            # Rows of a DST repeated hour share a local time; the transmitter clock (Transmitter Time) tells them apart.
+            ticks = r[g_col + 5] if len(r) > g_col + 5 else ""
+            if (kind, ts, ticks) in seen_m:
+                continue
+            seen_m.add((kind, ts, ticks))
+            m = meas.setdefault(kind, {"count": 0, "sum": 0.0})
+            m["count"] += 1
+            m["sum"] += v
+            continue
+        amount = number(r[ins_col]) if kind == "insulin" else number(r[carb_col]) if kind == "meal" else None
+        key = (kind, ts, amount, r[dev_col] if kind == "device" else "")
+        if key in seen_e:
+            continue
+        seen_e.add(key)
+        e = events.setdefault(kind, {"count": 0} if amount is None else {"count": 0, "sum": 0.0})
+        e["count"] += 1
+        if amount is not None:
+            e["sum"] += amount
+    for d in list(meas.values()) + list(events.values()):
+        if "sum" in d:
+            d["sum"] = round(d["sum"], 4)
+    return meas, events
+
+
+def compute():
+    out = []
+    for f in FILES:
+        meas, events = count(f["file"])
+        out.append({"file": f["file"], "vendor": "Dexcom Clarity", "language": f["language"], "layout": f["layout"],
+                    "format": "dexcom-clarity", "timezone": f["timezone"], "measurements": meas, "events": events})
+    return {"files": out}
+
+
+if __name__ == "__main__":
+    want = compute()
+    path = HERE / "expected.json"
+    if "--check" in sys.argv:
+        have = json.loads(path.read_text()) if path.exists() else None
+        if have != want:
+            print("expected.json differs from what count.py computes")
+            sys.exit(1)
+        print("expected.json agrees")
+    else:
+        path.write_text(json.dumps(want, indent=2, ensure_ascii=False) + "\n")
+        print(json.dumps(want, ensure_ascii=False))
