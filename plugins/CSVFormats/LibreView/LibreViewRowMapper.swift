@@ -61,10 +61,13 @@ struct LibreViewRowMapper {
         case 2: try reading(row, columns.strip, "Strip Glucose", metric: bloodGlucose, flags: .userEntered, stamp, &out, emit)
         case 4: try insulin(row, stamp, &out, emit)
         case 5: try food(row, stamp, &out, emit)
+        case 3 where columns.ketones.contains(where: { !row.isEmpty($0) }):
+            // A blood ketone test (strip): the ketone cell is the reading.
+            try reading(row, nil, "Ketone", metric: Metrics.ketone, flags: [], stamp, &out, emit)
         default:
-            // 6 notes, 3 "unknown", and codes newer than this adapter: kept as notes, never dropped.
+            // 6 notes and time changes, 3 "unknown", and codes newer than this adapter: kept as notes, never dropped.
             let subtype = type == 6 ? Symbol.empty : type == 3 ? unknownType : Symbol("record type \(type)")
-            try out.add(stamp.event(.note, subtype: subtype, note: text(row, columns.notes)), emit)
+            try out.add(stamp.event(.note, subtype: subtype, note: Self.join(text(row, columns.notes), timeChange(row))), emit)
         }
     }
 
@@ -132,6 +135,12 @@ struct LibreViewRowMapper {
         let servingsNote = grams == nil ? servings.map { "\(Self.units($0)) servings" } : nil
         let note = Self.join(Self.join(servingsNote, text(row, columns.foodText)), text(row, columns.notes))
         try out.add(stamp.event(.meal, carbs: grams, note: note), emit)
+    }
+
+    /// The older desktop export records a clock change as `Previous Time` → `Updated Time`.
+    private func timeChange(_ row: CSVRow) -> String? {
+        guard let from = text(row, columns.previousTime), let to = text(row, columns.updatedTime) else { return nil }
+        return "time changed from \(from) to \(to)"
     }
 
     private func number(_ row: CSVRow, _ column: Int?, _ what: String) throws -> Double? {
