@@ -45,6 +45,8 @@ final class LibreViewSource: Source, InputDescribing {
                 throw InputError(file: options.path, line: row.line, reason: "not a LibreView export: no header with 'Device "
                                  + "Timestamp' and 'Record Type' columns in the first \(LibreViewColumns.headerSearchRows) rows")
             }
+        } finish: { out in
+            try mapper?.finish(into: &out, emit)
         }
         if mapper == nil {
             throw InputError(file: options.path,
