@@ -166,4 +166,37 @@ import Testing
         #expect(LibreViewVocabulary.stem("Historic Glucose(mg/dL)") == "historic glucose")
         #expect(LibreViewVocabulary.stem("\u{FEFF}Numero de serie") == LibreViewVocabulary.stem("Número de serie"))
     }
+
+    @Test func olderDesktopSoftwareLayoutWithTabsAndTimeChanges() throws {
+        let header = ["ID", "Time", "Record Type", "Historic Glucose (mg/dL)", "Scan Glucose (mg/dL)",
+                      "Non-numeric Rapid-Acting Insulin", "Rapid-Acting Insulin (units)", "Non-numeric Food", "Carbohydrates (grams)",
+                      "Non-numeric Long-Acting Insulin", "Long-Acting Insulin (units)", "Notes", "Strip Glucose (mg/dL)",
+                      "Ketone (mmol/L)", "Meal Insulin (units)", "Correction Insulin (units)", "User Change Insulin (units)",
+                      "Previous Time", "Updated Time"]
+        func row(_ id: Int, _ time: String, _ type: Int, _ cells: [Int: String]) -> String {
+            var c = Array(repeating: "", count: header.count)
+            c[0] = String(id)
+            c[1] = time
+            c[2] = String(type)
+            for (i, v) in cells { c[i] = v }
+            return c.joined(separator: "\t")
+        }
+        let text = (["Tester", header.joined(separator: "\t"), row(1, "2016/06/13 08:00", 0, [3: "104"]),
+                     row(2, "2016/06/13 08:05", 1, [4: "98"]), row(3, "2016/06/13 08:06", 6, [17: "2016/06/13 08:06", 18: "2016/06/13 09:06"]),
+                     row(4, "2016/06/13 09:10", 5, [8: "30"])]).joined(separator: "\r\n") + "\r\n"
+        #expect(detect(text) == 95)
+        let r = try run(text, zone: "Europe/Madrid")
+        #expect(r.input.rejected == 0, "\(r.quarantined)")
+        #expect(r.measurements.map(\.value) == [104, 98])
+        #expect(r.events.map(\.note) == ["time changed from 2016/06/13 08:06 to 2016/06/13 09:06", nil])
+    }
+
+    @Test func germanDottedDatesBOMAndCRLF() throws {
+        let text = "\u{FEFF}" + ([Self.german, Self.row("14.02.2021 08:00", 0, [4: "99"]), Self.row("14.02.2021 08:15", 0, [4: "101"])])
+            .joined(separator: "\r\n") + "\r\n"
+        #expect(detect(text) == 95)
+        let r = try run(text)
+        #expect(r.measurements.map(\.value) == [99, 101] && r.input.rejected == 0)
+        #expect(r.measurements[0].start == SourceHarness.utc(2021, 2, 14, 7, 0))
+    }
 }

@@ -39,6 +39,9 @@ struct LibreViewColumns {
 
     /// By header words; nil unless the row names both a timestamp and a record type column.
     init?(header: [String]) {
+        // No LibreView layout is wider than 21 columns (a few trailing empty cells aside): a wide table
+        // is something else, and not worth folding every cell of.
+        guard header.count <= 40 else { return nil }
         let roles = header.map { LibreViewVocabulary.roles[LibreViewVocabulary.stem($0)] }
         guard roles.contains(.timestamp), roles.contains(.recordType) else { return nil }
         self.init(roles: roles, header: header, unitless: .mgdl)
