@@ -25,6 +25,7 @@ FILES = {
     "libreview-en-us-librelink-glucose-data.csv": ("en", "LibreLink app via LibreView, US 'Glucose Data' preamble, mg/dL, MM-DD-YYYY 12-hour clock", "America/Los_Angeles"),
     "libreview-en-us-patient-report.csv": ("en", "LibreView clinic 'Patient report' (2-line preamble), mg/dL, strip readings, MM-DD-YYYY 12-hour clock", "America/Los_Angeles"),
     "libreview-en-us-2020-scans-strips.csv": ("en", "LibreLink app via LibreView 2020, mg/dL, scans, strips and food", "America/Los_Angeles"),
+    "libreview-en-eu-user-insulin-notes.csv": ("en", "LibreLink app via LibreView, English header from a European account, mg/dL, insulin doses, food, notes in one minute", "Europe/Madrid"),
     "libreview-en-mmol-crlf-notes.csv": ("en", "LibreLink app, mmol/L, CRLF, DD-MM-YYYY 24-hour, Long-Acting Insulin Value column, notes", "Europe/Amsterdam"),
     "libreview-de-glukose-werte.csv": ("de", "German LibreView 'Glukose-Werte' preamble and blank line, mg/dL, DD-MM-YYYY", "Europe/Berlin"),
     "libreview-fr-librelink.csv": ("fr", "French LibreView header, mg/dL, DD-MM-YYYY, decimal comma in quoted insulin cells", "Europe/Paris"),
