@@ -86,7 +86,7 @@ struct LibreViewColumns {
     static func detectScore(_ sniff: FileSniff) -> Int {
         if let found = LibreViewHeader.find(sniff) { return found.byStructure ? 90 : 95 }
         guard let first = sniff.lines(1).first else { return 0 }
-        let start = HeaderText.normalize(String(first.prefix(80)))
+        let start = LibreViewVocabulary.fold(String(first.prefix(80)))
         return LibreViewVocabulary.preambles.contains { start.hasPrefix($0) } ? 80 : 0
     }
 }

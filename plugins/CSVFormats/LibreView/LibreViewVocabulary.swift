@@ -61,7 +61,7 @@ enum LibreViewVocabulary {
             .long: ["Insuline à action longue (unités)"], .notes: ["Remarques"], .ketone: ["Cétone"],
             .mealInsulin: ["Insuline repas (unités)"], .correctionInsulin: ["Correction insuline (unités)"],
             .userChangeInsulin: ["Insuline modifiée par l'utilisateur (unités)"],
-        ]),
+        ], preambles: ["valeur de glycémie,créé le"]),
         // Spain (LibreView and the "Informe del paciente" clinic report), Latin America, and the older
         // desktop software (`ID;Hora;Tipo de registro;Histórico glucosa (mg/dL);Glucosa leída (mg/dL)`).
         Language(code: "es", words: [
@@ -119,8 +119,13 @@ enum LibreViewVocabulary {
         return [base, base + [.ketone, .ketone]]
     }()
 
-    /// Every first-line preamble of every language.
-    static let preambles: [String] = languages.flatMap(\.preambles)
+    /// Every first-line preamble of every language, compared like `fold`.
+    static let preambles: [String] = languages.flatMap(\.preambles).map(fold)
+
+    /// Lower case, no accents, no quotes or BOM: how preambles are compared.
+    static func fold(_ text: String) -> String {
+        HeaderText.normalize(text).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
 
     /// Spelling stem → role, over every language (built once).
     static let roles: [String: LibreViewRole] = {
@@ -136,7 +141,7 @@ enum LibreViewVocabulary {
     /// Lower case, no accents, single spaces, no quotes or BOM, and no trailing glucose or ketone unit:
     /// `"Historic Glucose(mg/dL)"` → `historic glucose`.
     static func stem(_ cell: String) -> String {
-        var s = HeaderText.normalize(cell).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
+        var s = fold(cell)
         for unit in ["(mg/dl)", "(mmol/l)", "mg/dl", "mmol/l"] where s.hasSuffix(unit) {
             s.removeLast(unit.count)
             break

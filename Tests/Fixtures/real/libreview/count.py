@@ -28,7 +28,7 @@ FILES = {
     "libreview-en-eu-user-insulin-notes.csv": ("en", "LibreLink app via LibreView, English header from a European account, mg/dL, insulin doses, food, notes in one minute", "Europe/Madrid"),
     "libreview-en-mmol-crlf-notes.csv": ("en", "LibreLink app, mmol/L, CRLF, DD-MM-YYYY 24-hour, Long-Acting Insulin Value column, notes", "Europe/Amsterdam"),
     "libreview-de-glukose-werte.csv": ("de", "German LibreView 'Glukose-Werte' preamble and blank line, mg/dL, DD-MM-YYYY", "Europe/Berlin"),
-    "libreview-fr-librelink.csv": ("fr", "French LibreView header, mg/dL, DD-MM-YYYY, decimal comma in quoted insulin cells", "Europe/Paris"),
+    "libreview-fr-valeur-de-glycemie.csv": ("fr", "French LibreView 'Valeur de glycémie' preamble, mg/dL, MM-DD-YYYY 12-hour clock, decimal comma in quoted insulin cells", "Africa/Algiers"),
     "libreview-es-datos-de-glucosa.csv": ("es", "Spanish LibreView 'Datos de glucosa', mg/dL, DD-MM-YYYY, scans", "Europe/Madrid"),
     "libreview-es-informe-del-paciente.csv": ("es", "Spanish clinic 'Informe del paciente' (2-line preamble), ';' separator, YYYY/MM/DD, Spain spellings", "Europe/Madrid"),
     "libreview-zh-tw-21-columns.csv": ("zh-TW", "Traditional Chinese header, 21 columns (two ketone columns), mg/dL, YYYY/MM/DD", "Asia/Taipei"),
