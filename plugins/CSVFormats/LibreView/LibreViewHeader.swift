@@ -45,19 +45,23 @@ enum LibreViewStructure {
     static func columns(header: [String], rows: ArraySlice<Substring>, delimiter: UInt8) -> LibreViewColumns? {
         guard let layout = LibreViewVocabulary.layouts.first(where: { $0.count == header.count }),
               looksLikeHeader(header) else { return nil }
-        var seen = 0
+        var seen = 0, serials = 0
         var decimals = 0, wholes = 0
         for line in rows.prefix(sampleLines) where !line.allSatisfy({ $0 == "\r" || $0 == " " }) {
             let cells = SniffCells.split(line, delimiter: delimiter)
             guard cells.count == header.count, let type = Int(cells[3].trimmingCharacters(in: .whitespaces)),
                   (0...6).contains(type), isDateTime(cells[2]) else { return nil }
             seen += 1
+            if !cells[1].trimmingCharacters(in: .whitespaces).isEmpty { serials += 1 }
+            // A reading row holds a glucose value in its column (or the reader's LO/HI).
+            if type <= 1, !cells[4 + type].isEmpty, !isGlucose(cells[4 + type]) { return nil }
             // The glucose unit, where the header names none: mmol/L readings have a decimal part.
             for i in [4, 5] where !cells[i].isEmpty {
                 if cells[i].contains(".") || cells[i].contains(",") { decimals += 1 } else if Double(cells[i]) != nil { wholes += 1 }
             }
         }
-        guard seen > 0 else { return nil }
+        // Every LibreView row names the sensor or reader it came from.
+        guard seen > 0, serials > 0 else { return nil }
         return LibreViewColumns(roles: layout, header: header, unitless: decimals > wholes ? .mmol : .mgdl)
     }
 
@@ -67,6 +71,14 @@ enum LibreViewStructure {
             let t = c.trimmingCharacters(in: .whitespaces)
             return !t.isEmpty && Double(t) == nil && !isDateTime(t)
         }
+    }
+
+    /// A number from 1 to 999 (a reading in mmol/L or mg/dL), or `LO`/`HI`.
+    private static func isGlucose(_ cell: String) -> Bool {
+        let t = cell.trimmingCharacters(in: .whitespaces)
+        if ["lo", "hi", "low", "high"].contains(t.lowercased()) { return true }
+        guard let v = Double(t.replacingOccurrences(of: ",", with: ".")) else { return false }
+        return (1...999).contains(v)
     }
 
     private static func isDateTime(_ cell: String) -> Bool {
