@@ -27,6 +27,8 @@ FILES = {
     "libreview-en-us-2020-scans-strips.csv": ("en", "LibreLink app via LibreView 2020, mg/dL, scans, strips and food", "America/Los_Angeles"),
     "libreview-en-eu-user-insulin-notes.csv": ("en", "LibreLink app via LibreView, English header from a European account, mg/dL, insulin doses, food, notes in one minute", "Europe/Madrid"),
     "libreview-en-mmol-crlf-notes.csv": ("en", "LibreLink app, mmol/L, CRLF, DD-MM-YYYY 24-hour, Long-Acting Insulin Value column, notes", "Europe/Amsterdam"),
+    "libreview-de-real-blank-line.csv": ("de", "German LibreView export (umlauts stripped: Gerat, Geratezeitstempel), 'Glukose-Werte' preamble and an all-commas line, mg/dL, DD-MM-YYYY", "Europe/Berlin"),
+    "libreview-de-real-food.csv": ("de", "German LibreView export, preamble directly above the header, mg/dL, DD-MM-YYYY, scans and a food entry", "Europe/Berlin"),
     "libreview-de-glukose-werte.csv": ("de", "German LibreView 'Glukose-Werte' preamble and blank line, mg/dL, DD-MM-YYYY", "Europe/Berlin"),
     "libreview-fr-valeur-de-glycemie.csv": ("fr", "French LibreView 'Valeur de glycémie' preamble, mg/dL, MM-DD-YYYY 12-hour clock, decimal comma in quoted insulin cells", "Africa/Algiers"),
     "libreview-es-datos-de-glucosa.csv": ("es", "Spanish LibreView 'Datos de glucosa', mg/dL, DD-MM-YYYY, scans", "Europe/Madrid"),
