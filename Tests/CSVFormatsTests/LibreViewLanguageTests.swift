@@ -86,10 +86,11 @@ import Testing
     }
 
     @Test func traditionalChineseWithTwoKetoneColumns() throws {
-        var lines = [Self.chinese] + Self.allKinds("2026/03/14", width: 21)
+        var lines = ["葡萄糖資料,產生於,2026-03-15 13:11 UTC,產生者,測試", Self.chinese] + Self.allKinds("2026/03/14", width: 21)
         lines.append(Self.row("2026/03/14 09:00", 0, [4: "130", 19: "0.3"], width: 21))
         let text = lines.joined(separator: "\n") + "\n"
         #expect(detect(text) == 95)
+        #expect(detect("葡萄糖資料,產生於,2026-03-15 13:11 UTC,產生者,測試\n") == 80)
         let r = try run(text, zone: "Asia/Taipei")
         #expect(r.input.rejected == 0, "\(r.quarantined)")
         #expect(r.measurements.filter { $0.metric == Metrics.glucose }.map(\.value) == [110, 118, 130])

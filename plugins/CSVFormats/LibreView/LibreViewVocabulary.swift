@@ -106,7 +106,7 @@ enum LibreViewVocabulary {
             .long: ["長效胰島素（單位）"], .notes: ["備註"], .ketone: ["血酮", "歷史資料的酮體", "掃描酮體"],
             .mealInsulin: ["餐時胰島素（單位）"], .correctionInsulin: ["校正胰島素（單位）"],
             .userChangeInsulin: ["使用者變更胰島素（單位）"],
-        ]),
+        ], preambles: ["葡萄糖資料,產生於"]),
         Language(code: "ru", words: [:], preambles: ["данные о глюкозе,создано"]),
     ]
 

@@ -34,6 +34,7 @@ FILES = {
     "libreview-es-datos-de-glucosa.csv": ("es", "Spanish LibreView 'Datos de glucosa', mg/dL, DD-MM-YYYY, scans", "Europe/Madrid"),
     "libreview-es-informe-del-paciente.csv": ("es", "Spanish clinic 'Informe del paciente' (2-line preamble), ';' separator, YYYY/MM/DD, Spain spellings", "Europe/Madrid"),
     "libreview-zh-tw-21-columns.csv": ("zh-TW", "Traditional Chinese header, 21 columns (two ketone columns), mg/dL, YYYY/MM/DD", "Asia/Taipei"),
+    "libreview-zh-tw-real-librelink.csv": ("zh-TW", "Traditional Chinese LibreLink export (輔理善瞬感連線), '葡萄糖資料' preamble, CRLF, YYYY-MM-DD, mg/dL, 19 columns", "Asia/Taipei"),
     "libreview-nl-mmol.csv": ("nl", "Dutch header, mmol/l with decimal comma in quoted cells, DD-MM-YYYY", "Europe/Amsterdam"),
     "libreview-ru-english-header-mmol.csv": ("ru", "Russian preamble over the English header, mmol/L, DD-MM-YYYY", "Europe/Moscow"),
 }
