@@ -21,7 +21,7 @@ struct CSVFileRun {
         }
     }
 
-    /// `finish` adds what a source held back until the file's end (it runs unless the run was stopped).
+    /// `finish` adds what a source held back until the file's end (also after a stop: what was read lands).
     func run(delimiter: UInt8, emit: (RecordBatch) throws -> Void,
              handle: (inout CSVRow, inout BatchBuilder) throws -> Void,
              finish: (inout BatchBuilder) throws -> Void = { _ in }) throws {
@@ -72,7 +72,7 @@ struct CSVFileRun {
             }
         } catch is StopReading {
         } catch is ReadInterrupted {}
-        if !context.shouldStop { try finish(&builder) }
+        try finish(&builder)
         try builder.flush(emit)
     }
 
