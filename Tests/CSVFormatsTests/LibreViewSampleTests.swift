@@ -56,11 +56,11 @@ import Testing
     }
 
     @Test func dateOrderIsInferredOverTheWholeFile() throws {
-        #expect(try LibreDateOrderScan.infer(path: path, delimiter: UInt8(ascii: ","), configured: nil) == .dmy)
-        #expect(try LibreDateOrderScan.infer(path: path, delimiter: UInt8(ascii: ","), configured: .dmy) == .dmy)
+        #expect(try LibreDateOrderScan.infer(path: path, configured: nil) == .dmy)
+        #expect(try LibreDateOrderScan.infer(path: path, configured: .dmy) == .dmy)
         // The file proves DD-MM (`13-04-1961` on line 21): a configured mdy would swap days and months silently.
         let error = try #require(throws: InputError.self) {
-            try LibreDateOrderScan.infer(path: path, delimiter: UInt8(ascii: ","), configured: .mdy)
+            try LibreDateOrderScan.infer(path: path, configured: .mdy)
         }
         #expect(error.line == 21 && error.reason.contains("'13-04-1961 00:00' can only be DD-MM-YYYY"))
     }

@@ -21,8 +21,10 @@ struct CSVFileRun {
         }
     }
 
+    /// `finish` adds what a source held back until the file's end (also after a stop: what was read lands).
     func run(delimiter: UInt8, emit: (RecordBatch) throws -> Void,
-             handle: (inout CSVRow, inout BatchBuilder) throws -> Void) throws {
+             handle: (inout CSVRow, inout BatchBuilder) throws -> Void,
+             finish: (inout BatchBuilder) throws -> Void = { _ in }) throws {
         let reader = CSVRowReader(input: input.input, options: .init(delimiter: delimiter))
         let index = context.registerInput(InputFileInfo(path: path, format: format, size: reader.size))
         context.progress.addExpected(reader.size)
@@ -70,6 +72,7 @@ struct CSVFileRun {
             }
         } catch is StopReading {
         } catch is ReadInterrupted {}
+        try finish(&builder)
         try builder.flush(emit)
     }
 

@@ -33,8 +33,8 @@ struct LibreDateOrderScan {
     }
 
     /// Reads the input's timestamp column once (no records, no progress). Rethrows `ReadInterrupted`.
-    static func scan(_ input: CSVInput, delimiter: UInt8) throws -> LibreDateOrderScan {
-        let reader = CSVRowReader(input: input.input, options: .init(delimiter: delimiter))
+    static func scan(_ input: CSVInput, header found: LibreViewHeader?) throws -> LibreDateOrderScan {
+        let reader = CSVRowReader(input: input.input, options: .init(delimiter: found?.delimiter ?? UInt8(ascii: ",")))
         var scan = LibreDateOrderScan()
         var columns: LibreViewColumns?
         var rows = 0
@@ -44,7 +44,7 @@ struct LibreDateOrderScan {
                 if let c = columns {
                     scan.observe(row.field(c.timestamp), line: row.line)
                 } else if rows <= LibreViewColumns.headerSearchRows, row.problem == nil {
-                    columns = LibreViewColumns(header: row.strings())
+                    columns = LibreViewHeader.columns(row.strings(), found: found)
                 } else {
                     throw StopReading()  // not LibreView: the import pass reports it
                 }
@@ -54,8 +54,9 @@ struct LibreDateOrderScan {
     }
 
     /// Scans the file at `path` and decides its order.
-    static func infer(path: String, delimiter: UInt8, configured: DateOrder?) throws -> DateOrder {
-        try scan(CSVInput(path: path), delimiter: delimiter).decide(path: path, configured: configured)
+    static func infer(path: String, configured: DateOrder?) throws -> DateOrder {
+        let input = try CSVInput(path: path)
+        return try scan(input, header: LibreViewHeader.find(input.head)).decide(path: path, configured: configured)
     }
 
     func decide(path: String, configured: DateOrder?) throws -> DateOrder {

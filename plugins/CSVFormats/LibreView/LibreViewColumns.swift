@@ -1,8 +1,8 @@
 import HealthPipeCore
 
-/// Where each LibreView column is, found by header name, so the Libre 3 and Libre Pro spellings,
-/// the older `Meter Timestamp` / `Historic Glucose(mg/dL)` desktop exports, mmol/L files with their
-/// trailing ketone columns and the Spanish header all work. Glucose columns carry their own unit.
+/// Where each LibreView column is: found by header words in any language of `LibreViewVocabulary`,
+/// or, for a language the table does not know, by position in LibreView's fixed column order
+/// (`LibreViewStructure`). Glucose columns carry their own unit.
 struct LibreViewColumns {
     struct Glucose {
         var index: Int
@@ -30,63 +30,63 @@ struct LibreViewColumns {
     var mealInsulin: Int?
     var correctionInsulin: Int?
     var userChangeInsulin: Int?
+    var previousTime: Int?
+    var updatedTime: Int?
     var ketones: [Int] = []
     /// Every column that holds a reading or an entry (not device, serial, timestamp, type): a row
     /// with all of them empty carries nothing.
     var valueColumns: [Int] = []
 
-    /// Nil unless the row names both a timestamp and a record type column.
+    /// By header words; nil unless the row names both a timestamp and a record type column.
     init?(header: [String]) {
-        let cells = header.map(HeaderText.normalize)
-        func exact(_ names: [String]) -> Int? { cells.firstIndex { names.contains($0) } }
-        func prefix(_ names: [String]) -> Int? { cells.firstIndex { c in names.contains { c.hasPrefix($0) } } }
-        func glucose(_ names: [String]) -> Glucose? {
-            prefix(names).map { Glucose(index: $0, unit: cells[$0].contains("mmol") ? .mmol : .mgdl) }
-        }
-        guard let ts = exact(["device timestamp", "meter timestamp", "sello de tiempo del dispositivo"]),
-              let type = exact(["record type", "tipo de registro"]) else { return nil }
-        count = cells.count
-        timestamp = ts
-        recordType = type
-        device = exact(["device", "dispositivo"])
-        historic = glucose(["historic glucose", "historial de glucosa"])
-        scan = glucose(["scan glucose"])
-        strip = glucose(["strip glucose"])
-        rapid = exact(["rapid-acting insulin (units)"])
-        rapidText = exact(["non-numeric rapid-acting insulin"])
-        longActing = exact(["long-acting insulin value (units)", "long-acting insulin (units)"])
-        longText = exact(["non-numeric long-acting insulin"])
-        foodText = exact(["non-numeric food"])
-        carbsGrams = exact(["carbohydrates (grams)"])
-        carbsServings = exact(["carbohydrates (servings)"])
-        notes = exact(["notes"])
-        mealInsulin = exact(["meal insulin (units)"])
-        correctionInsulin = exact(["correction insulin (units)"])
-        userChangeInsulin = exact(["user change insulin (units)"])
-        ketones = cells.indices.filter { cells[$0].contains("ketone") }
-        let serial = exact(["serial number", "numero de serie", "número de serie"])
-        let identity: Set<Int?> = [device, serial, ts, type]
-        valueColumns = cells.indices.filter { !identity.contains($0) }
+        // No LibreView layout is wider than 21 columns (a few trailing empty cells aside): a wide table
+        // is something else, and not worth folding every cell of.
+        guard header.count <= 40 else { return nil }
+        let roles = header.map { LibreViewVocabulary.roles[LibreViewVocabulary.stem($0)] }
+        guard roles.contains(.timestamp), roles.contains(.recordType) else { return nil }
+        self.init(roles: roles, header: header, unitless: .mgdl)
     }
 
-    /// Content detection score: a LibreView header in the first lines, or failing that a known preamble.
+    /// Column `i` holds `roles[i]` (nil: a column this adapter does not read). A glucose column's unit
+    /// is in its header (`mmol`, else `mg`); `unitless` is for a header whose words name no unit.
+    init(roles: [LibreViewRole?], header: [String], unitless: GlucoseUnit) {
+        func first(_ role: LibreViewRole) -> Int? { roles.firstIndex { $0 == role } }
+        func glucose(_ role: LibreViewRole) -> Glucose? {
+            first(role).map { i in
+                let text = header[i].lowercased()
+                return Glucose(index: i, unit: text.contains("mmol") ? .mmol : text.contains("mg") ? .mgdl : unitless)
+            }
+        }
+        count = roles.count
+        timestamp = first(.timestamp) ?? 0
+        recordType = first(.recordType) ?? 0
+        device = first(.device)
+        historic = glucose(.historic)
+        scan = glucose(.scan)
+        strip = glucose(.strip)
+        rapid = first(.rapid)
+        rapidText = first(.rapidText)
+        longActing = first(.long)
+        longText = first(.longText)
+        foodText = first(.foodText)
+        carbsGrams = first(.carbsGrams)
+        carbsServings = first(.carbsServings)
+        notes = first(.notes)
+        mealInsulin = first(.mealInsulin)
+        correctionInsulin = first(.correctionInsulin)
+        userChangeInsulin = first(.userChangeInsulin)
+        previousTime = first(.previousTime)
+        updatedTime = first(.updatedTime)
+        ketones = roles.indices.filter { roles[$0] == .ketone }
+        valueColumns = roles.indices.filter { !(roles[$0]?.isIdentity ?? false) }
+    }
+
+    /// Content detection score: a LibreView header in the first lines (by its words, or by structure
+    /// for a language the vocabulary lacks), or failing that a known preamble.
     static func detectScore(_ sniff: FileSniff) -> Int {
-        if headerDelimiter(sniff) != nil { return 95 }
+        if let found = LibreViewHeader.find(sniff) { return found.byStructure ? 90 : 95 }
         guard let first = sniff.lines(1).first else { return 0 }
-        let start = HeaderText.normalize(String(first.prefix(80)))
-        return preambles.contains { start.hasPrefix($0) } ? 80 : 0
+        let start = LibreViewVocabulary.fold(String(first.prefix(80)))
+        return LibreViewVocabulary.preambles.contains { start.hasPrefix($0) } ? 80 : 0
     }
-
-    /// The delimiter of the header line among a file's first lines; nil when none is a LibreView header.
-    static func headerDelimiter(_ sniff: FileSniff) -> UInt8? {
-        for line in sniff.lines(headerSearchRows) {
-            let d = HeaderText.sniffDelimiter(line)
-            let cells = line.split(separator: Character(Unicode.Scalar(d)), omittingEmptySubsequences: false)
-            if LibreViewColumns(header: cells.map(String.init)) != nil { return d }
-        }
-        return nil
-    }
-
-    /// First-line preambles (lower-cased): Libre 3, US "Patient report", Russian.
-    static let preambles = ["glucose data,generated on", "patient report,generated on", "данные о глюкозе,создано"]
 }

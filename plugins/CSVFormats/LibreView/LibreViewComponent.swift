@@ -3,11 +3,12 @@ import HealthPipeCore
 /// Registry entry for the LibreView (FreeStyle Libre) source.
 public let libreViewComponent = ComponentDescriptor(
     name: LibreViewSource.format, role: .source, family: "CSVFormats",
-    summary: "FreeStyle Libre CSV export from LibreView (Libre 1/2/3, Libre Pro; mg/dL or mmol/L; English or Spanish "
-        + "header after a 1- or 2-line preamble). Historic and scan readings become glucose measurements (LO/HI kept at "
-        + "40/500 mg/dL with a flag), strip readings blood_glucose, ketones ketone; insulin, food and note rows become "
-        + "events. Day/month order is inferred over the whole file unless date_order is set. Timestamps are local time: "
-        + "a zone is required.",
+    summary: "FreeStyle Libre CSV export from LibreView and the LibreLink app (Libre 1/2/3, Libre Pro; mg/dL or mmol/L; "
+        + "headers in English, German, French, Spanish, Dutch, Traditional Chinese and the older desktop spelling, any other "
+        + "language read by LibreView's fixed column order; `,` or `;`; after a 0- to 2-line preamble). Historic and scan "
+        + "readings become glucose measurements (LO/HI kept at 40/500 mg/dL with a flag), strip readings blood_glucose, "
+        + "ketones ketone; insulin, food and note rows become events (entries sharing a minute merged, every text kept). "
+        + "Day/month order is inferred over the whole file unless date_order is set. Timestamps are local time: a zone is required.",
     options: CSVCommonOptions.docs + [
         OptionDoc("date_order", "auto | dmy | mdy", default: "auto",
                   "day/month order of Device Timestamp; auto decides it over the whole file (a first field above 12 "

@@ -12,6 +12,9 @@ struct LibreViewRowMapper {
     var placer: LocalTimePlacer
     private var devices = ByteSymbolCache()
     private var scanSources: [Symbol: Symbol] = [:]
+    /// The events of the row being read; held by `events` once the whole row is read.
+    private var rowEvents: [Event] = []
+    private var events = LibreViewEventMerger()
 
     private let bloodGlucose = Symbol("blood_glucose")
     private let mmolPerL = Symbol("mmol/L")
@@ -28,6 +31,21 @@ struct LibreViewRowMapper {
     }
 
     mutating func map(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
+        rowEvents.removeAll(keepingCapacity: true)
+        try mapRow(row, into: &out, emit)
+        // Every event of the row is checked before any is held: a rejected row lands in no part.
+        for e in rowEvents {
+            if let problem = Plausibility.eventProblem(insulin: e.insulin, carbs: e.carbs) { throw CSVFileRun.Reject(problem) }
+        }
+        for e in rowEvents { events.add(e) }
+    }
+
+    /// Adds the held events (notes, doses, meals) once the file is read.
+    mutating func finish(into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
+        try events.drain(into: &out, emit)
+    }
+
+    private mutating func mapRow(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         if row.isBlank { return }
         // Every LibreView row is as wide as the header (trailing commas included): a shorter one was cut off.
         if row.count > columns.count { throw CSVFileRun.Reject.wider(row.count, than: columns.count) }
@@ -61,10 +79,13 @@ struct LibreViewRowMapper {
         case 2: try reading(row, columns.strip, "Strip Glucose", metric: bloodGlucose, flags: .userEntered, stamp, &out, emit)
         case 4: try insulin(row, stamp, &out, emit)
         case 5: try food(row, stamp, &out, emit)
+        case 3 where columns.ketones.contains(where: { !row.isEmpty($0) }):
+            // A blood ketone test (strip): the ketone cell is the reading.
+            try reading(row, nil, "Ketone", metric: Metrics.ketone, flags: [], stamp, &out, emit)
         default:
-            // 6 notes, 3 "unknown", and codes newer than this adapter: kept as notes, never dropped.
+            // 6 notes and time changes, 3 "unknown", and codes newer than this adapter: kept as notes, never dropped.
             let subtype = type == 6 ? Symbol.empty : type == 3 ? unknownType : Symbol("record type \(type)")
-            try out.add(stamp.event(.note, subtype: subtype, note: text(row, columns.notes)), emit)
+            rowEvents.append(stamp.event(.note, subtype: subtype, note: Self.join(text(row, columns.notes), timeChange(row))))
         }
     }
 
@@ -93,7 +114,7 @@ struct LibreViewRowMapper {
         for v in ketones { try out.add(stamp.measurement(Metrics.ketone, value: v, unit: mmolPerL, flags: []), emit) }
     }
 
-    private func insulin(_ row: CSVRow, _ stamp: RowStamp, _ out: inout BatchBuilder,
+    private mutating func insulin(_ row: CSVRow, _ stamp: RowStamp, _ out: inout BatchBuilder,
                          _ emit: (RecordBatch) throws -> Void) throws {
         let rapid = try number(row, columns.rapid, "Rapid-Acting Insulin")
         let long = try number(row, columns.longActing, "Long-Acting Insulin")
@@ -107,31 +128,37 @@ struct LibreViewRowMapper {
         let notes = text(row, columns.notes)
         var added = false
         if rapid != nil || !parts.isEmpty {
-            try out.add(stamp.event(.insulin, subtype: InsulinKinds.bolus, insulin: rapid ?? parts.reduce(0) { $0 + $1.1 },
-                                    note: Self.join(partsNote, notes)), emit)
+            rowEvents.append(stamp.event(.insulin, subtype: InsulinKinds.bolus, insulin: rapid ?? parts.reduce(0) { $0 + $1.1 },
+                                    note: Self.join(partsNote, notes)))
             added = true
         } else if let t = text(row, columns.rapidText) {
-            try out.add(stamp.event(.insulin, subtype: InsulinKinds.bolus, note: Self.join(t, notes)), emit)
+            rowEvents.append(stamp.event(.insulin, subtype: InsulinKinds.bolus, note: Self.join(t, notes)))
             added = true
         }
         if let long {
-            try out.add(stamp.event(.insulin, subtype: InsulinKinds.basal, insulin: long, note: added ? nil : notes), emit)
+            rowEvents.append(stamp.event(.insulin, subtype: InsulinKinds.basal, insulin: long, note: added ? nil : notes))
             added = true
         } else if let t = text(row, columns.longText) {
-            try out.add(stamp.event(.insulin, subtype: InsulinKinds.basal, note: Self.join(t, added ? nil : notes)), emit)
+            rowEvents.append(stamp.event(.insulin, subtype: InsulinKinds.basal, note: Self.join(t, added ? nil : notes)))
             added = true
         }
-        if !added { try out.add(stamp.event(.note, note: notes), emit) }
+        if !added { rowEvents.append(stamp.event(.note, note: notes)) }
     }
 
-    private func food(_ row: CSVRow, _ stamp: RowStamp, _ out: inout BatchBuilder,
+    private mutating func food(_ row: CSVRow, _ stamp: RowStamp, _ out: inout BatchBuilder,
                       _ emit: (RecordBatch) throws -> Void) throws {
         let grams = try number(row, columns.carbsGrams, "Carbohydrates (grams)")
         let servings = try number(row, columns.carbsServings, "Carbohydrates (servings)")
         // Servings cannot be turned into grams without the user's serving size: kept as text.
         let servingsNote = grams == nil ? servings.map { "\(Self.units($0)) servings" } : nil
         let note = Self.join(Self.join(servingsNote, text(row, columns.foodText)), text(row, columns.notes))
-        try out.add(stamp.event(.meal, carbs: grams, note: note), emit)
+        rowEvents.append(stamp.event(.meal, carbs: grams, note: note))
+    }
+
+    /// The older desktop export records a clock change as `Previous Time` → `Updated Time`.
+    private func timeChange(_ row: CSVRow) -> String? {
+        guard let from = text(row, columns.previousTime), let to = text(row, columns.updatedTime) else { return nil }
+        return "time changed from \(from) to \(to)"
     }
 
     private func number(_ row: CSVRow, _ column: Int?, _ what: String) throws -> Double? {

@@ -20,10 +20,11 @@ final class LibreViewSource: Source, InputDescribing {
         // The day/month order is decided over the whole file first: a pipe is copied to a
         // temporary file so it can be read twice.
         let input = try CSVInput(path: options.path).seekable()
-        let delimiter = LibreViewColumns.headerDelimiter(input.head) ?? UInt8(ascii: ",")
+        let found = LibreViewHeader.find(input.head)
+        let delimiter = found?.delimiter ?? UInt8(ascii: ",")
         let order: DateOrder
         do {
-            let scan = try LibreDateOrderScan.scan(input, delimiter: delimiter)
+            let scan = try LibreDateOrderScan.scan(input, header: found)
             order = try scan.decide(path: options.path, configured: dateOrder)
             if let note = scan.minorityNote(chosen: order) { context.warn("\(options.path): \(note)") }
         } catch is ReadInterrupted { return }
@@ -38,12 +39,14 @@ final class LibreViewSource: Source, InputDescribing {
                 return
             }
             rowsBeforeHeader += 1
-            if let columns = LibreViewColumns(header: row.strings()) {
+            if let columns = LibreViewHeader.columns(row.strings(), found: found) {
                 mapper = LibreViewRowMapper(columns: columns, order: order, options: options, format: "LibreView")
             } else if rowsBeforeHeader >= LibreViewColumns.headerSearchRows {
                 throw InputError(file: options.path, line: row.line, reason: "not a LibreView export: no header with 'Device "
                                  + "Timestamp' and 'Record Type' columns in the first \(LibreViewColumns.headerSearchRows) rows")
             }
+        } finish: { out in
+            try mapper?.finish(into: &out, emit)
         }
         if mapper == nil {
             throw InputError(file: options.path,
