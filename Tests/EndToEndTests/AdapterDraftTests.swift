@@ -29,8 +29,10 @@ import Testing
         #expect(r.importRun.code == 0, "\(r.importRun.stderr)")
         // 6.2, 8.1, 5.4, 13.9 mmol/L → 112 + 146 + 97 + 250 mg/dL (each rounded after × 18.0156).
         #expect(E2E.query(r.db, "SELECT count(*), sum(value) FROM measurements WHERE metric = 'glucose'") == [["4", "605.0"]])
+        // The note on a row with only a reading lands as a note event: no text is lost.
         #expect(E2E.query(r.db, "SELECT kind, count(*), sum(amount) FROM events GROUP BY kind ORDER BY kind")
-                == [["insulin", "3", "12.5"], ["meal", "3", "135.0"]])
+                == [["insulin", "3", "12.5"], ["meal", "3", "135.0"], ["note", "1", "0.0"]])
+        #expect(E2E.scalar(r.db, "SELECT note FROM events WHERE kind = 'note'") == "spät, müde")
         // The local day is the file's (Europe/Berlin: 07:45 is 06:45 UTC in March before the change).
         #expect(E2E.scalar(r.db, "SELECT min(start) FROM measurements WHERE metric = 'glucose'") == "1711262700")
         let again = try E2E.run(r.args)
@@ -72,6 +74,18 @@ import Testing
         let r = try E2E.run(["adapters", "draft", noTime.path])
         #expect(r.code == 2)
         #expect(r.stderr.contains("no column of dates and times"), "\(r.stderr)")
+    }
+
+    /// A LibreView export whose record-type column was renamed (and cut to fewer columns) is not
+    /// claimed; the error says it is nearest to libreview and which words it lacks.
+    @Test func unknownFormatNamesTheNearestFormatAndWhatItLacks() throws {
+        let dir = E2E.tempDir(), file = dir.appendingPathComponent("libre-edited.csv")
+        try E2E.write("Device,Serial Number,Device Timestamp,Kind,Historic Glucose mg/dL,Scan Glucose mg/dL\n"
+                      + "FreeStyle LibreLink,ABC123,15-01-2026 08:30,0,112,\n", to: file)
+        let r = try E2E.run(["import", file.path, "--db", dir.appendingPathComponent("h.sqlite").path, "--timezone", "UTC"])
+        #expect(r.code == 1)
+        #expect(r.stderr.contains("closest is libreview (has 'device', 'serial number', 'device timestamp', 'historic glucose', "
+                                  + "'scan glucose'; lacks 'record type')"), "\(r.stderr)")
     }
 
     @Test func unknownFormatPointsToTheDraftCommand() throws {

@@ -191,6 +191,8 @@ public let healthReportsComponent = ComponentDescriptor(
     options: CSVCommonOptions.docs,
     produces: [.measurements, .events, .reports, .entries],
     detect: { HealthReportsLayout.detectScore($0) },
+    // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
+    signature: ["time", "metric", "value", "unit", "importance", "note"],
     build: { b in
         let o = try b.options(CommonOptionFields.self)
         return HealthReportsSource(options: try o.resolve(b))

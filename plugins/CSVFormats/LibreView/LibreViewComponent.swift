@@ -17,6 +17,8 @@ public let libreViewComponent = ComponentDescriptor(
     ],
     produces: [.measurements, .events],
     detect: { LibreViewColumns.detectScore($0) },
+    // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
+    signature: ["device", "serial number", "device timestamp", "record type", "historic glucose", "scan glucose"],
     build: { b in
         let o = try b.options(LibreViewOptionFields.self)
         return LibreViewSource(options: try o.common.resolve(b), dateOrder: o.dateOrder.order)

@@ -16,6 +16,8 @@ public let nightscoutExporterComponent = ComponentDescriptor(
         guard lines.first?.hasPrefix("# cgm entries") == true || lines.first?.hasPrefix("# treatments") == true else { return 0 }
         return lines.contains { $0.contains("glucose (mg/dl)") || $0.contains("event type") } ? 80 : 0
     },
+    // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
+    signature: ["# cgm entries", "glucose (mg/dl)", "trend", "# treatments", "event type", "insulin (u)"],
     build: { b in
         let o = try b.options(CommonOptionFields.self)
         return NightscoutExporterSource(options: try o.resolve(b))

@@ -147,6 +147,8 @@ public let healthReportsJSONComponent = ComponentDescriptor(
             && doc.present(HealthReportsJSONSource.F.start)
         return report || entry ? 85 : 0
     },
+    // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
+    signature: ["\"time\"", "\"values\"", "\"metric\"", "\"importance\"", "\"kind\"", "\"start\""],
     build: { b in
         let o = try b.options(HealthReportsJSONOptions.self)
         return HealthReportsJSONSource(path: b.path(o.path), zone: try b.zone(o.timezone), subject: Symbol(o.subject ?? b.settings.subject))

@@ -12,6 +12,8 @@ public let nightscoutComponent = ComponentDescriptor(
     options: NightscoutOptions.docs,
     produces: [.measurements, .events, .profiles],
     detect: { NightscoutDetection.score($0) },
+    // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
+    signature: ["\"sgv\"", "\"datestring\"", "\"direction\"", "\"eventtype\"", "\"created_at\"", "\"enteredby\""],
     build: { b in
         let o = try b.options(NightscoutOptionFields.self)
         return NightscoutSource(options: try o.resolve(b))

@@ -37,4 +37,6 @@ public let ndjsonSourceComponent = ComponentDescriptor(
     options: [OptionDoc("path", "path", required: true, "the NDJSON file (`-` for standard input)")],
     produces: [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts, .profiles],
     detect: NDJSONRecordSource.detect,
+    // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
+    signature: ["\"type\"", "\"subject\"", "\"metric\"", "\"source\"", "\"start\"", "\"utc_offset\""],
     build: { b in NDJSONRecordSource(path: b.path(try b.options(NDJSONRecordSourceOptions.self).path)) })

@@ -11,6 +11,8 @@ public let tidepoolComponent = ComponentDescriptor(
     options: TidepoolOptions.docs,
     produces: [.measurements, .events],
     detect: { TidepoolDetection.score($0) },
+    // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
+    signature: ["\"type\"", "\"time\"", "\"deviceid\"", "\"uploadid\"", "\"timezoneoffset\"", "\"devicetime\""],
     build: { b in
         let o = try b.options(TidepoolOptionFields.self)
         return TidepoolSource(options: try o.resolve(b))
