@@ -162,10 +162,17 @@ final class JSONDocumentReader {
             case .incomplete:
                 if try refill() { continue }
                 let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: min(512, filled - pos)), as: UTF8.self)
-                let reason = eof ? "the file ends inside this object (truncated?)"
-                                 : "an object larger than \(Self.maxDocument >> 20) MiB; the rest of the file is not read"
-                try problem(Problem(line: line, reason: (inArray ? "$[\(index)]: " : "") + reason, raw: raw))
-                return
+                if eof {
+                    try problem(Problem(line: line, reason: (inArray ? "$[\(index)]: " : "") + "the file ends inside this object (truncated?)",
+                                        raw: raw))
+                    return
+                }
+                // Too large to hold: refused (its first bytes kept), skipped to its end, and the file read on.
+                try problem(Problem(line: line, reason: (inArray ? "$[\(index)]: " : "")
+                                    + "an object larger than \(Self.maxDocument >> 20) MiB is not read (its first 512 bytes are kept)",
+                                    raw: raw))
+                if inArray { try skipValue() } else { try skipLine() }
+                index += 1
             case .invalid(let offset, let reason):
                 let before = UnsafeRawBufferPointer(start: buf + pos, count: offset)
                 let at = line + Int64(before.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
@@ -179,6 +186,11 @@ final class JSONDocumentReader {
                 if inArray { try skipValue() } else { try skipLine() }
                 index += 1
             }
+        }
+        // An array without its closing `]` is a cut download, however complete its documents look.
+        if inArray {
+            try problem(Problem(line: line, reason: "the file ends inside the array after $[\(index - 1)], before its closing ']' "
+                                + "(truncated download?): the documents after it are missing", raw: ""))
         }
     }
 
