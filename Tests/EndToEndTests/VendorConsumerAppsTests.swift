@@ -87,6 +87,8 @@ import Testing
         Case(name: "YourLoops cbg", corpus: "yourloops/yourloops-cbg.csv", format: "yourloops-cgm", measurements: ["glucose": 150], events: [:]),
         Case(name: "YourLoops bolus", corpus: "yourloops/yourloops-bolus.csv", format: "yourloops-bolus", measurements: [:], events: ["insulin": 73]),
         Case(name: "YourLoops meals", corpus: "yourloops/yourloops-meals.csv", format: "yourloops-meals", measurements: [:], events: ["meal": 14]),
+        Case(name: "YourLoops activities", corpus: "yourloops/yourloops-physicalactivities.csv", format: "yourloops-activity",
+             measurements: [:], events: ["exercise": 1]),
     ]
 
     @Test(arguments: cases)

@@ -7,6 +7,7 @@ The export is a zip of CSVs, one per data type, comma-separated, CRLF, UTC ISO t
                                                                    pen -> pen (delivered, not 0)
   meals.csv  timestamp,…,carbsValue,carbUnit,…,bolus.delivered,… -> meal (carbsValue g, not 0); the
                                                                    bolus.* cells repeat bolus.csv
+  physicalActivities.csv timestamp,…,duration.value,duration.unit,… -> exercise (duration not 0)
 Distinct natural keys are counted (docs/schema.md).
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
 import csv, json, pathlib, sys
@@ -16,6 +17,7 @@ FILES = [
     ("yourloops-cbg.csv", "yourloops-cgm", "YourLoops export cbg.csv, mg/dL, UTC"),
     ("yourloops-bolus.csv", "yourloops-bolus", "YourLoops export bolus.csv, UTC"),
     ("yourloops-meals.csv", "yourloops-meals", "YourLoops export meals.csv, grams, UTC"),
+    ("yourloops-physicalactivities.csv", "yourloops-activity", "YourLoops export physicalActivities.csv, seconds, UTC"),
 ]
 SUBTYPE = {"normal": "bolus", "biphasic": "bolus", "pen": "pen"}
 
@@ -32,6 +34,10 @@ def count(path):
             u = float(r["delivered"])
             if u:
                 events[("insulin", SUBTYPE[r["type"]], t, u)] = True
+        elif "duration.value" in r:
+            seconds = float(r["duration.value"]) * {"seconds": 1, "minutes": 60, "hours": 3600}[r["duration.unit"]]
+            if seconds:
+                events[("exercise", "", t, None)] = True
         elif "carbsValue" in r and r["carbUnit"] == "grams":
             c = float(r["carbsValue"])
             if c:
@@ -41,7 +47,10 @@ def count(path):
         out["measurements"]["glucose"] = {"count": len(glucose), "sum": float(sum(glucose.values()))}
     for kind in sorted({e[0] for e in events}):
         mine = [e for e in events if e[0] == kind]
-        out["events"][kind] = {"count": len(mine), "sum": round(sum(e[3] for e in mine), 6)}
+        total = {"count": len(mine)}
+        if kind in ("insulin", "meal"):
+            total["sum"] = round(sum(e[3] for e in mine), 6)
+        out["events"][kind] = total
     return out
 
 
