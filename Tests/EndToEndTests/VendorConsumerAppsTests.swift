@@ -4,7 +4,7 @@ import Testing
 /// Consumer-app exports that were "unknown format" before the declarative adapters for them
 /// (plugins/adapters, docs/vendors/consumer-apps.md): each is imported by content, without
 /// --format, and must land whole. Run with HEALTHPIPE_BINARY pointing at an older build to see
-/// these fail there. mySugr, Levels and Nutrisense files are real-export excerpts (Tests/Fixtures/real); the
+/// these fail there. mySugr, Levels, Nutrisense, German Glooko, mylife and YourLoops files are real-export excerpts (Tests/Fixtures/real); the
 /// others follow the layouts of the apps' writers and of parsers of users' real exports, since no
 /// real file of theirs was found.
 @Suite struct VendorConsumerAppsTests {
@@ -68,6 +68,27 @@ import Testing
         Case(name: "basal_data_1.csv", text: "Name:Test Person, Date Range:2025-05-31 - 2025-08-17\n"
              + "Timestamp,Insulin Type,Duration (minutes),Percentage (%),Rate,Insulin Delivered (U),Serial Number\n"
              + "8/16/2025 0:00,Scheduled,60,,0.8,0.8,1266847\n", format: "glooko-basal", measurements: [:], events: ["insulin": 1]),
+        // Real exports found later: German Glooko, Ypsomed mylife, Diabeloop YourLoops (Tests/Fixtures/real).
+        Case(name: "Glooko de cgm", corpus: "glooko/glooko-de-cgm.csv", format: "glooko-cgm", measurements: ["glucose": 150], events: [:]),
+        Case(name: "Glooko de bg", corpus: "glooko/glooko-de-bg.csv", format: "glooko-bg", measurements: ["blood_glucose": 1], events: [:]),
+        Case(name: "Glooko de bolus", corpus: "glooko/glooko-de-bolus.csv", format: "glooko-bolus", measurements: [:], events: ["insulin": 5, "meal": 5]),
+        Case(name: "Glooko de basal_data_1.csv", text: "Name:XXX XXX,Datumsbereich:14.03.2026 - 14.03.2026,,,,,\r\n"
+             + "Zeitstempel,Insulin-Typ,Dauer (Minuten),Prozentsatz (%),Rate,Abgegebenes Insulin (E),Seriennummer\r\n"
+             + "14.03.2026 21:12,Eingeplant,60,,\"0,7\",\"0,7\",00000000-000000000\r\n14.03.2026 20:05,Eingeplant,7,,\"0,7\",,00000000-000000000",
+             format: "glooko-basal", measurements: [:], events: ["insulin": 1]),
+        Case(name: "mylife de", corpus: "mylife/mylife-de-logbook.csv", format: "mylife",
+             measurements: ["blood_glucose": 1], events: ["insulin": 8, "meal": 8]),
+        // The same layout with CRLF line ends and a BOM (the real file's line ends are not certain).
+        Case(name: "mylife de crlf.csv", text: "\u{FEFF}\"Tag\";\"Datum\";\"Uhrzeit\";\"Ereignis\";\"Wert\";\"Einheit\";\"Information\";\"Notiz\"\r\n"
+             + "\"Fr.\";\"06.02.26\";\"10.00\";\"Auto mode An\";\"N/A\";;\"Startdatum: 06.02.26 10.00Endtermin: 06.02.26 19:44\";\r\n"
+             + "\"Fr.\";\"06.02.26\";\"12:17\";\"Bolus\";\"6,60\";\"U\";\"Bolusvorschlag: 5.60 U\";\"Pizza\"\r\n"
+             + "\"Fr.\";\"06.02.26\";\"12:17\";\"Kohlenhydrate\";\"60\";\"g KH\";;\r\n",
+             format: "mylife", measurements: [:], events: ["insulin": 1, "meal": 1]),
+        Case(name: "YourLoops cbg", corpus: "yourloops/yourloops-cbg.csv", format: "yourloops-cgm", measurements: ["glucose": 150], events: [:]),
+        Case(name: "YourLoops bolus", corpus: "yourloops/yourloops-bolus.csv", format: "yourloops-bolus", measurements: [:], events: ["insulin": 73]),
+        Case(name: "YourLoops meals", corpus: "yourloops/yourloops-meals.csv", format: "yourloops-meals", measurements: [:], events: ["meal": 14]),
+        Case(name: "YourLoops activities", corpus: "yourloops/yourloops-physicalactivities.csv", format: "yourloops-activity",
+             measurements: [:], events: ["exercise": 1]),
     ]
 
     @Test(arguments: cases)
