@@ -28,3 +28,18 @@ import Testing
         #expect(E2E.scalar(db, "SELECT new_rows FROM imports WHERE path LIKE '%export-ios16.xml'") == "0")
     }
 }
+
+extension AppleHealthRealTests {
+    /// The Arabic (ar_SA) export writes the date of birth in Arabic-Indic digits; `date_of_birth` is
+    /// `YYYY-MM-DD` (docs/schema.md), the text as written stays in `attributes`.
+    @Test func arabicDigitsInTheDateOfBirth() throws {
+        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let zip = Self.folder.appendingPathComponent("apple-health-ar-sa-ios16-tasdir.zip")
+        let r = try E2E.run(["import", zip.path, "--db", db.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(E2E.scalar(db, "SELECT date_of_birth FROM subject_profiles") == "1980-02-29")
+        #expect(E2E.scalar(db, "SELECT json_extract(attributes, '$.HKCharacteristicTypeIdentifierDateOfBirth') FROM subject_profiles")
+                == "١٩٨٠-٠٢-٢٩")
+    }
+}

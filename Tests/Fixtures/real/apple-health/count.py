@@ -40,6 +40,7 @@ FILES = [  # file, language (of the locale), layout
     ("apple-health-en-us-ios12.xml", "en", "export version 8 (iOS 12), en_US: iPhone steps, Clock sleep, Health mindful/fall/UV, Me"),
     ("apple-health-es-es-ios9-exportacion.zip", "es", "export version 2 (iOS 9), es_ES: exportación.zip with exportación.xml (NFD name) at the root, Mi Fit sleep"),
     ("apple-health-ko-kr-watchos8.xml", "ko", "export version 11 (iOS 15), ko-Kore_KR: Watch heart rate with motion context, NBSP in the source name, no Me"),
+    ("apple-health-ar-sa-ios16-tasdir.zip", "ar", "export version 13 (iOS 16.4), ar_SA@calendar=gregorian: تصدير.xml, Arabic-Indic digits in Me, energy in Cal, headphone audio events"),
     ("apple-health-en-fr-ios14-garmin.xml", "en", "export version 11 (iOS 14), en_FR: Garmin Connect workouts and heart rate, gait metrics, dBASPL, HKDataTypeSleepDurationGoal"),
 ]
 
