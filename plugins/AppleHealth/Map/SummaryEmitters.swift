@@ -79,8 +79,8 @@ extension ExportHandler {
         var out = ""
         for c in v {
             if c == "-" { out.append(c); continue }
-            guard c.unicodeScalars.count == 1, c.unicodeScalars.first!.properties.numericType == .decimal,
-                  let d = c.wholeNumberValue else { return nil }
+            guard c.unicodeScalars.count == 1, let scalar = c.unicodeScalars.first,
+                  scalar.properties.numericType == .decimal, let d = c.wholeNumberValue else { return nil }
             out.append(Character(String(d)))
         }
         let parts = out.split(separator: "-", omittingEmptySubsequences: false)
