@@ -50,6 +50,10 @@ enum HealthTypes {
     /// Names the rest of HealthPipe knows under another spelling.
     // Names other parts of HealthPipe rely on: toothbrushing feeds the motion-session history (brushing_sessions).
     static let renamed = ["BloodGlucose": "glucose", "ToothbrushingEvent": "toothbrushing", "HandwashingEvent": "handwashing"]
+    /// Category values Apple renamed without changing the sample (same raw value): exports written
+    /// before and after the rename must name one state, or a newer export of the same phone stores
+    /// its old samples again under a second metric. iOS 16 renamed `…SleepAnalysisAsleep` (raw 1).
+    static let renamedValues = ["SleepAnalysisAsleep": "SleepAnalysisAsleepUnspecified"]
 
     /// The identifier without Apple's prefix: `HKQuantityTypeIdentifierStepCount` → `StepCount`.
     static func shortName(_ identifier: String) -> String {
@@ -75,11 +79,13 @@ enum HealthTypes {
         return out
     }
 
-    /// A category value's suffix: `HKCategoryValueSleepAnalysisAsleepCore` of SleepAnalysis → `asleep_core`;
+    /// A category value's suffix: `HKCategoryValueSleepAnalysisAsleepCore` of SleepAnalysis → `asleep_core`,
+    /// the pre-iOS-16 `HKCategoryValueSleepAnalysisAsleep` → `asleep_unspecified`;
     /// nil for "not applicable" (toothbrushing, handwashing, mindful sessions) and empty values.
     static func categorySuffix(value: String, typeShort: String) -> String? {
         var v = value
         if v.hasPrefix("HKCategoryValue") { v.removeFirst("HKCategoryValue".count) }
+        v = renamedValues[v] ?? v
         if v.hasPrefix(typeShort), v.count > typeShort.count { v.removeFirst(typeShort.count) }
         if v.isEmpty || v == "NotApplicable" { return nil }
         return snakeCase(v)

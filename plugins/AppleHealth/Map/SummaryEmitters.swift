@@ -58,7 +58,7 @@ extension ExportHandler {
             json.key(key)
             json.string(value)
             switch key {
-            case "HKCharacteristicTypeIdentifierDateOfBirth": profile.dateOfBirth = value.isEmpty ? nil : value
+            case "HKCharacteristicTypeIdentifierDateOfBirth": profile.dateOfBirth = Self.isoDate(value)
             case "HKCharacteristicTypeIdentifierBiologicalSex": profile.biologicalSex = Self.sex[value]
             case "HKCharacteristicTypeIdentifierBloodType": profile.bloodType = Self.bloodType(value)
             case "HKCharacteristicTypeIdentifierFitzpatrickSkinType":
@@ -70,6 +70,22 @@ extension ExportHandler {
         json.endObject()
         profile.attributes = String(decoding: json.bytes, as: UTF8.self)
         add(profile)
+    }
+
+    /// The date of birth as `YYYY-MM-DD`: an Arabic-locale export writes it in Arabic-Indic digits
+    /// (`٢٠٠٠-٠٢-٠١`), so every decimal digit becomes its ASCII digit; nil when not a date (the text as
+    /// written stays in `attributes`).
+    static func isoDate(_ v: String) -> String? {
+        var out = ""
+        for c in v {
+            if c == "-" { out.append(c); continue }
+            guard c.unicodeScalars.count == 1, let scalar = c.unicodeScalars.first,
+                  scalar.properties.numericType == .decimal, let d = c.wholeNumberValue else { return nil }
+            out.append(Character(String(d)))
+        }
+        let parts = out.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.map(\.count) == [4, 2, 2] else { return nil }
+        return out
     }
 
     static let sex = ["HKBiologicalSexMale": "male", "HKBiologicalSexFemale": "female", "HKBiologicalSexOther": "other"]
