@@ -7,7 +7,7 @@ EGV -> glucose measurement; Calibration / Fasting Glucose -> blood_glucose measu
 Carbs -> meal (carbs), Insulin -> insulin (units), Exercise -> exercise, Health -> episode,
 Alert -> alert, Device -> device. Glucose in mmol/L is converted x 18.0156 and rounded.
 Low/High readings count at 40/400 mg/dL. Writes expected.json; --check exits 1 on a difference."""
-import csv, html, io, json, pathlib, re, sys, zipfile
+import csv, datetime, html, io, json, pathlib, re, sys, zipfile, zoneinfo
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -88,7 +88,17 @@ def xlsx_rows(path):
     return rows
 
 
-def count(name):
+def ambiguous(ts, zone):
+    """True when the local time occurs twice in the zone (a DST fall-back hour)."""
+    local = datetime.datetime.fromisoformat(ts)
+    z = zoneinfo.ZoneInfo(zone)
+    return local.replace(tzinfo=z, fold=0).utcoffset() != local.replace(tzinfo=z, fold=1).utcoffset()
+
+
+def count(name, zone="UTC", quarantined=None):
+    """quarantined (a list), when given, receives the readings HealthPipe must quarantine: the second of two
+    sensor readings at the same local time, apart on the transmitter clock, outside a DST fall-back hour
+    (the display device's clock moved back)."""
     if name.endswith(".xlsx"):
         rows = xlsx_rows(HERE / name)
     else:
@@ -108,6 +118,7 @@ def count(name):
     type_col, ins_col, carb_col, dev_col = ts_col + 1, g_col + 1, g_col + 2, ts_col + 5
     meas, events = {}, {}
     seen_m, seen_e = set(), set()
+    last_egv = None
     for r in rows[1:]:
         if len(r) <= g_col or not r[ts_col]:
             continue
@@ -120,6 +131,13 @@ def count(name):
                 v = float(round(v * 18.0156))
             # Rows of a DST repeated hour share a local time; the transmitter clock (Transmitter Time) tells them apart.
             ticks = r[g_col + 5] if len(r) > g_col + 5 else ""
+            if kind == "glucose" and ticks:
+                moved = last_egv is not None and last_egv[0] == ts and last_egv[1] != ticks and not ambiguous(ts, zone)
+                last_egv = (ts, ticks)
+                if moved:
+                    if quarantined is not None:
+                        quarantined.append(ts)
+                    continue
             if (kind, ts, ticks) in seen_m:
                 continue
             seen_m.add((kind, ts, ticks))
@@ -145,7 +163,7 @@ def count(name):
 def compute():
     out = []
     for f in FILES:
-        meas, events = count(f["file"])
+        meas, events = count(f["file"], f["timezone"])
         out.append({"file": f["file"], "vendor": "Dexcom Clarity", "language": f["language"], "layout": f["layout"],
                     "format": f.get("format", "dexcom-clarity"), "timezone": f["timezone"], "measurements": meas, "events": events})
     return {"files": out}
