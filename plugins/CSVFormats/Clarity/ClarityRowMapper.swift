@@ -77,7 +77,9 @@ struct ClarityRowMapper {
         sawTimedRow = true
         guard let parsed = pattern.parse(ts) else { throw CSVFileRun.Reject("unreadable timestamp '\(ts.echo)'") }
         var at = try placer.place(parsed, line: row.line)
-        if let ticks = cols.transmitterTime, followsFile { try passOfRepeatedHour(&at, parsed.seconds, row.trimmed(ticks)) }
+        // The transmitter clock (seconds), parsed once: it places a DST repeated hour and catches a clock-change overlap.
+        let ticks = cols.transmitterTime.flatMap { ByteText.int(row.trimmed($0)) }
+        if let ticks, followsFile { try passOfRepeatedHour(&at, parsed.seconds, ticks) }
         let uploaderCell = row.trimmed(cols.sourceDevice)
         let src = uploaderCell.isEmpty ? defaultSource : sources.symbol(uploaderCell)
         let prov = Provenance(file: file, line: row.line)
@@ -85,7 +87,7 @@ struct ClarityRowMapper {
         let effective = kind == .unknown ? inferKind(row, cols, uploaderCell) : kind
         switch effective {
         case .egv, .calibration, .fastingGlucose:
-            if effective == .egv, let t = cols.transmitterTime { try rejectOverlapReading(at.utc, row.trimmed(t)) }
+            if effective == .egv, let ticks { try rejectOverlapReading(at.utc, ticks) }
             try addReading(row, cols, effective, typeCell, at, uploaderCell, prov, &out, emit)
         case .carbs:
             guard let g = Self.number(row.trimmed(cols.carbs)), g >= 0 else {
@@ -115,8 +117,7 @@ struct ClarityRowMapper {
     /// apart. The transmitter's clock can: since the last unambiguous reading it has run as long as the
     /// wall clock on the first pass, and one DST shift longer on the second.
     private mutating func passOfRepeatedHour(_ at: inout ZoneResolver.Resolved, _ local: Int64,
-                                             _ ticksCell: UnsafeRawBufferPointer) throws {
-        guard let ticks = ByteText.int(ticksCell) else { return }
+                                             _ ticks: Int64) throws {
         guard at.flags.contains(.ambiguousLocalTime) else {
             clock = (local, ticks)
             return
@@ -133,8 +134,7 @@ struct ClarityRowMapper {
     /// Clarity writes the overlap's local times twice, interleaved, a transmitter-clock shift apart. The second
     /// reading of a pair lands on the first one's instant and would vanish as its duplicate; it cannot be moved
     /// by local time either (its neighbours sit on the same wall-clock grid), so it is quarantined with its line.
-    private mutating func rejectOverlapReading(_ utc: Int64, _ ticksCell: UnsafeRawBufferPointer) throws {
-        guard let ticks = ByteText.int(ticksCell) else { return }
+    private mutating func rejectOverlapReading(_ utc: Int64, _ ticks: Int64) throws {
         defer { lastReading = (utc, ticks) }
         guard let last = lastReading, last.utc == utc, last.ticks != ticks else { return }
         throw CSVFileRun.Reject("same local time as the reading before it but \(ticks - last.ticks) s apart on the "
