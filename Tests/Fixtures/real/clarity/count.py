@@ -31,8 +31,9 @@ FILES = [
          layout="the Numbers workbook re-saved by Microsoft Excel for Mac (count/uniqueCount strings, spans, "
                 "A1 dimension): title row above the header, calibration, Low/High",
          timezone="America/Chicago"),
-    dict(file="clarity-en-g7-numbers-named-sheet.xlsx", language="en", format="dexcom-clarity-xlsx",
-         layout="Apple Numbers .xlsx whose sheet is named after the table ('Sheet 1 - Clarity_Export_…'), Low/High",
+    dict(file="clarity-en-g6-numbers-dst-fallback.xlsx", language="en", format="dexcom-clarity-xlsx",
+         layout="Apple Numbers .xlsx whose sheet is named after the table ('Sheet 1 - Clarity_Export_…'), G6, "
+                "the DST fall-back night with Clarity's interleaved repeated hour",
          timezone="America/Chicago"),
 ]
 # Event Type codes by meaning, per language (this counter's own table).
