@@ -26,6 +26,10 @@ import Testing
         ("de", ["Index", "Zeitstempel (JJJJ-MM-TTThh:mm:ss)", "Ereignistyp", "Ereignisuntertyp", "Patienteninformationen",
                 "Geräteinformationen", "Quellgeräte-ID", "Glukosewert (mmol/l)", "Insulinwert (E)", "Kohlenhydratwert (Gramm)",
                 "Dauer (hh:mm:ss)", "Änderungsrate (mmol/l/min)"], .mmol),
+        // The German cells parsers of users' own exports read (`Ereignisart`, `Glukosewert (mg/dl)`), ;-separated.
+        ("de-ereignisart", ["Index", "Zeitstempel (JJJJ-MM-TTThh:mm:ss)", "Ereignisart", "Ereignisuntertyp", "Patienteninformationen",
+                "Geräteinformationen", "Quellgeräte-ID", "Glukosewert (mg/dl)", "Insulinwert (E)", "Kohlenhydratwert (Gramm)",
+                "Dauer (hh:mm:ss)", "Änderungsrate (mg/dl/min)"], .mgdl),
     ]
 
     @Test(arguments: headers.map(\.language))

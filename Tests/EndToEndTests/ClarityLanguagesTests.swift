@@ -196,4 +196,26 @@ import ZIPFoundation
             }
         }
     }
+
+    /// German as users' own parsers read it: `Ereignisart`, `EGV`, `Glukosewert (mmol/l)`, `Niedrig`, and the file
+    /// re-encoded as Windows-1252 (a study pipeline opens these exports as latin-1): the header's umlauts are not
+    /// UTF-8, the words and the structure still place every column and each reading lands.
+    @Test func germanWindows1252ExportWithEreignisart() throws {
+        let csv = "Index,Zeitstempel (JJJJ-MM-TTThh:mm:ss),Ereignisart,Ereignis-Subtyp,Patienteninfo,Ger\u{E4}teinfo,"
+            + "Quellger\u{E4}te-ID,Glukosewert (mmol/l),Insulinwert (E),Kohlenhydratwert (Gramm),Dauer (hh:mm:ss),"
+            + "\u{C4}nderungsrate (mmol/l/min),Transmitterzeit (Long Integer),Transmitter-ID\r\n"
+            + "1,,Vorname,,J\u{FC}rgen,,,,,,,,,\r\n"
+            + "2,,Ger\u{E4}t,,,Dexcom G6 Mobile App,android G6,,,,,,,\r\n"
+            + "3,2026-03-02T08:00:00,EGV,,,,android G6,5.8,,,,,900,8AB123\r\n"
+            + "4,2026-03-02T08:05:00,EGV,,,,android G6,Niedrig,,,,,1200,8AB123\r\n"
+            + "5,2026-03-02T08:10:00,EGV,,,,android G6,6.1,,,,,1500,8AB123\r\n"
+        let bytes = try #require(csv.data(using: .windowsCP1252))
+        #expect(String(data: bytes, encoding: .utf8) == nil)  // really not UTF-8
+        let dir = E2E.tempDir(), file = dir.appendingPathComponent("export.csv"), db = dir.appendingPathComponent("h.sqlite")
+        try bytes.write(to: file)
+        let r = try E2E.run(["import", file.path, "--db", db.path, "--timezone", "Europe/Berlin"])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(E2E.query(db, "SELECT value, flags & 3 FROM measurements ORDER BY start")
+                == [["104.0", "0"], ["40.0", "1"], ["110.0", "0"]])
+    }
 }

@@ -18,6 +18,8 @@ struct ClarityRowMapper {
     private var sawTimedRow = false
     /// The last unambiguous reading's local time and transmitter clock (seconds), to place a DST repeated hour.
     private var clock: (local: Int64, ticks: Int64)? = nil
+    /// The previous sensor reading's instant and transmitter clock, to catch a clock-change overlap.
+    private var lastReading: (utc: Int64, ticks: Int64)? = nil
     private let followsFile: Bool
     private var resolver: ZoneResolver?
     private var devices = ClarityDevices()
@@ -75,7 +77,9 @@ struct ClarityRowMapper {
         sawTimedRow = true
         guard let parsed = pattern.parse(ts) else { throw CSVFileRun.Reject("unreadable timestamp '\(ts.echo)'") }
         var at = try placer.place(parsed, line: row.line)
-        if let ticks = cols.transmitterTime, followsFile { try passOfRepeatedHour(&at, parsed.seconds, row.trimmed(ticks)) }
+        // The transmitter clock (seconds), parsed once: it places a DST repeated hour and catches a clock-change overlap.
+        let ticks = cols.transmitterTime.flatMap { ByteText.int(row.trimmed($0)) }
+        if let ticks, followsFile { try passOfRepeatedHour(&at, parsed.seconds, ticks) }
         let uploaderCell = row.trimmed(cols.sourceDevice)
         let src = uploaderCell.isEmpty ? defaultSource : sources.symbol(uploaderCell)
         let prov = Provenance(file: file, line: row.line)
@@ -83,6 +87,7 @@ struct ClarityRowMapper {
         let effective = kind == .unknown ? inferKind(row, cols, uploaderCell) : kind
         switch effective {
         case .egv, .calibration, .fastingGlucose:
+            if effective == .egv, let ticks { try rejectOverlapReading(at.utc, ticks) }
             try addReading(row, cols, effective, typeCell, at, uploaderCell, prov, &out, emit)
         case .carbs:
             guard let g = Self.number(row.trimmed(cols.carbs)), g >= 0 else {
@@ -112,8 +117,7 @@ struct ClarityRowMapper {
     /// apart. The transmitter's clock can: since the last unambiguous reading it has run as long as the
     /// wall clock on the first pass, and one DST shift longer on the second.
     private mutating func passOfRepeatedHour(_ at: inout ZoneResolver.Resolved, _ local: Int64,
-                                             _ ticksCell: UnsafeRawBufferPointer) throws {
-        guard let ticks = ByteText.int(ticksCell) else { return }
+                                             _ ticks: Int64) throws {
         guard at.flags.contains(.ambiguousLocalTime) else {
             clock = (local, ticks)
             return
@@ -124,6 +128,18 @@ struct ClarityRowMapper {
         guard shift > 0 else { return }
         if abs(drift) * 2 <= shift { at = earlier } else if abs(drift - shift) * 2 <= shift { at = later }
         resolver = r
+    }
+
+    /// When the display device's clock moves back (travel west, a manual change; not DST, which the zone places),
+    /// Clarity writes the overlap's local times twice, interleaved, a transmitter-clock shift apart. The second
+    /// reading of a pair lands on the first one's instant and would vanish as its duplicate; it cannot be moved
+    /// by local time either (its neighbours sit on the same wall-clock grid), so it is quarantined with its line.
+    private mutating func rejectOverlapReading(_ utc: Int64, _ ticks: Int64) throws {
+        defer { lastReading = (utc, ticks) }
+        guard let last = lastReading, last.utc == utc, last.ticks != ticks else { return }
+        throw CSVFileRun.Reject("same local time as the reading before it but \(ticks - last.ticks) s apart on the "
+                                + "transmitter clock: the display device's clock moved back (time-zone change?), "
+                                + "so local time cannot place this reading")
     }
 
     /// A glucose reading: EGV (sensor), Calibration or Fasting Glucose (meter, user-entered).

@@ -42,8 +42,11 @@ enum ClarityVocabulary {
                  header: [.timestamp: ["horodateur"], .eventType: ["type d'événement", "type d’événement"],
                           .glucose: ["valeur de glycémie", "valeur de glycemie"]],
                  low: ["Bas"]),
+        // German: `Ereignisart` and the code `EGV` from a parser of a user's own export; `Niedrig`/`Hoch` from a
+        // study pipeline that drops them from `Glukosewert (mmol/l)` (docs/vendors/dexcom.md, per word).
         Language(code: "de",
-                 header: [.timestamp: ["zeitstempel"], .glucose: ["glukosewert"]],
+                 header: [.timestamp: ["zeitstempel"], .eventType: ["ereignisart"], .glucose: ["glukosewert"]],
+                 events: [.egv: ["EGV"]],
                  low: ["Niedrig"], high: ["Hoch"]),
         Language(code: "ja",
                  header: [.index: ["索引"], .timestamp: ["タイムスタンプ"], .eventType: ["イベント タイプ"], .subtype: ["イベント サブタイプ"],

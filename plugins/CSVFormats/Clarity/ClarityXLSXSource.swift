@@ -2,8 +2,9 @@ import HealthPipeCore
 
 /// Dexcom Clarity's Excel export (`.xlsx`, the default in many countries): every worksheet whose
 /// first row is Clarity's header is read row by row through the same `ClarityRowMapper` as the CSV,
-/// so a workbook and its CSV give the same records (and the same line numbers: a sheet's row
-/// numbers are the CSV's lines). Sheets that are not Clarity tables are skipped with a warning.
+/// so a workbook and its CSV give the same records (line numbers are the sheet's row numbers). A CSV
+/// re-saved by Apple Numbers has a title row (the table's name) above the header; it is skipped.
+/// Sheets that are not Clarity tables are skipped with a warning.
 final class ClarityXLSXSource: Source, InputDescribing {
     static let format = "dexcom-clarity-xlsx"
 
@@ -11,6 +12,15 @@ final class ClarityXLSXSource: Source, InputDescribing {
     var inputPaths: [String] { [options.path] }
 
     init(options: CSVCommonOptions) { self.options = options }
+
+    /// Title rows a spreadsheet app may put above the header (Numbers: one, the table's name).
+    static let maxTitleRows = 2
+
+    /// A row with exactly one non-empty cell, in its first column: a table title, never a Clarity header or row.
+    static func isTitleRow(_ row: XLSXRow) -> Bool {
+        guard row.count > 0, !row.isEmpty(0) else { return false }
+        return (1..<row.count).allSatisfy { row.isEmpty($0) }
+    }
 
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         let package = try XLSXPackage(path: options.path)
@@ -33,9 +43,16 @@ final class ClarityXLSXSource: Source, InputDescribing {
                 var mapper = ClarityRowMapper(options: options)
                 var out = BatchBuilder()
                 var notClarity = false
+                var titles = 0
                 let reader = SheetReader(package: package) { row in
                     if notClarity { return }
                     if !mapper.sawHeader, !row.isBlank, ClarityColumns(header: row.strings()) == nil {
+                        // Apple Numbers writes the table's name (the CSV's file name) in a row of its own above
+                        // the header; a couple of such one-cell title rows are not data.
+                        if titles < Self.maxTitleRows, Self.isTitleRow(row) {
+                            titles += 1
+                            return
+                        }
                         notClarity = true
                         return
                     }
