@@ -36,6 +36,7 @@ public struct FuzzTarget: Sendable {
         SourceTarget.make("mapped", component: "simglucose", alternatives: ["nightscout-entries-csv", "nightscout-exporter-cgm"]),
         SourceTarget.make("apple-xml", component: "apple-health"),
         SourceTarget.make("dexcom-clarity-xlsx", component: "dexcom-clarity-xlsx", onDisk: true),
+        SourceTarget.make("export-zip", component: "export-zip", onDisk: true),
         FuzzTarget(name: "pipeline-config", summary: "ConfigDocument + PipelineSpec + PipelineGraph.build on YAML",
                    run: ConfigTargets.pipeline),
         FuzzTarget(name: "adapter-config", summary: "YAML adapter loading (MappedCSVAdapters.component)", run: ConfigTargets.adapter),

@@ -52,8 +52,9 @@ enum SourceTarget {
         } else {
             ByteInput.provide(bytes, as: path)
         }
-        let builder = ComponentBuilder(stageName: "in", document: document, node: document.root,
+        var builder = ComponentBuilder(stageName: "in", document: document, node: document.root,
                                        settings: RunSettings(timezone: "Europe/London", subject: "fuzz", baseDirectory: "/"))
+        builder.registry = FuzzRegistry.shared  // sources that hand files to other formats (export zips) look them up here
         let built: any Stage
         do { built = try descriptor.build(builder) } catch { fatalError("\(component) cannot be built: \(error)") }
         guard let source = built as? any Source else { fatalError("\(component) is not a source") }

@@ -4,7 +4,7 @@ import HealthPipeCore
 public enum CSVFormatsPlugin {
     public static let family = "CSVFormats"
     public static var components: [ComponentDescriptor] {
-        [dexcomClarityComponent, libreViewComponent, careLinkComponent, dexcomClarityXLSXComponent, tandemComponent,
+        [dexcomClarityComponent, libreViewComponent, careLinkComponent, dexcomClarityXLSXComponent, tandemComponent, exportZipComponent,
          healthReportsComponent, nightscoutExporterComponent]
     }
 }

@@ -33,24 +33,10 @@ final class DetectedSource: Source, InputDescribing {
         guard found.role == .source, !Self.names.contains(found.name) else {
             throw InputError(file: path, reason: "not a format a source reads")
         }
-        try Self.delegate(found, builder, path: path).run(context: context, emit: emit)
+        try builder.delegate(to: found, path: path).run(context: context, emit: emit)
     }
 
     static let names: Set<String> = ["stdin", "auto"]
-
-    /// The source `descriptor` builds for `path`, with this stage's other options.
-    static func delegate(_ descriptor: ComponentDescriptor, _ builder: ComponentBuilder, path: String,
-                         dropping: Set<String> = ["format", "path"]) throws -> any Source {
-        var pairs = Array(builder.node.mapping ?? [:]).filter { !dropping.contains($0.key.string ?? "") }
-        pairs.append((Node("path"), Node(path)))
-        var b = ComponentBuilder(stageName: builder.stageName, document: builder.document,
-                                 node: .mapping(Node.Mapping(pairs)), settings: builder.settings)
-        b.registry = builder.registry
-        guard let source = try descriptor.build(b) as? any Source else {
-            throw builder.error("'\(descriptor.name)' does not read files")
-        }
-        return source
-    }
 
     /// Builds `stdin` (path `-`) or `auto` (its `path` option).
     static func build(_ b: ComponentBuilder, path: String) throws -> any Stage {
@@ -64,7 +50,7 @@ final class DetectedSource: Source, InputDescribing {
             throw b.error("unknown source type '\(name)'"
                 + (NameSuggester.nearest(to: name, in: all).map { " (did you mean '\($0)'?)" } ?? ""), option: "format")
         }
-        return DetectedSource(path: path, builder: b, forced: try delegate(d, b, path: path))
+        return DetectedSource(path: path, builder: b, forced: try b.delegate(to: d, path: path))
     }
 }
 

@@ -1,3 +1,4 @@
+import sys
 #!/usr/bin/env python3
 """Independent counter for Apple Health exports (export.xml / export.zip written by the iPhone Health
 app). Python 3 standard library only; never HealthPipe code or output.
@@ -35,6 +36,9 @@ import calendar, json, math, pathlib, re, sys, zipfile
 import xml.etree.ElementTree as ET
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from expected_io import write_or_check  # noqa: E402
+
 FILES = [  # file, language (of the locale), layout
     ("apple-health-en-us-ios10-food.xml", "en", "export version 3 (iOS 10), en_US: Food correlations, mg/dL glucose, workouts, 40 types from 15 apps"),
     ("apple-health-en-us-ios12.xml", "en", "export version 8 (iOS 12), en_US: iPhone steps, Clock sleep, Health mindful/fall/UV, Me"),
@@ -203,12 +207,4 @@ if __name__ == "__main__":
         for a in sys.argv[1:]:
             print(a, json.dumps(count(pathlib.Path(a)), ensure_ascii=False))
         sys.exit(0)
-    got = compute()
-    target = HERE / "expected.json"
-    if "--check" in sys.argv:
-        if json.loads(target.read_text()) != got:
-            print("expected.json differs from what count.py computes")
-            sys.exit(1)
-        print("expected.json agrees")
-    else:
-        target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")
+    write_or_check(HERE, compute())

@@ -1,3 +1,4 @@
+import sys
 #!/usr/bin/env python3
 """Independent counter for Levels glucose exports (Python 3 stdlib only; never HealthPipe).
 
@@ -8,6 +9,9 @@ Distinct instants are counted (readings sharing one are one stored row).
 import csv, json, pathlib, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from expected_io import write_or_check  # noqa: E402
+
 FILES = [("levels-export.csv", "en", "Levels member-portal export, mg/dL, UTC and local times")]
 
 
@@ -31,12 +35,4 @@ def compute():
 
 
 if __name__ == "__main__":
-    got = compute()
-    target = HERE / "expected.json"
-    if "--check" in sys.argv:
-        if json.loads(target.read_text()) != got:
-            print("expected.json differs from what count.py computes")
-            sys.exit(1)
-        print("expected.json agrees")
-    else:
-        target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")
+    write_or_check(HERE, compute())

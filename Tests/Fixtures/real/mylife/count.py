@@ -1,3 +1,4 @@
+import sys
 #!/usr/bin/env python3
 """Independent counter for Ypsomed mylife logbook exports (Python 3 stdlib only; never HealthPipe).
 
@@ -11,6 +12,9 @@ Distinct natural keys are counted (docs/schema.md).
 import csv, datetime, json, pathlib, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from expected_io import write_or_check  # noqa: E402
+
 FILES = [("mylife-de-logbook.csv", "de", "mylife logbook export, German, mg/dL, decimal comma, DD.MM.YY")]
 EVENTS = {"Bolus": ("insulin", "bolus"), "Kohlenhydrate": ("meal", ""), "Hypo Kohlenhydrate": ("meal", "hypo_treatment")}
 
@@ -48,12 +52,4 @@ def compute():
 
 
 if __name__ == "__main__":
-    got = compute()
-    target = HERE / "expected.json"
-    if "--check" in sys.argv:
-        if json.loads(target.read_text()) != got:
-            print("expected.json differs from what count.py computes")
-            sys.exit(1)
-        print("expected.json agrees")
-    else:
-        target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")
+    write_or_check(HERE, compute())

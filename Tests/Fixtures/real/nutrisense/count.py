@@ -1,3 +1,4 @@
+import sys
 #!/usr/bin/env python3
 """Independent counter for Nutrisense exports (Python 3 stdlib only; never HealthPipe).
 
@@ -12,6 +13,9 @@ distance without a unit, blood pressure as text) are not read. Distinct natural 
 import csv, datetime, json, pathlib, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from expected_io import write_or_check  # noqa: E402
+
 FILES = [("nutrisense-export.csv", "en", "Nutrisense app export, one row per logged item (class column)", "America/Los_Angeles")]
 METRICS = {"GlucoseMeasurement": "glucose", "BloodGlucoseMeasurement": "blood_glucose", "StepCountMeasurement": "step_count"}
 EVENTS = {"ExerciseActivity": "exercise", "Meal": "meal", "Note": "note"}
@@ -54,12 +58,4 @@ def compute():
 
 
 if __name__ == "__main__":
-    got = compute()
-    target = HERE / "expected.json"
-    if "--check" in sys.argv:
-        if json.loads(target.read_text()) != got:
-            print("expected.json differs from what count.py computes")
-            sys.exit(1)
-        print("expected.json agrees")
-    else:
-        target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")
+    write_or_check(HERE, compute())

@@ -1,0 +1,115 @@
+import Foundation
+import HealthPipeCore
+import ZIPFoundation
+
+/// A zip of exports (Glooko's and YourLoops' downloads: one CSV per kind of data): every file in it
+/// is detected by content and read by its own format's source, as if it were a file of the import,
+/// named `export.zip/cgm_data_1.csv` in the imports table and the quarantine. Files no format reads
+/// are listed in a warning, never silently passed over.
+final class ExportZipSource: Source, InputDescribing {
+    static let format = "export-zip"
+    /// A file in the zip is read into memory whole (sources read it as a stream): larger ones are refused.
+    static let maxEntryBytes: UInt64 = 256 << 20
+
+    let path: String
+    private let builder: ComponentBuilder
+    var inputPaths: [String] { [path] }
+
+    init(path: String, builder: ComponentBuilder) {
+        self.path = path
+        self.builder = builder
+    }
+
+    func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        guard let registry = builder.registry else { throw RegistryError(message: "\(builder.stageName): built without a registry") }
+        let archive = try Self.open(path)
+        var read = 0
+        var unread: [String] = []
+        for entry in Self.files(archive) {
+            let inner = path + "/" + entry.path
+            guard UInt64(entry.uncompressedSize) <= Self.maxEntryBytes else {
+                try context.reject(RowError(file: inner, line: 0, reason: "larger than \(Self.maxEntryBytes >> 20) MiB uncompressed: not read",
+                                            raw: ""))
+                continue
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Int(entry.uncompressedSize))
+            do {
+                _ = try archive.extract(entry, skipCRC32: false) { data in bytes.append(contentsOf: data) }
+            } catch {
+                try context.reject(RowError(file: inner, line: 0, reason: "cannot be unpacked (\(error)): not read", raw: ""))
+                continue
+            }
+            let sniff = FileSniff(path: inner, prefix: Array(bytes.prefix(FileSniff.defaultLimit)))
+            guard let format = registry.detectFormat(of: sniff), format.role == .source, format.name != Self.format,
+                  !Self.containers.contains(format.name) else {
+                unread.append(entry.path)
+                continue
+            }
+            ByteInput.provide(bytes, as: inner)
+            try builder.delegate(to: format, path: inner).run(context: context, emit: emit)
+            read += 1
+        }
+        if read == 0 {
+            throw InputError(file: path, reason: "no file in the zip is an export HealthPipe reads (\(unread.prefix(8).joined(separator: ", ")))")
+        }
+        if !unread.isEmpty {
+            context.warn("\(path): \(unread.count) file(s) in the zip are no format HealthPipe reads and were not imported: "
+                         + unread.prefix(12).joined(separator: ", ") + (unread.count > 12 ? ", …" : "")
+                         + " (`healthpipe adapters draft` writes an adapter for one, after unzipping it)")
+        }
+    }
+
+    /// Formats that are themselves containers opened by path (never delegated a file from memory).
+    static let containers: Set<String> = ["apple-health", "dexcom-clarity-xlsx"]
+
+    static func open(_ path: String) throws -> Archive {
+        do { return try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch {
+            throw InputError(file: path, reason: "not a readable zip (\(error))")
+        }
+    }
+
+    /// The zip's files in name order, without folders, macOS resource forks and hidden files.
+    static func files(_ archive: Archive) -> [Entry] {
+        archive.filter { e in
+            e.type == .file && !e.path.hasPrefix("__MACOSX/") && !(e.path.split(separator: "/").last?.hasPrefix(".") ?? true)
+        }.sorted { $0.path < $1.path }
+    }
+
+    /// Content detection: a zip (not an Excel workbook) holding at least one CSV or JSON file. Below
+    /// every dedicated format, so Apple's export.zip and Clarity's .xlsx keep their own readers.
+    static func detectScore(_ sniff: FileSniff) -> Int {
+        guard sniff.isRegularFile, sniff.prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]),
+              let archive = try? Self.open(sniff.path) else { return 0 }
+        var data = false
+        for e in archive {
+            let name = e.path.lowercased()
+            if name == "[content_types].xml" { return 0 }
+            if name.hasSuffix(".csv") || name.hasSuffix(".json") || name.hasSuffix(".tsv") { data = true }
+        }
+        return data ? 40 : 0
+    }
+}
+
+struct ExportZipOptions: Decodable {
+    var path: String
+    var timezone: String?
+    var subject: String?
+}
+
+public let exportZipComponent = ComponentDescriptor(
+    name: ExportZipSource.format, role: .source, family: "CSVFormats",
+    summary: "A zip of exports (Glooko, Diabeloop YourLoops … downloads: one CSV per kind of data): each file in it is detected "
+        + "by content and read by its format's source, named zip/file in the imports table and the quarantine; files no "
+        + "format reads are listed in a warning.",
+    options: [
+        OptionDoc("path", "path", required: true, "the zip"),
+        OptionDoc("timezone", "IANA name or offset", default: "the run's", "zone for naive local timestamps of the files inside"),
+        OptionDoc("subject", "text", default: "the run's", "whose data this is"),
+    ],
+    produces: .all,
+    detect: { ExportZipSource.detectScore($0) },
+    build: { b in
+        let o = try b.options(ExportZipOptions.self)
+        return ExportZipSource(path: b.path(o.path), builder: b)
+    })
