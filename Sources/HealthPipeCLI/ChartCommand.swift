@@ -38,6 +38,10 @@ struct ChartCommand: ParsableCommand {
         guard ["day", "agp", "days", "history", "report-values", "report-days"].contains(view) else {
             throw configFailure(ValidationError("unknown view '\(view)': day, agp, days, history, report-values or report-days"))
         }
+        if let svg {
+            try refuseFileClash([FileRole(.store, try options.databasePath(), what: "database"),
+                                 FileRole(.output, ComponentBuilder.resolve(svg, base: FileManager.default.currentDirectoryPath), what: "SVG output")])
+        }
         if view.hasPrefix("report-") { return try reportView() }
         let settings = try options.settings()
         if view == "history" { return try history() }

@@ -32,6 +32,8 @@ public final class HistoryChartSink: Sink, OutputChecking {
         if path != "-" { _ = try OutputPath.check(path, what: "chart") }
     }
 
+    public var fileRoles: [FileRole] { [FileRole(.output, path, what: "chart")] }
+
     public func open(run: RunInfo, context: StageContext) throws {}
 
     public func write(_ batch: RecordBatch, context: StageContext) throws {
