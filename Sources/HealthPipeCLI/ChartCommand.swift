@@ -136,6 +136,9 @@ struct ChartCommand: ParsableCommand {
 /// Stored sessions → the history chart of one period (shared by `history`, `chart history` and `page`).
 enum HistoryData {
     static func chart(path: String, subject: String, period: HistoryChart.Period, offset: Int, anchor: Int64) throws -> HistoryChart {
+        guard abs(offset) <= HistoryChart.maxOffset else {
+            throw configFailure(ValidationError("--offset \(offset): at most \(HistoryChart.maxOffset) periods either way"))
+        }
         let (first, last) = HistoryChart.range(period: period, offset: offset, today: anchor)
         // Over-fetch by the widest UTC offsets; the chart buckets by each row's own local day.
         let rows = try BrushingHistory.rows(path: path, subject: subject, from: first * 86_400 - 14 * 3600, to: (last + 1) * 86_400 + 14 * 3600)

@@ -29,8 +29,11 @@ struct DaysCommand: ParsableCommand {
         let path = try log.existingStore()
         let q: ChartQueries
         do { q = try ChartQueries(path: path) } catch { throw usage("--db \(log.db): \(error)") }
-        let all = try q.dayLog(subject: log.who, fromDay: "0000-01-01", toDay: "9999-12-31")
-        let span = all.isEmpty ? nil : (CivilDate.days(fromISO: all.first!.day)!, CivilDate.days(fromISO: all.last!.day)!)
+        // Only plausible days (PlausibleTime): a day an old store keeps from a broken clock is skipped.
+        let all = try q.dayLog(subject: log.who, fromDay: CivilDate.isoDate(fromDays: PlausibleTime.earliestDay),
+                               toDay: CivilDate.isoDate(fromDays: PlausibleTime.latestDay - 1))
+        let known = all.compactMap { CivilDate.days(fromISO: $0.day) }
+        let span = known.isEmpty ? nil : (known.min()!, known.max()!)
         guard let days = try range.resolve(log, span: span) else {
             if json { FileHandle.standardOutput.write(Data(DayTable(subject: log.who, firstDay: 0, lastDay: 0, unit: display, rows: []).json())) }
             return

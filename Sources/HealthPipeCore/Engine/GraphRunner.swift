@@ -163,6 +163,8 @@ private final class StageJob: @unchecked Sendable {
         switch stage {
         case let source as any Source:
             try source.run(context: context) { batch in
+                var batch = batch
+                try RecordGate.admit(&batch, context: context)
                 context.progress.addRecords(Int64(batch.count))
                 try emit(batch)
             }
