@@ -35,7 +35,7 @@ struct DaysCommand: ParsableCommand {
         let known = all.compactMap { CivilDate.days(fromISO: $0.day) }
         let span = known.isEmpty ? nil : (known.min()!, known.max()!)
         guard let days = try range.resolve(log, span: span) else {
-            if json { FileHandle.standardOutput.write(Data(DayTable(subject: log.who, firstDay: 0, lastDay: 0, unit: display, rows: []).json())) }
+            if json { try emit(DayTable(subject: log.who, firstDay: 0, lastDay: 0, unit: display, rows: []).json()) }
             return
         }
         let rows = all.compactMap { r -> DayTable.Row? in
@@ -48,7 +48,7 @@ struct DaysCommand: ParsableCommand {
             filter.flags.insert(flag)
         }
         let table = DayTable(subject: log.who, firstDay: days.lowerBound, lastDay: days.upperBound, unit: display, rows: rows, filter: filter)
-        if json { return FileHandle.standardOutput.write(Data(table.json())) }
+        if json { return try emit(table.json()) }
         var out = ""
         for r in table.shown {
             let date = CivilDate.isoDate(fromDays: r.day)

@@ -16,9 +16,11 @@ extension HostileCorpus {
 
         """
 
-    /// A store as an older HealthPipe left it: the Clarity sample plus a reading and a day summary in the year 275760.
+    /// A store as an older HealthPipe left it: two Nightscout readings plus one, and a day summary, in the year 275760.
     static func storeWithAFarFutureReading(_ box: Sandbox) throws {
-        _ = try storedClarity(box)
+        let good = "[\n{\"date\": 1775421029000, \"type\": \"sgv\", \"sgv\": 162, \"utcOffset\": 0},\n"
+            + "{\"date\": 1775420729000, \"type\": \"sgv\", \"sgv\": 150, \"utcOffset\": 0}\n]\n"
+        _ = try HostileRunner.launch(Invocation(arguments: box.importing([try box.write("ns.json", good)], ["--quiet"])))
         try box.execute("""
             INSERT INTO measurements (subject, metric, source, start, "end", value, utc_offset, unit, flags, band)
               SELECT subject, metric, source, 8640000000000, 8640000000000, value, utc_offset, unit, flags, band

@@ -53,7 +53,7 @@ public final class HistoryChartSink: Sink, OutputChecking {
         }
         let c = HistoryChart.build(period: period, offset: offset, today: today, entries: entries)
         chart = c
-        if path == "-" { FileHandle.standardOutput.write(Data(c.json())); return }
+        if path == "-" { return try StandardOutput.write(c.json()) }
         try AtomicFile.write(c.json(), to: path, what: "chart")
     }
 
