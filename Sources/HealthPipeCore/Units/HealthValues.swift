@@ -108,8 +108,8 @@ public enum HealthValues {
             v = CanonicalUnits.mgdl(fromMmol: value)
             flags = .convertedFromMmol
         }
-        if let r = k.range, !r.contains(v) { return .failure(.outOfRange(r, unit: k.unit)) }
         if v < 0 { return .failure(.negative) }
+        if let r = k.range, !r.contains(v) { return .failure(.outOfRange(r, unit: k.unit)) }
         return .success((v, k.unit, flags))
     }
 
