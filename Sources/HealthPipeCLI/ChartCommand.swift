@@ -38,6 +38,10 @@ struct ChartCommand: ParsableCommand {
         guard ["day", "agp", "days", "history", "report-values", "report-days"].contains(view) else {
             throw configFailure(ValidationError("unknown view '\(view)': day, agp, days, history, report-values or report-days"))
         }
+        if let svg {
+            try refuseFileClash([FileRole(.store, try options.databasePath(), what: "database"),
+                                 FileRole(.output, ComponentBuilder.resolve(svg, base: FileManager.default.currentDirectoryPath), what: "SVG output")])
+        }
         if view.hasPrefix("report-") { return try reportView() }
         let settings = try options.settings()
         if view == "history" { return try history() }
@@ -49,18 +53,18 @@ struct ChartCommand: ParsableCommand {
                 guard svg == nil || p.first == p.last else { throw configFailure(ValidationError("--svg draws one day: give --date")) }
                 let views = try loader.dayViews(p.first...p.last)
                 if let svg { return try writeOutput(DaySVG(view: views[0]).document(), to: svg) }
-                for v in views { FileHandle.standardOutput.write(Data(v.json())) }
+                for v in views { try emit(v.json()) }
             } else {
                 let d = try date.map { try ChartOptions.day($0, option: "--date") } ?? lastDay
                 let v = try loader.dayView(d)
                 if let svg { return try writeOutput(DaySVG(view: v).document(), to: svg) }
-                FileHandle.standardOutput.write(Data(v.json()))
+                try emit(v.json())
             }
         case "agp":
             let p = try ChartOptions.period(from: from, to: to, date: date, length: 14, lastDay: lastDay)
             let v = try loader.agp(firstDay: p.first, lastDay: p.last)
             if let svg { return try writeOutput(AGPSVG(view: v).document(), to: svg) }
-            FileHandle.standardOutput.write(Data(v.json()))
+            try emit(v.json())
         default:
             let p = try ChartOptions.period(from: from, to: to, date: date, length: 90, lastDay: lastDay)
             var filter = DayTable.Filter(lastDays: last, favouritesOnly: favourites)
@@ -73,7 +77,7 @@ struct ChartCommand: ParsableCommand {
             if let n = last, n < 1 { throw configFailure(ValidationError("--last is a number of days ≥ 1")) }
             let table = try loader.dayTable(firstDay: p.first, lastDay: p.last, filter: filter)
             if let svg { return try writeOutput(DayTableSVG(table: table, bands: try loader.bands(around: p.last)).document(), to: svg) }
-            FileHandle.standardOutput.write(Data(table.json()))
+            try emit(table.json())
         }
     }
 
@@ -97,7 +101,7 @@ struct ChartCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             if let svg { return try writeOutput(ReportValuesSVG(view: v).document(), to: svg) }
-            return FileHandle.standardOutput.write(Data(v.json()))
+            return try emit(v.json())
         }
         guard let v = try data.days(first: try day(from, "--from"), last: try day(to ?? date, to != nil ? "--to" : "--date")) else {
             printError("\(options.db): no health reports" + (options.subject.map { " for subject \($0)" } ?? ""))
@@ -105,7 +109,7 @@ struct ChartCommand: ParsableCommand {
         }
         if v.firstDay > v.lastDay { throw configFailure(ValidationError("--from is after --to")) }
         if let svg { return try writeOutput(ReportDaysSVG(view: v).document(), to: svg) }
-        FileHandle.standardOutput.write(Data(v.json()))
+        try emit(v.json())
     }
 
     /// The toothbrushing history (seed 003), as `healthpipe history` computes it.
@@ -125,13 +129,16 @@ struct ChartCommand: ParsableCommand {
         }
         let chart = try HistoryData.chart(path: path, subject: subject, period: p, offset: offset, anchor: anchor)
         if let svg { return try writeOutput(HistorySVG(chart: chart).document(), to: svg) }
-        FileHandle.standardOutput.write(Data(chart.json(subject: subject)))
+        try emit(chart.json(subject: subject))
     }
 }
 
 /// Stored sessions → the history chart of one period (shared by `history`, `chart history` and `page`).
 enum HistoryData {
     static func chart(path: String, subject: String, period: HistoryChart.Period, offset: Int, anchor: Int64) throws -> HistoryChart {
+        guard abs(offset) <= HistoryChart.maxOffset else {
+            throw configFailure(ValidationError("--offset \(offset): at most \(HistoryChart.maxOffset) periods either way"))
+        }
         let (first, last) = HistoryChart.range(period: period, offset: offset, today: anchor)
         // Over-fetch by the widest UTC offsets; the chart buckets by each row's own local day.
         let rows = try BrushingHistory.rows(path: path, subject: subject, from: first * 86_400 - 14 * 3600, to: (last + 1) * 86_400 + 14 * 3600)

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import HealthPipeCore
 
 /// `healthpipe`: import health exports, run pipelines, inspect plugins.
 public struct HealthPipeMain: ParsableCommand {
@@ -19,4 +21,28 @@ public struct HealthPipeMain: ParsableCommand {
                       AdaptersCommand.self])
 
     public init() {}
+
+    /// The CLI's own contract, in one place: a usage mistake exits 2 (argument-parser says 64), and
+    /// what `print` buffered for standard output is flushed and checked before any exit, so a full
+    /// disk or `> /dev/full` is exit 1 with the reason instead of a silent success.
+    public static func main() {
+        let code: Int32
+        do {
+            var command = try parseAsRoot(nil)
+            try command.run()
+            code = 0
+        } catch {
+            let exit = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if exit == .success { print(message) } else { printError(message) }
+            }
+            code = exit.rawValue == 64 ? 2 : exit.rawValue
+        }
+        if let problem = StandardOutput.flushProblem() {
+            printError("error: standard output: cannot write: \(problem)")
+            Foundation.exit(code == 0 ? 1 : code)
+        }
+        Foundation.exit(code)
+    }
 }

@@ -42,6 +42,6 @@ struct HistoryCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let chart = try HistoryData.chart(path: path, subject: shared.subject ?? "default", period: p, offset: offset, anchor: day)
-        if json { FileHandle.standardOutput.write(Data(chart.json())) } else { print(chart.text()) }
+        if json { try emit(chart.json()) } else { print(chart.text()) }
     }
 }

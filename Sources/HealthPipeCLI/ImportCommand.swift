@@ -70,6 +70,14 @@ struct ImportCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        // Nothing is read (not even the database's settings) while an output names an input or the database.
+        let quarantinePath = policy != .quarantine ? nil : quarantine.map { ComponentBuilder.resolve($0, base: cwd) }
+            ?? DefaultQuarantine.beside(database: dbPath, workingDirectory: cwd)
+        try refuseFileClash(inputs.map { FileRole(.input, $0.path, what: "input") }
+            + (postgres ? [] : [FileRole(.store, dbPath, what: "database")])
+            + [ndjson.map { FileRole(.output, ComponentBuilder.resolve($0, base: cwd), what: "NDJSON output") },
+               report.map { FileRole(.output, ComponentBuilder.resolve($0, base: cwd), what: "report") },
+               quarantinePath.map { FileRole(.output, $0, what: "quarantine file") }].compactMap { $0 })
         let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
                                       pluginPaths: shared.pluginPaths)
         let derivation: DerivationSettings

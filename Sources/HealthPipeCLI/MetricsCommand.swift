@@ -43,7 +43,7 @@ struct MetricsCommand: ParsableCommand {
         if let subject = shared.subject { sets = sets.filter { $0.subject.text == subject } }
         sets.sort { ($0.subject.text, $0.metric.text, $0.firstDay, $0.lastDay) < ($1.subject.text, $1.metric.text, $1.firstDay, $1.lastDay) }
         let out = json ? MetricsOutput.json(sets) : MetricsOutput.table(sets)
-        FileHandle.standardOutput.write(Data(out))
+        try emit(out)
         if sets.isEmpty { printError("no \(metric) readings" + (shared.subject.map { " for subject '\($0)'" } ?? "")) }
     }
 }

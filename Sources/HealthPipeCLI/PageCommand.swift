@@ -22,6 +22,8 @@ struct PageCommand: ParsableCommand {
     var tableDays: Int = 90
 
     func run() throws {
+        try refuseFileClash([FileRole(.store, try options.databasePath(), what: "database"),
+                             FileRole(.output, ComponentBuilder.resolve(output, base: FileManager.default.currentDirectoryPath), what: "HTML page")])
         let settings = try options.settings()
         let (loader, lastDay) = try options.openLoader(settings)
         let p = try ChartOptions.period(from: from, to: to, date: nil, length: 14, lastDay: lastDay)

@@ -55,7 +55,9 @@ struct ValidateCommand: ParsableCommand {
             let graph = try PipelineGraph.build(spec: try PipelineSpec(document: document), registry: registry,
                                                 settings: RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default",
                                                                       baseDirectory: base),
-                                                defaultQuarantine: "quarantine.ndjson")
+                                                defaultQuarantine: URL(fileURLWithPath: base).appendingPathComponent("quarantine.ndjson").path)
+            // The run's own output rule: a sink over a source, a database or another sink is an error here too.
+            if let clash = graph.fileClash() { throw FileClash(message: clash) }
             print("\(pipeline): ok — \(graph.nodes.count) stages")
             for n in graph.nodes {
                 let inputs = n.inputs.map { graph.nodes[$0].name }

@@ -18,6 +18,7 @@ enum RunExecution {
                                             defaultQuarantine: defaultQuarantine)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
         if !quiet { for note in graph.unwritten { printError("note: \(note)") } }
+        try refuseFileClash(graph, reportPath: reportPath)
         // Outputs (the report file too: it is replaced by rename) are checked before a database is
         // opened for its settings, so a wrong path creates nothing.
         if let problem = GraphRunner.outputProblem(of: graph) {

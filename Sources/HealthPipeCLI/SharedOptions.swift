@@ -25,6 +25,16 @@ func configFailure(_ error: Error) -> ExitCode {
     return ExitCode(2)
 }
 
+/// The one way the CLI writes to stderr: each line capped and control characters made visible
+/// (`EchoText.lines`), so an echoed 10 KB argument or a file's escape sequences cost one plain line.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    let bytes = Array((EchoText.lines(text) + "\n").utf8)
+    _ = bytes.withUnsafeBytes { AtomicFile.writeAll(2, $0) }
+}
+
+/// Every text the CLI prints to standard output passes here (it shadows `Swift.print` in this
+/// module): control characters of stored text — a meal name, a note, a file name — are shown
+/// escaped (`EchoText.visible`) instead of driving the terminal.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    Swift.print(EchoText.visible(items.map { "\($0)" }.joined(separator: separator)), terminator: terminator)
 }

@@ -22,6 +22,8 @@ public final class NDJSONSink: Sink, OutputChecking {
         if path != "-" { _ = try OutputPath.check(path, what: "NDJSON output") }
     }
 
+    public var fileRoles: [FileRole] { [FileRole(.output, path, what: "NDJSON output")] }
+
     public func open(run: RunInfo, context: StageContext) throws {
         if path == "-" { toStandardOutput = true; return }
         file = try AtomicFile(path: path, what: "NDJSON output")
@@ -38,8 +40,10 @@ public final class NDJSONSink: Sink, OutputChecking {
     }
 
     public func close(outcome: RunOutcome, report: RunReport, context: StageContext) throws {
+        defer { file = nil }  // released uncommitted, the temporary file goes
+        // Only a completed run replaces the previous output: an interrupted or failed one leaves it whole.
+        guard outcome == .completed || toStandardOutput else { return }
         try flush()
-        defer { file = nil }
         try file?.commit()
     }
 

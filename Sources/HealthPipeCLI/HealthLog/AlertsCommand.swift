@@ -58,7 +58,7 @@ struct AlertsCheck: ParsableCommand {
                 w.key("message"); w.string(d.text)
                 w.endObject()
                 w.newline()
-                FileHandle.standardOutput.write(Data(w.bytes))
+                try emit(w.bytes)
             } else {
                 print("\(d.kind == .reminder ? "reminder" : "alert")" + (subjects.count > 1 || d.subject != "default" ? " [\(d.subject)]" : "")
                       + ": \(d.text)")

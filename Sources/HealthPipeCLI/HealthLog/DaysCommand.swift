@@ -29,10 +29,13 @@ struct DaysCommand: ParsableCommand {
         let path = try log.existingStore()
         let q: ChartQueries
         do { q = try ChartQueries(path: path) } catch { throw usage("--db \(log.db): \(error)") }
-        let all = try q.dayLog(subject: log.who, fromDay: "0000-01-01", toDay: "9999-12-31")
-        let span = all.isEmpty ? nil : (CivilDate.days(fromISO: all.first!.day)!, CivilDate.days(fromISO: all.last!.day)!)
+        // Only plausible days (PlausibleTime): a day an old store keeps from a broken clock is skipped.
+        let all = try q.dayLog(subject: log.who, fromDay: CivilDate.isoDate(fromDays: PlausibleTime.earliestDay),
+                               toDay: CivilDate.isoDate(fromDays: PlausibleTime.latestDay - 1))
+        let known = all.compactMap { CivilDate.days(fromISO: $0.day) }
+        let span = known.isEmpty ? nil : (known.min()!, known.max()!)
         guard let days = try range.resolve(log, span: span) else {
-            if json { FileHandle.standardOutput.write(Data(DayTable(subject: log.who, firstDay: 0, lastDay: 0, unit: display, rows: []).json())) }
+            if json { try emit(DayTable(subject: log.who, firstDay: 0, lastDay: 0, unit: display, rows: []).json()) }
             return
         }
         let rows = all.compactMap { r -> DayTable.Row? in
@@ -45,7 +48,7 @@ struct DaysCommand: ParsableCommand {
             filter.flags.insert(flag)
         }
         let table = DayTable(subject: log.who, firstDay: days.lowerBound, lastDay: days.upperBound, unit: display, rows: rows, filter: filter)
-        if json { return FileHandle.standardOutput.write(Data(table.json())) }
+        if json { return try emit(table.json()) }
         var out = ""
         for r in table.shown {
             let date = CivilDate.isoDate(fromDays: r.day)

@@ -39,8 +39,9 @@ struct LogOptions: ParsableArguments {
     /// A typed moment (`--at 20:00`, `--start 2024-03-05 08:00`, `now`), in the zone.
     func time(_ text: String, flag: String, now: Int64) throws -> ZoneResolver.Resolved {
         guard let t = LocalTimeText.parse(text, zone: try zone(), now: now) else {
-            throw usage("\(flag) \(text): not a time such as 2024-03-05 20:00, 20:00 or now")
+            throw usage("\(flag) \(EchoText.cap(text)): not a time such as 2024-03-05 20:00, 20:00 or now")
         }
+        if let problem = PlausibleTime.problem(t.utc) { throw usage("\(flag) \(EchoText.cap(text)): \(problem)") }
         return t
     }
 
@@ -51,8 +52,10 @@ struct LogOptions: ParsableArguments {
         case "today": return today
         case "yesterday": return today - 1
         default:
-            guard let d = CivilDate.days(fromISO: text) else { throw usage("\(flag) \(text): not a day (YYYY-MM-DD, today, yesterday)") }
-            return d
+            guard let d = CivilDate.days(fromISO: text) else {
+                throw usage("\(flag) \(EchoText.cap(text)): not a day (YYYY-MM-DD, today, yesterday)")
+            }
+            return PlausibleTime.clampedDay(d)
         }
     }
 

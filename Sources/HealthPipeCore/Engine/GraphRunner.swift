@@ -10,8 +10,9 @@ public protocol InputDescribing {
     var inputPaths: [String] { get }
 }
 
-/// Sinks that write files check them (`OutputPath.check`) before the run opens anything.
-public protocol OutputChecking {
+/// Sinks that write files check them (`OutputPath.check`) before the run opens anything, and name
+/// them (`fileRoles`) so `FileRoles.clash` can refuse an output that is another stage's file.
+public protocol OutputChecking: FileRoleDescribing {
     func checkOutputs() throws
 }
 
@@ -162,6 +163,8 @@ private final class StageJob: @unchecked Sendable {
         switch stage {
         case let source as any Source:
             try source.run(context: context) { batch in
+                var batch = batch
+                try RecordGate.admit(&batch, context: context)
                 context.progress.addRecords(Int64(batch.count))
                 try emit(batch)
             }

@@ -15,8 +15,10 @@ public enum EchoText {
         var index = text.startIndex
         while index < text.endIndex, count < limit {
             let c = text[index]
-            if let ascii = c.asciiValue, ascii < 0x20 && ascii != 0x09 || ascii == 0x7F {
-                out += "\\u{\(String(ascii, radix: 16))}"
+            if c.unicodeScalars.contains(where: { isHidden($0) || $0.value == 0x0A }) {
+                for u in c.unicodeScalars {
+                    if isHidden(u) || u.value == 0x0A { out += "\\u{\(String(u.value, radix: 16))}" } else { out.unicodeScalars.append(u) }
+                }
             } else {
                 out.append(c)
             }
@@ -39,5 +41,37 @@ public enum EchoText {
     public static func raw(_ bytes: some Collection<UInt8>, limit: Int = rawLimit) -> String {
         guard bytes.count > limit else { return String(decoding: bytes, as: UTF8.self) }
         return String(decoding: bytes.prefix(limit), as: UTF8.self) + "… (\(bytes.count - limit) more bytes)"
+    }
+
+    /// Messages are capped line by line at this many characters (an argument echoed in an error).
+    public static let lineLimit = 1000
+
+    /// `text` with every line capped (`cap`, which also makes control characters visible): the one
+    /// home for what the CLI writes to stderr, so a 10 KB argument costs one line of output.
+    public static func lines(_ text: String, limit: Int = lineLimit) -> String {
+        guard text.utf8.count > limit || needsEscape(text) else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { cap($0, to: limit) }.joined(separator: "\n")
+    }
+
+    /// `text` as a terminal may show it: control characters (C0 but newline and tab, DEL, C1) and
+    /// the bidirectional overrides written as `\u{…}`, so a meal name or a note never drives the
+    /// terminal (colours, cursor moves, a title, text that reads backwards).
+    public static func visible(_ text: String) -> String {
+        guard needsEscape(text) else { return text }
+        var out = String.UnicodeScalarView()
+        for u in text.unicodeScalars {
+            if isHidden(u) { out.append(contentsOf: "\\u{\(String(u.value, radix: 16))}".unicodeScalars) } else { out.append(u) }
+        }
+        return String(out)
+    }
+
+    static func needsEscape(_ text: String) -> Bool { text.unicodeScalars.contains(where: isHidden) }
+
+    static func isHidden(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x0A, 0x09: return false
+        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 }

@@ -111,6 +111,8 @@ public struct TimestampPattern: Sendable, Hashable, CustomStringConvertible {
                 var mm = 0
                 if i < hi, raw[i] == UInt8(ascii: ":") { i += 1 }
                 if let v = digits(max: 2) { mm = v }
+                // Real offsets lie within ±18:00 (ISO 8601) with minutes below 60: +01:60 is no offset.
+                guard mm < 60, hh * 60 + mm <= 18 * 60 else { return nil }
                 offset = sign * Int32(hh * 3600 + mm * 60)
             case .literal(let c):
                 guard i < hi, raw[i] == c else { return nil }

@@ -20,7 +20,8 @@ public enum HealthValues {
         public let unit: String
         /// Lower-cased spellings → conversion to `unit`; "" is the value written without a unit.
         public let units: [String: Conversion]
-        /// Values outside this range (canonical unit) are refused: a scale's ends.
+        /// Values outside this range (canonical unit) are refused: a scale's ends, or the extremes a
+        /// person or device can report (the same bounds as `Plausibility`'s table for these metrics).
         public let range: ClosedRange<Double>?
     }
 
@@ -32,20 +33,23 @@ public enum HealthValues {
     static let score: [String: Conversion] = ["": .keep, "score": .keep, "/10": .keep]
 
     public static let kinds: [Kind] = [
-        Kind(metric: "body_temperature", aliases: ["temperature", "temp"], unit: "degC", units: celsius, range: nil),
-        Kind(metric: "blood_pressure_systolic", aliases: ["systolic", "sys"], unit: "mmHg", units: mmHg, range: nil),
-        Kind(metric: "blood_pressure_diastolic", aliases: ["diastolic", "dia"], unit: "mmHg", units: mmHg, range: nil),
+        Kind(metric: "body_temperature", aliases: ["temperature", "temp"], unit: "degC", units: celsius, range: 20...46),
+        Kind(metric: "blood_pressure_systolic", aliases: ["systolic", "sys"], unit: "mmHg", units: mmHg, range: 30...350),
+        Kind(metric: "blood_pressure_diastolic", aliases: ["diastolic", "dia"], unit: "mmHg", units: mmHg, range: 10...250),
         Kind(metric: "glucose", aliases: ["glycemia", "glycaemia"], unit: "mg/dL",
-             units: ["": .keep, "mg/dl": .keep, "mmol/l": .glucoseMmol, "mmol": .glucoseMmol], range: nil),
+             units: ["": .keep, "mg/dl": .keep, "mmol/l": .glucoseMmol, "mmol": .glucoseMmol], range: 10...1000),
         Kind(metric: "body_mass", aliases: ["weight"], unit: "kg",
-             units: ["": .keep, "kg": .keep, "lb": .scale(0.453_592_37), "lbs": .scale(0.453_592_37), "g": .scale(0.001)], range: nil),
-        Kind(metric: "heart_rate", aliases: ["pulse", "hr"], unit: "count/min", units: perMinute, range: nil),
-        Kind(metric: "respiratory_rate", aliases: ["breathing"], unit: "count/min", units: perMinute, range: nil),
+             units: ["": .keep, "kg": .keep, "lb": .scale(0.453_592_37), "lbs": .scale(0.453_592_37), "g": .scale(0.001)], range: 0.2...700),
+        Kind(metric: "heart_rate", aliases: ["pulse", "hr"], unit: "count/min", units: perMinute, range: 20...300),
+        Kind(metric: "respiratory_rate", aliases: ["breathing"], unit: "count/min", units: perMinute, range: 1...120),
         Kind(metric: "oxygen_saturation", aliases: ["spo2"], unit: "%", units: ["": .keep, "%": .keep], range: 0...100),
-        Kind(metric: "ketone", aliases: ["blood_ketone", "ketones"], unit: "mmol/L", units: ["": .keep, "mmol/l": .keep], range: nil),
+        Kind(metric: "ketone", aliases: ["blood_ketone", "ketones"], unit: "mmol/L", units: ["": .keep, "mmol/l": .keep], range: 0...30),
         Kind(metric: "pain", aliases: [], unit: "score", units: score, range: 0...10),
         Kind(metric: "mood", aliases: [], unit: "score", units: score, range: 0...10),
     ]
+
+    /// The largest magnitude a custom metric's value may have.
+    public static let customLimit = 1_000_000_000.0
 
     /// The catalog entry of a name or alias (case-insensitive); nil for a custom metric.
     public static func kind(named name: String) -> Kind? {
@@ -84,6 +88,9 @@ public enum HealthValues {
         guard value.isFinite else { return .failure(.notANumber) }
         let spelling = unit.trimmingCharacters(in: .whitespaces).lowercased()
         guard let k = kind(named: metric) else {
+            // A custom metric has no scale, but no person reports a billion of anything: the bound
+            // keeps day sums and averages finite.
+            guard abs(value) <= customLimit else { return .failure(.outOfRange(-customLimit...customLimit, unit: unit)) }
             if spelling.isEmpty { return .success((value, "", [])) }
             guard let u = knownUnits[spelling] else { return .failure(.unknownUnit(unit, expected: nil)) }
             return .success((value, u, []))
@@ -101,8 +108,8 @@ public enum HealthValues {
             v = CanonicalUnits.mgdl(fromMmol: value)
             flags = .convertedFromMmol
         }
-        if let r = k.range, !r.contains(v) { return .failure(.outOfRange(r, unit: k.unit)) }
         if v < 0 { return .failure(.negative) }
+        if let r = k.range, !r.contains(v) { return .failure(.outOfRange(r, unit: k.unit)) }
         return .success((v, k.unit, flags))
     }
 

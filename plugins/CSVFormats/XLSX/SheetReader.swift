@@ -1,4 +1,5 @@
 import Foundation
+import HealthPipeCore
 
 /// Streams a worksheet's `<row>`s as `XLSXRow`s: shared strings resolved, inline strings read,
 /// numbers in date-styled cells turned into `YYYY-MM-DDTHH:MM:SS` text, other values as written.
@@ -67,9 +68,13 @@ final class SheetReader: XMLStreamHandler {
         case .shared:
             let index = Int(String(decoding: value, as: UTF8.self)) ?? -1
             if index >= 0 && index < package.sharedStrings.count {
-                package.sharedStrings[index].withUnsafeBytes { row.set(cellColumn, $0) }
+                package.sharedStrings.withString(index) { row.set(cellColumn, $0) }
             } else {
-                row.set(cellColumn, value)
+                // A cell pointing past the strings: reading on would shift every text cell to its
+                // index number and import nothing without a word.
+                failure = InputError(file: package.path, reason: "row \(row.line): a cell refers to shared string \(EchoText.quote(value)), but the "
+                                     + "workbook has \(package.sharedStrings.count) shared strings"
+                                     + (package.hasSharedStrings ? "" : " (xl/sharedStrings.xml is missing)") + ": the workbook is damaged")
             }
         case .number:
             if package.styles.isDateStyle(cellStyle), let serial = Double(String(decoding: value, as: UTF8.self)),

@@ -14,8 +14,10 @@ final class XLSXPackage {
     let path: String
     private let archive: Archive
     private(set) var sheets: [Sheet] = []
-    /// UTF-8 bytes of each shared string (held for the whole read: a workbook's distinct texts).
-    private(set) var sharedStrings: [[UInt8]] = []
+    /// The shared strings (held for the whole read: a workbook's distinct texts), nil when the
+    /// workbook has no `xl/sharedStrings.xml`.
+    private(set) var sharedStrings = SharedStrings()
+    private(set) var hasSharedStrings = false
     private(set) var styles = CellStyles()
     /// Dates count from 1904-01-01 (old Mac workbooks) instead of 1899-12-30.
     private(set) var date1904 = false
@@ -43,8 +45,13 @@ final class XLSXPackage {
         if archive["xl/styles.xml"] != nil { try stream("xl/styles.xml", styles) }
         if archive["xl/sharedStrings.xml"] != nil {
             let strings = SharedStrings()
-            try stream("xl/sharedStrings.xml", strings)
-            sharedStrings = strings.strings
+            try stream("xl/sharedStrings.xml", strings) { _ in strings.overLimit == nil }
+            if let why = strings.overLimit {
+                throw InputError(file: path, reason: "the workbook is refused: \(why) (xl/sharedStrings.xml inflates to "
+                                 + "\(uncompressedSize("xl/sharedStrings.xml") >> 20) MiB; a device export holds a few MiB)")
+            }
+            sharedStrings = strings
+            hasSharedStrings = true
         }
     }
 
@@ -120,20 +127,51 @@ final class Relationships: XMLStreamHandler {
     func text(_ bytes: UnsafeRawBufferPointer) {}
 }
 
-/// `xl/sharedStrings.xml`: the strings cells of type `s` point to, in order (rich text runs joined).
+/// `xl/sharedStrings.xml`: the strings cells of type `s` point to, in order (rich text runs joined),
+/// kept in one buffer (an array per string cost 3.4 GiB for a workbook whose strings inflate to
+/// 486 MB) and capped (`limitBytes`, `limitCount`): beyond either the workbook is refused, not read.
 final class SharedStrings: XMLStreamHandler {
-    var strings: [[UInt8]] = []
-    private var current: [UInt8] = []
+    /// Text of all shared strings together; a real export's distinct texts are far below this.
+    static let limitBytes = 128 << 20
+    static let limitCount = 16_000_000
+
+    private(set) var bytes: [UInt8] = []
+    /// End offset in `bytes` of each string.
+    private(set) var ends: [Int] = []
+    private var start = 0
     private var inText = false, inPhonetic = false
+    /// Why the strings were not all kept (a limit was passed), else nil.
+    private(set) var overLimit: String?
+
+    var count: Int { ends.count }
+
+    func withString<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let from = i == 0 ? 0 : ends[i - 1]
+        return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[from..<ends[i]])) }
+    }
+
     func start(_ name: UnsafePointer<UInt8>, _ a: XMLAttributes) {
-        if XMLName.equals(name, "si") { current.removeAll(keepingCapacity: true) }
+        if XMLName.equals(name, "si") { bytes.removeSubrange(start...) }
         else if XMLName.equals(name, "t") { inText = !inPhonetic }
         else if XMLName.equals(name, "rPh") { inPhonetic = true }
     }
     func end(_ name: UnsafePointer<UInt8>) {
-        if XMLName.equals(name, "si") { strings.append(current) }
-        else if XMLName.equals(name, "t") { inText = false }
+        if XMLName.equals(name, "si") {
+            guard overLimit == nil else { return }
+            ends.append(bytes.count)
+            start = bytes.count
+            if ends.count > Self.limitCount {
+                overLimit = "more than \(Self.limitCount) shared strings"
+            }
+        } else if XMLName.equals(name, "t") { inText = false }
         else if XMLName.equals(name, "rPh") { inPhonetic = false }
     }
-    func text(_ bytes: UnsafeRawBufferPointer) { if inText { current.append(contentsOf: bytes) } }
+    func text(_ b: UnsafeRawBufferPointer) {
+        guard inText, overLimit == nil else { return }
+        if bytes.count + b.count > Self.limitBytes {
+            overLimit = "its shared strings hold more than \(Self.limitBytes >> 20) MiB of text"
+            return
+        }
+        bytes.append(contentsOf: b)
+    }
 }

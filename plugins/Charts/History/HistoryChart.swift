@@ -50,7 +50,11 @@ public struct HistoryChart: Sendable {
     public var isEmpty: Bool { totalSessions == 0 }
 
     /// The local days [first, last] of the period `offset` steps from the one holding `today`.
+    /// The furthest a period may lie from today's (10,000 years of months; beyond, day arithmetic overflows).
+    public static let maxOffset = 120_000
+
     public static func range(period: Period, offset: Int, today: Int64) -> (first: Int64, last: Int64) {
+        let offset = min(max(offset, -maxOffset), maxOffset)  // the commands refuse more; a sink's option is held here
         switch period {
         case .week:
             // 1970-01-01 was a Thursday: Monday-based weekday = (day + 3) mod 7.

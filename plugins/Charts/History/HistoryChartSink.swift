@@ -32,6 +32,8 @@ public final class HistoryChartSink: Sink, OutputChecking {
         if path != "-" { _ = try OutputPath.check(path, what: "chart") }
     }
 
+    public var fileRoles: [FileRole] { [FileRole(.output, path, what: "chart")] }
+
     public func open(run: RunInfo, context: StageContext) throws {}
 
     public func write(_ batch: RecordBatch, context: StageContext) throws {
@@ -51,7 +53,7 @@ public final class HistoryChartSink: Sink, OutputChecking {
         }
         let c = HistoryChart.build(period: period, offset: offset, today: today, entries: entries)
         chart = c
-        if path == "-" { FileHandle.standardOutput.write(Data(c.json())); return }
+        if path == "-" { return try StandardOutput.write(c.json()) }
         try AtomicFile.write(c.json(), to: path, what: "chart")
     }
 

@@ -5,7 +5,7 @@ import HealthPipeCore
 /// (docs/charts.md): `<path>/<subject>/day/YYYY-MM-DD.json` for every day with readings or events,
 /// `<path>/<subject>/agp/FROM_TO.json` for the last `agp_days` days, `<path>/<subject>/days.json`
 /// for the day table. Each file is written whole into a temporary file and renamed into place.
-public final class ChartSink: Sink {
+public final class ChartSink: Sink, OutputChecking {
     public enum View: String, CaseIterable, Sendable { case day, agp, days }
 
     let folder: String

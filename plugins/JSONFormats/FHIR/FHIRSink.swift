@@ -7,7 +7,7 @@ import HealthPipeCore
 /// time; each subject a Patient (with sex and birth date when a subject profile says them).
 /// Resource ids are derived from the natural key, so a re-export names the same reading the same
 /// way. Files are written beside the target and renamed into place when the run completes.
-public final class FHIRSink: Sink {
+public final class FHIRSink: Sink, OutputChecking {
     let directory: String
     private var observations: NDJSONFile?
     private var patients: [Symbol: SubjectProfile?] = [:]
@@ -17,8 +17,18 @@ public final class FHIRSink: Sink {
 
     public init(directory: String) { self.directory = directory }
 
+    static let fileNames = ["Observation.ndjson", "Patient.ndjson"]
+
+    public func checkOutputs() throws {
+        for name in Self.fileNames { _ = try OutputPath.check(directory + "/" + name, what: "FHIR output") }
+    }
+
+    public var fileRoles: [FileRole] {
+        [FileRole(.output, directory, what: "FHIR output folder")]
+            + Self.fileNames.map { FileRole(.output, directory + "/" + $0, what: "FHIR output") }
+    }
+
     public func open(run: RunInfo, context: StageContext) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         observations = try NDJSONFile(path: directory + "/Observation.ndjson")
     }
 
@@ -63,32 +73,20 @@ public final class FHIRSink: Sink {
     }
 }
 
-/// An output file written as `<path>.partial` and renamed over `<path>` on commit.
+/// One FHIR output file: written beside its target and renamed over it on commit (`AtomicFile`),
+/// so a failed or interrupted run leaves the previous export whole.
 final class NDJSONFile {
-    let path: String
-    private let temp: String
-    private var handle: FileHandle?
+    private var file: AtomicFile?
 
-    init(path: String) throws {
-        self.path = path
-        temp = path + ".partial"
-        guard FileManager.default.createFile(atPath: temp, contents: nil), let h = FileHandle(forWritingAtPath: temp) else {
-            throw InputError(file: path, reason: "cannot create the output file")
-        }
-        handle = h
-    }
+    init(path: String) throws { file = try AtomicFile(path: path, what: "FHIR output") }
 
-    func append(_ bytes: [UInt8]) throws { try handle?.write(contentsOf: bytes) }
+    func append(_ bytes: [UInt8]) throws { try file?.write(bytes) }
 
     func commit() throws {
-        try handle?.close()
-        handle = nil
-        if rename(temp, path) != 0 { throw InputError(file: path, reason: "cannot rename \(temp) into place") }
+        defer { file = nil }
+        try file?.commit()
     }
 
-    func discard() {
-        try? handle?.close()
-        handle = nil
-        unlink(temp)
-    }
+    /// Drops the temporary file (AtomicFile removes it when released).
+    func discard() { file = nil }
 }

@@ -64,6 +64,8 @@ final class PartitionedNDJSONSink: Sink, OutputChecking {
         _ = try OutputPath.check(folder + "/" + PartitionPath.manifests + "/manifest.ndjson", what: "partitioned output's manifest")
     }
 
+    var fileRoles: [FileRole] { [FileRole(.output, folder, what: "partitioned output folder")] }
+
     func open(run: RunInfo, context: StageContext) throws {
         runInputs = run.inputPaths
         runIdentity = sourceID ?? Set(runInputs.map(PartitionPath.identity(ofInput:))).sorted().joined(separator: "\n")

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One open SQLite database. Owned by one thread at a time (a stage's thread), so by default it is
 /// opened with SQLITE_OPEN_NOMUTEX and skips SQLite's per-call locking; pass `serialized: true`
@@ -11,8 +12,16 @@ public final class SQLiteConnection {
     public init(path: String, readOnly: Bool = false, serialized: Bool = false, busyTimeoutMilliseconds: Int32 = 5_000) throws {
         var flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         flags |= serialized ? SQLITE_OPEN_FULLMUTEX : SQLITE_OPEN_NOMUTEX
+        var name = path
+        if readOnly, Self.cannotKeepSharedMemory(path) {
+            // A WAL database whose folder this user cannot write, without its -shm file: SQLite cannot
+            // create the shared-memory index and refuses even to read. Nobody can be writing it through
+            // that folder without the -shm, so it is opened as immutable (read as the file stands).
+            name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+            flags |= SQLITE_OPEN_URI
+        }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             var error = SQLiteError(resultCode: rc, db: db, sql: nil)
             error.message += " (\(path))"
@@ -24,6 +33,25 @@ public final class SQLiteConnection {
         sqlite3_extended_result_codes(db, 1)
         // Another process (a reader, a second import) may hold the lock briefly: wait, don't fail.
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+    }
+
+    /// True when the database's folder cannot take a new `-shm` file and none exists.
+    static func cannotKeepSharedMemory(_ path: String) -> Bool {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return false }
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        return access(folder.isEmpty ? "/" : folder, W_OK) != 0 && access(path + "-shm", F_OK) != 0
+    }
+
+    /// A path as the path part of a `file:` URI (`%`, `?`, `#` and non-ASCII bytes escaped).
+    static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for c in path.utf8 {
+            switch c {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0x80...: out += "%" + String(c, radix: 16, uppercase: true)
+            default: out.unicodeScalars.append(Unicode.Scalar(c))
+            }
+        }
+        return out
     }
 
     deinit {

@@ -124,12 +124,14 @@ public final class ChartQueries {
     }
 
     /// The first and the last reading of a subject's `metric` (one seek per source each way).
+    /// Readings outside the plausible dates (stored before `RecordGate` existed) are not part of it.
     public func readingSpan(subject: String, metric: String = "glucose") throws -> (first: Measurement, last: Measurement)? {
         var first: Measurement?, last: Measurement?
         for (order, pick) in [("ASC", true), ("DESC", false)] {
             let s = try db.prepare("""
                 SELECT start, utc_offset, value, flags FROM measurements
                 WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND \(DerivedTables.readingMeasurements)
+                  AND start >= \(PlausibleTime.earliest) AND start < \(PlausibleTime.latest)
                 ORDER BY start \(order) LIMIT 1
                 """)
             for source in try readingSources(subject: subject, metric: metric) {

@@ -44,6 +44,10 @@ public final class SQLiteSink: Sink, OutputChecking {
     /// A directory, device or unwritable place is refused before the run reads anything.
     public func checkOutputs() throws { try Self.checkDatabasePath(path) }
 
+    public var fileRoles: [FileRole] {
+        path == ":memory:" || path.hasPrefix("file:") ? [] : [FileRole(.store, path, what: "database")]
+    }
+
     /// The check a database path gets before anything opens it (in-memory and URI names pass).
     public static func checkDatabasePath(_ path: String) throws {
         guard path != ":memory:", !path.hasPrefix("file:"), !path.isEmpty else { return }

@@ -1,0 +1,12 @@
+import ArgumentParser
+import HealthPipeCore
+
+/// Writes a command's result to standard output; a failed write is exit 1 with the reason.
+func emit(_ bytes: [UInt8]) throws {
+    do { try StandardOutput.write(bytes) } catch {
+        printError("error: \(error)")
+        throw ExitCode(1)
+    }
+}
+
+func emit(_ text: String) throws { try emit(Array(text.utf8)) }
