@@ -76,18 +76,19 @@ final class ExportZipSource: Source, InputDescribing {
         }.sorted { $0.path < $1.path }
     }
 
-    /// Content detection: a zip (not an Excel workbook) holding at least one CSV or JSON file. Below
-    /// every dedicated format, so Apple's export.zip and Clarity's .xlsx keep their own readers.
+    /// Content detection: a zip holding at least one CSV or JSON file and no XML (an Excel workbook
+    /// and Apple's export.zip are zips of XML with readers of their own). Above the text formats,
+    /// whose header words can show through a zip whose files are stored uncompressed.
     static func detectScore(_ sniff: FileSniff) -> Int {
         guard sniff.isRegularFile, sniff.prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]),
               let archive = try? Self.open(sniff.path) else { return 0 }
         var data = false
         for e in archive {
             let name = e.path.lowercased()
-            if name == "[content_types].xml" { return 0 }
+            if name.hasSuffix(".xml") { return 0 }
             if name.hasSuffix(".csv") || name.hasSuffix(".json") || name.hasSuffix(".tsv") { data = true }
         }
-        return data ? 40 : 0
+        return data ? 97 : 0
     }
 }
 
