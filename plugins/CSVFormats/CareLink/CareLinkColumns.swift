@@ -13,6 +13,7 @@ struct CareLinkColumns {
     var date: Int
     var time: Int
     var bgReading: Glucose?
+    var bgSource: Int?
     var calibration: Glucose?
     var sensorGlucose: Glucose?
     var isig: Int?
@@ -48,6 +49,7 @@ struct CareLinkColumns {
         date = d
         time = t
         bgReading = glucose(.bgReading)
+        bgSource = exact(.bgSource)
         calibration = glucose(.calibration)
         sensorGlucose = glucose(.sensorGlucose)
         isig = exact(.isig)

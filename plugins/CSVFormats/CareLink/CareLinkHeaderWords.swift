@@ -1,7 +1,7 @@
 /// What a CareLink column means, whatever language the export was written in.
 enum CareLinkRole: CaseIterable, Sendable {
     case index, date, time
-    case bgReading, calibration, sensorGlucose, isig, basalRate
+    case bgReading, bgSource, calibration, sensorGlucose, isig, basalRate
     case bolusType, bolusSelected, bolusDelivered, bolusDuration, bolusNumber, carbInput
     case eventMarker, alarm, suspend, rewind
     /// The older "Data Export File" logs each pump record's type and its values (`RATE=0.75, …`).
@@ -31,6 +31,7 @@ enum CareLinkHeaderWords {
         .time: Spellings(exact: ["time", "zeit", "uhrzeit", "tijd", "klokkeslæt", "tid", "čas", "cas", "heure", "hora", "ora"]),
         .bgReading: Spellings(prefix: ["bg reading (", "bz-messwert (", "bg-meetwaarde (", "bs-måling (", "glykémie (",
                                        "glucemia (", "glycémie (", "bg-messwert ("]),
+        .bgSource: Spellings(exact: ["bg source"]),
         .calibration: Spellings(prefix: ["sensor calibration bg (", "sensorkalibrierung bz (", "bz-kalibrierung (",
                                          "kalibratie-bg sensor (", "sensorkalibrering bs ("]),
         .sensorGlucose: Spellings(prefix: ["sensor glucose (", "sensorglukose (", "sensorglucose (", "glukóza senzoru (",
@@ -66,6 +67,20 @@ enum CareLinkHeaderWords {
     static func isWord(_ cell: String, of role: CareLinkRole) -> Bool {
         table[role]?.exact.contains(cell) ?? false
     }
+
+    /// The fifth cell of a MiniMed 7xxG section marker (`-------,MiniMed 780G MMT-1885,Pump,<serial>,Aggregated
+    /// Auto Insulin Data`) opening the section of SmartGuard's daily auto-insulin totals: each row is one day's
+    /// total written as a `Normal` bolus at 00:00:00, not a bolus.
+    static let autoInsulinSectionMarks = ["aggregated auto insulin data"]
+
+    /// `BG Source` codes (untranslated): a 7xxG logs one finger stick as `ENTERED_IN_BG_ENTRY`, then again as
+    /// `BG_SENT_FOR_CALIB` when it is sent to the sensor, then as `Sensor Calibration BG`; the sent copy is
+    /// not a second reading.
+    static let bgSourceRepeats = ["BG_SENT_FOR_CALIB"]
+
+    /// Event Marker texts that mark the export's own day boundaries (a 7xxG sensor section writes one pair
+    /// per day), not anything the user entered.
+    static let dayBoundaryMarkers = ["start of the day", "end of the day"]
 
     /// First lines of the CareLink Personal "Data Export File" in each language (a preamble, then the header).
     static let preambleMarks = ["data export file (v", "datenexport-datei (v", "gegevensexportbestand (v",

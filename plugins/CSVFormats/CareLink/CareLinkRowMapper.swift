@@ -7,6 +7,8 @@ struct CareLinkRowMapper {
     var columns: CareLinkColumns
     /// The device of the current section (from its marker line).
     var source: Symbol
+    /// In a 7xxG "Aggregated Auto Insulin Data" section each row is a day's SmartGuard auto insulin.
+    var autoInsulinSection = false
     let values: CareLinkValues
     let subject: Symbol
     let file: Symbol
@@ -20,6 +22,7 @@ struct CareLinkRowMapper {
     private let unitsPerHour = Symbol("U/h")
     private let nanoamps = Symbol("nA")
     private let rewind = Symbol("rewind")
+    private let autoInsulinNote = "SmartGuard auto insulin, daily total"
 
     init(columns: CareLinkColumns, source: Symbol, decimalComma: Bool, options: CSVCommonOptions, format: String) {
         self.columns = columns
@@ -59,14 +62,24 @@ struct CareLinkRowMapper {
         }
         let at = try placer.place(ParsedTimestamp(seconds: local, offset: nil), line: row.line)
         let stamp = RowStamp(subject: subject, source: source, at: at, provenance: Provenance(file: file, line: row.line))
+        if autoInsulinSection {
+            // A day's auto insulin (written as a `Normal` bolus at 00:00:00): basal insulin over that local day.
+            guard let delivered, delivered > 0 else { return }
+            let end = try placer.place(ParsedTimestamp(seconds: local + 86_400, offset: nil), line: row.line)
+            try add(stamp.event(.insulin, subtype: InsulinKinds.basal, end: end.utc, insulin: delivered, note: autoInsulinNote),
+                    &out, emit)
+            return
+        }
 
         let mgdl = CanonicalUnits.glucose
         if let (v, f) = sg { try out.add(stamp.measurement(Metrics.glucose, value: v, unit: mgdl, flags: f), emit) }
         if let (v, f) = cal {
             try out.add(stamp.measurement(bloodGlucose, value: v, unit: mgdl, flags: f.union([.userEntered, .calibration])), emit)
         }
-        // A meter reading used for calibration shows in both columns: keep it once, as the calibration.
-        if let (v, f) = bg, cal?.0 != v {
+        // A meter reading used for calibration shows in both columns: keep it once, as the calibration;
+        // a 7xxG's copy of a reading sent to the sensor (`BG_SENT_FOR_CALIB`) is not a reading of its own.
+        let repeated = c.bgSource.map { i in CareLinkHeaderWords.bgSourceRepeats.contains { ByteText.equalsIgnoringCase(row.trimmed(i), $0) } }
+        if let (v, f) = bg, cal?.0 != v, repeated != true {
             try out.add(stamp.measurement(bloodGlucose, value: v, unit: mgdl, flags: f.union(.userEntered)), emit)
         }
         if let isig { try out.add(stamp.measurement(Metrics.sensorSignal, value: isig, unit: nanoamps, flags: []), emit) }
@@ -80,7 +93,9 @@ struct CareLinkRowMapper {
         }
         if let carbs, carbs > 0 { try add(stamp.event(.meal, carbs: carbs), &out, emit) }
         let marker = cell(c.eventMarker)
-        if !marker.isEmpty { try add(markerEvent(marker, stamp), &out, emit) }
+        if !marker.isEmpty, !CareLinkHeaderWords.dayBoundaryMarkers.contains(where: { ByteText.equalsIgnoringCase(marker, $0) }) {
+            try add(markerEvent(marker, stamp), &out, emit)
+        }
         let alarm = cell(c.alarm)
         if !alarm.isEmpty { try add(stamp.event(.alert, subtype: texts.symbol(alarm)), &out, emit) }
         let suspended = cell(c.suspend)
