@@ -14,7 +14,7 @@ enum CareLinkRole: CaseIterable, Sendable {
 /// the header. Sources of the words: CareLink Personal/Pro exports (English, `,` and `;`), Guardian
 /// Connect (English, `;`), the German "Datenexport-Datei" of CareLink Personal (header words as read
 /// by users' R scripts: `BZ-Messwert (mg/dl)`, `Abgegebene Bolusmenge (IE)`, `BolusExpert: KH-Eingabe
-/// (Gramm)` …), the newer German web export (`Bolusvolumen abgegeben`), Dutch (`Tijd`,
+/// (Gramm)` …), the newer German web export (`Bolusvolumen abgegeben`), Dutch (`Tijd`, `Boluswizard KH-invoer (gram)`, `Onbewerkt: type`/`waarden` as a Dutch user's importer reads them,
 /// `BG-meetwaarde`), Danish (`Dato`, `Klokkeslæt`, `Sensorglukose (mmol/l)`) and Czech (`Čas`,
 /// `Glukóza senzoru`). Not yet seen in a real export, kept so a file using them still reads (check and
 /// correct when one turns up): the French/Spanish/Italian words, `Basalrate (IE/h)`, `Bolustyp`,
@@ -49,13 +49,14 @@ enum CareLinkHeaderWords {
                                           "bolusdauer (h:mm:ss)", "bolusduur (u:mm:ss)"]),
         .bolusNumber: Spellings(exact: ["bolus number", "bolusnummer"]),
         .carbInput: Spellings(exact: ["bwz carb input (grams)", "bolusexpert: kh-eingabe (gramm)", "bolus wizard: kh-eingabe (gramm)",
-                                      "bwz-kh-eingabe (gramm)", "bwz koolhydraatinvoer (gram)", "bwz kulhydratinput (gram)"]),
+                                      "bwz-kh-eingabe (gramm)", "boluswizard kh-invoer (gram)", "bwz koolhydraatinvoer (gram)",
+                                      "bwz kulhydratinput (gram)"]),
         .eventMarker: Spellings(exact: ["event marker", "ereignismarkierung", "ereignismarker", "gebeurtenismarkering"]),
         .alarm: Spellings(exact: ["alarm", "alert", "alarme", "alarma"]),
         .suspend: Spellings(exact: ["suspend", "unterbrechen", "unterbrechung", "onderbreken"]),
         .rewind: Spellings(exact: ["rewind", "rücklauf", "terugspoelen"]),
-        .rawType: Spellings(exact: ["raw-type", "roh-typ", "rohtyp"]),
-        .rawValues: Spellings(exact: ["raw-values", "roh-werte", "rohwerte"]),
+        .rawType: Spellings(exact: ["raw-type", "roh-typ", "rohtyp", "onbewerkt: type"]),
+        .rawValues: Spellings(exact: ["raw-values", "roh-werte", "rohwerte", "onbewerkt: waarden"]),
     ]
 
     /// The column a role has in a header, with the glucose unit when the spelling carries one.

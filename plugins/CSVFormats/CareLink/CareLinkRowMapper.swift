@@ -109,7 +109,13 @@ struct CareLinkRowMapper {
               ByteText.equalsIgnoringCase(row.trimmed(t), "BasalProfileStart") else { return nil }
         let text = row.trimmed(v).text
         guard let range = text.range(of: "RATE=") else { throw CSVFileRun.Reject("BasalProfileStart without RATE= in '\(text)'") }
-        let number = text[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+        // A `;` export may write the rate with a decimal comma (`RATE=0,85, START_TIME=…`): a comma
+        // followed by a digit is the decimal separator, one followed by a space ends the value.
+        let rest = Array(text[range.upperBound...])
+        var end = 0
+        while end < rest.count, rest[end].isNumber
+                || ((rest[end] == "." || rest[end] == ",") && end + 1 < rest.count && rest[end + 1].isNumber) { end += 1 }
+        let number = String(rest[..<end]).replacingOccurrences(of: ",", with: ".")
         guard let rate = Double(number), rate >= 0 else { throw CSVFileRun.Reject("BasalProfileStart rate '\(number)' is not a number") }
         return rate
     }
