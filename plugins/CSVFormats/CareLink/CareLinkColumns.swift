@@ -18,6 +18,9 @@ struct CareLinkColumns {
     var sensorGlucose: Glucose?
     var isig: Int?
     var basalRate: Int?
+    var tempBasalAmount: Int?
+    var tempBasalType: Int?
+    var tempBasalDuration: Int?
     var bolusType: Int?
     var bolusSelected: Int?
     var bolusDelivered: Int?
@@ -54,6 +57,9 @@ struct CareLinkColumns {
         sensorGlucose = glucose(.sensorGlucose)
         isig = exact(.isig)
         basalRate = exact(.basalRate)
+        tempBasalAmount = exact(.tempBasalAmount)
+        tempBasalType = exact(.tempBasalType)
+        tempBasalDuration = exact(.tempBasalDuration)
         bolusType = exact(.bolusType)
         bolusSelected = exact(.bolusSelected)
         bolusDelivered = exact(.bolusDelivered)
@@ -66,7 +72,7 @@ struct CareLinkColumns {
         rewind = exact(.rewind)
         rawType = exact(.rawType)
         rawValues = exact(.rawValues)
-        used = [bgReading?.index, calibration?.index, sensorGlucose?.index, isig, basalRate, bolusDelivered,
+        used = [bgReading?.index, calibration?.index, sensorGlucose?.index, isig, basalRate, tempBasalAmount, bolusDelivered,
                 carbInput, eventMarker, alarm, suspend, rewind].compactMap { $0 }
         // A header with nothing to read (a date and a time only) is not CareLink's.
         if used.isEmpty { return nil }

@@ -2,6 +2,7 @@
 enum CareLinkRole: CaseIterable, Sendable {
     case index, date, time
     case bgReading, bgSource, calibration, sensorGlucose, isig, basalRate
+    case tempBasalAmount, tempBasalType, tempBasalDuration
     case bolusType, bolusSelected, bolusDelivered, bolusDuration, bolusNumber, carbInput
     case eventMarker, alarm, suspend, rewind
     /// The older "Data Export File" logs each pump record's type and its values (`RATE=0.75, …`).
@@ -40,6 +41,9 @@ enum CareLinkHeaderWords {
         .isig: Spellings(exact: ["isig value", "isig-wert", "isig wert", "isig-waarde", "isig-værdi"]),
         .basalRate: Spellings(exact: ["basal rate (u/h)", "basalrate (ie/h)", "basalrate (e/h)", "basaalsnelheid (e/u)",
                                       "basalrate (e/t)"]),
+        .tempBasalAmount: Spellings(exact: ["temp basal amount", "temp basal amount (u/h)"]),
+        .tempBasalType: Spellings(exact: ["temp basal type"]),
+        .tempBasalDuration: Spellings(exact: ["temp basal duration (h:mm:ss)", "temp basal duration (hh:mm:ss)"]),
         .bolusType: Spellings(exact: ["bolus type", "bolustyp", "bolus-typ", "bolustype"]),
         .bolusSelected: Spellings(exact: ["bolus volume selected (u)", "gewähltes bolusvolumen (ie)", "bolusvolumen gewählt (ie)",
                                           "geselecteerd bolusvolume (e)"]),

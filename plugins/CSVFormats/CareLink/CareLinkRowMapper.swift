@@ -22,6 +22,7 @@ struct CareLinkRowMapper {
     private let unitsPerHour = Symbol("U/h")
     private let nanoamps = Symbol("nA")
     private let rewind = Symbol("rewind")
+    private let tempBasal = Symbol("temp_basal")
     private let autoInsulinNote = "SmartGuard auto insulin, daily total"
 
     init(columns: CareLinkColumns, source: Symbol, decimalComma: Bool, options: CSVCommonOptions, format: String) {
@@ -55,6 +56,7 @@ struct CareLinkRowMapper {
         let basal = try values.number(cell(c.basalRate), "Basal Rate") ?? profileRate
         let delivered = try values.number(cell(c.bolusDelivered), "Bolus Volume Delivered")
         let carbs = try values.number(cell(c.carbInput), "BWZ Carb Input")
+        let tempBasal = try values.number(cell(c.tempBasalAmount), "Temp Basal Amount")
 
         let date = cell(c.date), time = cell(c.time)
         guard let local = CareLinkDateTime.localSeconds(date: date, time: time) else {
@@ -84,6 +86,7 @@ struct CareLinkRowMapper {
         }
         if let isig { try out.add(stamp.measurement(Metrics.sensorSignal, value: isig, unit: nanoamps, flags: []), emit) }
         if let basal { try out.add(stamp.measurement(basalRate, value: basal, unit: unitsPerHour, flags: []), emit) }
+        if let tempBasal { try add(tempBasalEvent(tempBasal, row, stamp), &out, emit) }
 
         if let delivered, keepBolus(row, delivered: delivered, local: local) {
             let duration = ByteText.duration(cell(c.bolusDuration)).flatMap { $0 > 0 ? $0 : nil }
@@ -101,6 +104,20 @@ struct CareLinkRowMapper {
         let suspended = cell(c.suspend)
         if !suspended.isEmpty { try add(stamp.event(.device, subtype: texts.symbol(suspended)), &out, emit) }
         if !cell(c.rewind).isEmpty { try add(stamp.event(.device, subtype: rewind), &out, emit) }
+    }
+
+    /// A temp basal as Nightscout's `Temp Basal` maps (docs/formats.md): insulin event `temp_basal` without
+    /// an amount (a later temp basal or a suspend may cut it short), ending after its duration, the rate
+    /// (`Rate`/`Absolute`, U/h) or percent (`Percent`) in metadata.
+    private func tempBasalEvent(_ amount: Double, _ row: CSVRow, _ stamp: RowStamp) -> Event {
+        let type = columns.tempBasalType.map { row.trimmed($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let duration = columns.tempBasalDuration.flatMap { ByteText.duration(row.trimmed($0)) }.flatMap { $0 > 0 ? $0 : nil }
+        var e = stamp.event(.insulin, subtype: tempBasal, end: duration.map { stamp.at.utc + $0 })
+        let value = ByteText.equalsIgnoringCase(type, "Percent") ? "\"percent\":" : "\"rate_u_h\":"
+        let name = type.text  // a code (`Rate`, `Percent`, `Absolute`): kept only when it needs no JSON escaping
+        let keep = !name.isEmpty && name.allSatisfy { $0.isLetter || $0 == "_" || $0 == " " }
+        e.metadata = "{" + value + amount.formattedForJSON + (keep ? ",\"type\":\"" + name + "\"" : "") + "}"
+        return e
     }
 
     /// The rate of a `BasalProfileStart` record (`PATTERN_NAME=standard, PROFILE_INDEX=0, RATE=0.75, …`).

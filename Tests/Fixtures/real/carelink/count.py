@@ -9,7 +9,8 @@ docs/vendors/medtronic.md:
 
   Sensor Glucose -> glucose; BG Reading and Sensor Calibration BG -> blood_glucose (a meter reading
   that is also the row's calibration once); ISIG Value -> isig; Basal Rate (U/h), or the RATE of a
-  BasalProfileStart record in the older layout's Raw-Values -> basal_rate;
+  BasalProfileStart record in the older layout's Raw-Values -> basal_rate; Temp Basal Amount -> an
+  insulin event `temp_basal` without an amount;
   Bolus Volume Delivered -> insulin (not the programmed half: 0 delivered with a selected volume; one
   per Bolus Number); BWZ Carb Input > 0 -> meal; Event Marker `Insulin: n` -> insulin, `Meal: n` ->
   meal, others -> note (not the `Start of the day`/`End of the day` boundaries a 7xxG writes); Alarm/Alert
@@ -136,7 +137,7 @@ def count_file(path, zone):
                     return (i, "mmol" in n.lower())
             return None
 
-        used = ["BG Reading", "Sensor Calibration BG", "Sensor Glucose", "ISIG Value", "Basal Rate (U/h)",
+        used = ["BG Reading", "Sensor Calibration BG", "Sensor Glucose", "ISIG Value", "Basal Rate (U/h)", "Temp Basal Amount",
                 "Bolus Volume Delivered (U)", "BWZ Carb Input (grams)", "Event Marker", "Alarm", "Alert", "Suspend", "Rewind"]
         # the older layout logs a scheduled basal rate only as a BasalProfileStart record: `RATE=0.75` in Raw-Values
         profile = None
@@ -181,6 +182,9 @@ def count_file(path, zone):
         if basal is not None:
             measure("basal_rate", basal)
 
+        # a temp basal: an insulin event without an amount (as Nightscout's Temp Basal)
+        if cell("Temp Basal Amount") or cell("Temp Basal Amount (U/h)"):
+            event("insulin", "temp_basal", None)
         delivered = number(cell("Bolus Volume Delivered (U)"), comma)
         selected = number(cell("Bolus Volume Selected (U)"), comma)
         if delivered is not None and not (delivered == 0 and selected):
