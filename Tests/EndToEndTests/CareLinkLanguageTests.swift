@@ -111,6 +111,29 @@ import Testing
         #expect(E2E.query(db, "SELECT metric, count(*), sum(value) FROM measurements GROUP BY metric")
                 == [["blood_glucose", "57", "6836.0"]])
         #expect(E2E.query(db, "SELECT kind, count(*) FROM events GROUP BY kind ORDER BY kind")
-                == [["device", "11"], ["insulin", "24"], ["meal", "10"]])
+                == [["device", "11"], ["insulin", "25"], ["meal", "10"]])
+    }
+
+    /// The Dutch "Data Export File" with `;`: header words as a Dutch user's own importer reads them
+    /// (`Datum`, `Tijd`, `Sensorglucose (mmol/l)`, `Boluswizard KH-invoer (gram)`, `Onbewerkt: type`,
+    /// `Onbewerkt: waarden`). Before, the carbs column and the raw record columns were not known, so the
+    /// meal and the scheduled basal rate (`BasalProfileStart` `RATE=`) were lost.
+    @Test func dutchRawTypeAndCarbColumns() throws {
+        let header = ["Index", "Datum", "Tijd", "Sensorglucose (mmol/l)", "Boluswizard KH-invoer (gram)", "Onbewerkt: type",
+                      "Onbewerkt: waarden"]
+        let rows = [
+            ["1", "13-01-16", "07:30:00", "", "40", "BolusWizardBolusEstimate", "CARB_INPUT=40"],
+            ["2", "13-01-16", "08:00:00", "", "", "BasalProfileStart", "PATTERN_NAME=standaard, PROFILE_INDEX=1, RATE=0,85, START_TIME=28800000"],
+            ["3", "13-01-16", "08:05:00", "6,1", "", "GlucoseSensorData", "AMOUNT=110"],
+        ]
+        let text = ([header] + rows).map { $0.joined(separator: ";") }.joined(separator: "\r\n") + "\r\n"
+        let (r, db, dir) = try importText(text)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(E2E.scalar(db, "SELECT group_concat(format) FROM imports") == "medtronic-carelink")
+        #expect(E2E.scalar(db, "SELECT sum(rejected) FROM imports") == "0")
+        #expect(E2E.query(db, "SELECT metric, count(*), sum(value) FROM measurements GROUP BY metric ORDER BY metric")
+                == [["basal_rate", "1", "0.85"], ["glucose", "1", "110.0"]])
+        #expect(E2E.query(db, "SELECT kind, sum(carbs_g) FROM events GROUP BY kind") == [["meal", "40.0"]])
     }
 }

@@ -13,10 +13,14 @@ struct CareLinkColumns {
     var date: Int
     var time: Int
     var bgReading: Glucose?
+    var bgSource: Int?
     var calibration: Glucose?
     var sensorGlucose: Glucose?
     var isig: Int?
     var basalRate: Int?
+    var tempBasalAmount: Int?
+    var tempBasalType: Int?
+    var tempBasalDuration: Int?
     var bolusType: Int?
     var bolusSelected: Int?
     var bolusDelivered: Int?
@@ -48,10 +52,14 @@ struct CareLinkColumns {
         date = d
         time = t
         bgReading = glucose(.bgReading)
+        bgSource = exact(.bgSource)
         calibration = glucose(.calibration)
         sensorGlucose = glucose(.sensorGlucose)
         isig = exact(.isig)
         basalRate = exact(.basalRate)
+        tempBasalAmount = exact(.tempBasalAmount)
+        tempBasalType = exact(.tempBasalType)
+        tempBasalDuration = exact(.tempBasalDuration)
         bolusType = exact(.bolusType)
         bolusSelected = exact(.bolusSelected)
         bolusDelivered = exact(.bolusDelivered)
@@ -64,7 +72,7 @@ struct CareLinkColumns {
         rewind = exact(.rewind)
         rawType = exact(.rawType)
         rawValues = exact(.rawValues)
-        used = [bgReading?.index, calibration?.index, sensorGlucose?.index, isig, basalRate, bolusDelivered,
+        used = [bgReading?.index, calibration?.index, sensorGlucose?.index, isig, basalRate, tempBasalAmount, bolusDelivered,
                 carbInput, eventMarker, alarm, suspend, rewind].compactMap { $0 }
         // A header with nothing to read (a date and a time only) is not CareLink's.
         if used.isEmpty { return nil }

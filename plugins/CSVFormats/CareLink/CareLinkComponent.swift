@@ -8,6 +8,7 @@ public let careLinkComponent = ComponentDescriptor(
         + "language, by position; `;` with decimal comma or `,`; mg/dL or "
         + "mmol/L; multi-section with repeated headers). Sensor Glucose becomes glucose, BG Reading and Sensor Calibration "
         + "BG blood_glucose, ISIG Value isig (nA), Basal Rate (or BasalProfileStart RATE=) basal_rate (U/h); delivered boluses (one per Bolus Number), "
+        + "temp basals (temp_basal, no amount), a 7xxG's daily auto insulin (basal over the day), "
         + "BWZ carbs, event markers (Insulin, Meal, others as notes), alarms, suspends and rewinds become events; "
         + "events logged twice verbatim are kept once. Timestamps are local time: a zone is required.",
     options: CSVCommonOptions.docs,

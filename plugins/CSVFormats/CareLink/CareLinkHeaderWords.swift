@@ -1,7 +1,8 @@
 /// What a CareLink column means, whatever language the export was written in.
 enum CareLinkRole: CaseIterable, Sendable {
     case index, date, time
-    case bgReading, calibration, sensorGlucose, isig, basalRate
+    case bgReading, bgSource, calibration, sensorGlucose, isig, basalRate
+    case tempBasalAmount, tempBasalType, tempBasalDuration
     case bolusType, bolusSelected, bolusDelivered, bolusDuration, bolusNumber, carbInput
     case eventMarker, alarm, suspend, rewind
     /// The older "Data Export File" logs each pump record's type and its values (`RATE=0.75, …`).
@@ -14,7 +15,7 @@ enum CareLinkRole: CaseIterable, Sendable {
 /// the header. Sources of the words: CareLink Personal/Pro exports (English, `,` and `;`), Guardian
 /// Connect (English, `;`), the German "Datenexport-Datei" of CareLink Personal (header words as read
 /// by users' R scripts: `BZ-Messwert (mg/dl)`, `Abgegebene Bolusmenge (IE)`, `BolusExpert: KH-Eingabe
-/// (Gramm)` …), the newer German web export (`Bolusvolumen abgegeben`), Dutch (`Tijd`,
+/// (Gramm)` …), the newer German web export (`Bolusvolumen abgegeben`), Dutch (`Tijd`, `Boluswizard KH-invoer (gram)`, `Onbewerkt: type`/`waarden` as a Dutch user's importer reads them,
 /// `BG-meetwaarde`), Danish (`Dato`, `Klokkeslæt`, `Sensorglukose (mmol/l)`) and Czech (`Čas`,
 /// `Glukóza senzoru`). Not yet seen in a real export, kept so a file using them still reads (check and
 /// correct when one turns up): the French/Spanish/Italian words, `Basalrate (IE/h)`, `Bolustyp`,
@@ -31,6 +32,7 @@ enum CareLinkHeaderWords {
         .time: Spellings(exact: ["time", "zeit", "uhrzeit", "tijd", "klokkeslæt", "tid", "čas", "cas", "heure", "hora", "ora"]),
         .bgReading: Spellings(prefix: ["bg reading (", "bz-messwert (", "bg-meetwaarde (", "bs-måling (", "glykémie (",
                                        "glucemia (", "glycémie (", "bg-messwert ("]),
+        .bgSource: Spellings(exact: ["bg source"]),
         .calibration: Spellings(prefix: ["sensor calibration bg (", "sensorkalibrierung bz (", "bz-kalibrierung (",
                                          "kalibratie-bg sensor (", "sensorkalibrering bs ("]),
         .sensorGlucose: Spellings(prefix: ["sensor glucose (", "sensorglukose (", "sensorglucose (", "glukóza senzoru (",
@@ -39,6 +41,9 @@ enum CareLinkHeaderWords {
         .isig: Spellings(exact: ["isig value", "isig-wert", "isig wert", "isig-waarde", "isig-værdi"]),
         .basalRate: Spellings(exact: ["basal rate (u/h)", "basalrate (ie/h)", "basalrate (e/h)", "basaalsnelheid (e/u)",
                                       "basalrate (e/t)"]),
+        .tempBasalAmount: Spellings(exact: ["temp basal amount", "temp basal amount (u/h)"]),
+        .tempBasalType: Spellings(exact: ["temp basal type"]),
+        .tempBasalDuration: Spellings(exact: ["temp basal duration (h:mm:ss)", "temp basal duration (hh:mm:ss)"]),
         .bolusType: Spellings(exact: ["bolus type", "bolustyp", "bolus-typ", "bolustype"]),
         .bolusSelected: Spellings(exact: ["bolus volume selected (u)", "gewähltes bolusvolumen (ie)", "bolusvolumen gewählt (ie)",
                                           "geselecteerd bolusvolume (e)"]),
@@ -48,13 +53,14 @@ enum CareLinkHeaderWords {
                                           "bolusdauer (h:mm:ss)", "bolusduur (u:mm:ss)"]),
         .bolusNumber: Spellings(exact: ["bolus number", "bolusnummer"]),
         .carbInput: Spellings(exact: ["bwz carb input (grams)", "bolusexpert: kh-eingabe (gramm)", "bolus wizard: kh-eingabe (gramm)",
-                                      "bwz-kh-eingabe (gramm)", "bwz koolhydraatinvoer (gram)", "bwz kulhydratinput (gram)"]),
+                                      "bwz-kh-eingabe (gramm)", "boluswizard kh-invoer (gram)", "bwz koolhydraatinvoer (gram)",
+                                      "bwz kulhydratinput (gram)"]),
         .eventMarker: Spellings(exact: ["event marker", "ereignismarkierung", "ereignismarker", "gebeurtenismarkering"]),
         .alarm: Spellings(exact: ["alarm", "alert", "alarme", "alarma"]),
         .suspend: Spellings(exact: ["suspend", "unterbrechen", "unterbrechung", "onderbreken"]),
         .rewind: Spellings(exact: ["rewind", "rücklauf", "terugspoelen"]),
-        .rawType: Spellings(exact: ["raw-type", "roh-typ", "rohtyp"]),
-        .rawValues: Spellings(exact: ["raw-values", "roh-werte", "rohwerte"]),
+        .rawType: Spellings(exact: ["raw-type", "roh-typ", "rohtyp", "onbewerkt: type"]),
+        .rawValues: Spellings(exact: ["raw-values", "roh-werte", "rohwerte", "onbewerkt: waarden"]),
     ]
 
     /// The column a role has in a header, with the glucose unit when the spelling carries one.
@@ -66,6 +72,20 @@ enum CareLinkHeaderWords {
     static func isWord(_ cell: String, of role: CareLinkRole) -> Bool {
         table[role]?.exact.contains(cell) ?? false
     }
+
+    /// The fifth cell of a MiniMed 7xxG section marker (`-------,MiniMed 780G MMT-1885,Pump,<serial>,Aggregated
+    /// Auto Insulin Data`) opening the section of SmartGuard's daily auto-insulin totals: each row is one day's
+    /// total written as a `Normal` bolus at 00:00:00, not a bolus.
+    static let autoInsulinSectionMarks = ["aggregated auto insulin data"]
+
+    /// `BG Source` codes (untranslated): a 7xxG logs one finger stick as `ENTERED_IN_BG_ENTRY`, then again as
+    /// `BG_SENT_FOR_CALIB` when it is sent to the sensor, then as `Sensor Calibration BG`; the sent copy is
+    /// not a second reading.
+    static let bgSourceRepeats = ["BG_SENT_FOR_CALIB"]
+
+    /// Event Marker texts that mark the export's own day boundaries (a 7xxG sensor section writes one pair
+    /// per day), not anything the user entered.
+    static let dayBoundaryMarkers = ["start of the day", "end of the day"]
 
     /// First lines of the CareLink Personal "Data Export File" in each language (a preamble, then the header).
     static let preambleMarks = ["data export file (v", "datenexport-datei (v", "gegevensexportbestand (v",

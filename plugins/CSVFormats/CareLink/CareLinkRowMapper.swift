@@ -7,6 +7,8 @@ struct CareLinkRowMapper {
     var columns: CareLinkColumns
     /// The device of the current section (from its marker line).
     var source: Symbol
+    /// In a 7xxG "Aggregated Auto Insulin Data" section each row is a day's SmartGuard auto insulin.
+    var autoInsulinSection = false
     let values: CareLinkValues
     let subject: Symbol
     let file: Symbol
@@ -20,6 +22,8 @@ struct CareLinkRowMapper {
     private let unitsPerHour = Symbol("U/h")
     private let nanoamps = Symbol("nA")
     private let rewind = Symbol("rewind")
+    private let tempBasal = Symbol("temp_basal")
+    private let autoInsulinNote = "SmartGuard auto insulin, daily total"
 
     init(columns: CareLinkColumns, source: Symbol, decimalComma: Bool, options: CSVCommonOptions, format: String) {
         self.columns = columns
@@ -52,6 +56,7 @@ struct CareLinkRowMapper {
         let basal = try values.number(cell(c.basalRate), "Basal Rate") ?? profileRate
         let delivered = try values.number(cell(c.bolusDelivered), "Bolus Volume Delivered")
         let carbs = try values.number(cell(c.carbInput), "BWZ Carb Input")
+        let tempBasal = try values.number(cell(c.tempBasalAmount), "Temp Basal Amount")
 
         let date = cell(c.date), time = cell(c.time)
         guard let local = CareLinkDateTime.localSeconds(date: date, time: time) else {
@@ -59,18 +64,29 @@ struct CareLinkRowMapper {
         }
         let at = try placer.place(ParsedTimestamp(seconds: local, offset: nil), line: row.line)
         let stamp = RowStamp(subject: subject, source: source, at: at, provenance: Provenance(file: file, line: row.line))
+        if autoInsulinSection {
+            // A day's auto insulin (written as a `Normal` bolus at 00:00:00): basal insulin over that local day.
+            guard let delivered, delivered > 0 else { return }
+            let end = try placer.place(ParsedTimestamp(seconds: local + 86_400, offset: nil), line: row.line)
+            try add(stamp.event(.insulin, subtype: InsulinKinds.basal, end: end.utc, insulin: delivered, note: autoInsulinNote),
+                    &out, emit)
+            return
+        }
 
         let mgdl = CanonicalUnits.glucose
         if let (v, f) = sg { try out.add(stamp.measurement(Metrics.glucose, value: v, unit: mgdl, flags: f), emit) }
         if let (v, f) = cal {
             try out.add(stamp.measurement(bloodGlucose, value: v, unit: mgdl, flags: f.union([.userEntered, .calibration])), emit)
         }
-        // A meter reading used for calibration shows in both columns: keep it once, as the calibration.
-        if let (v, f) = bg, cal?.0 != v {
+        // A meter reading used for calibration shows in both columns: keep it once, as the calibration;
+        // a 7xxG's copy of a reading sent to the sensor (`BG_SENT_FOR_CALIB`) is not a reading of its own.
+        let repeated = c.bgSource.map { i in CareLinkHeaderWords.bgSourceRepeats.contains { ByteText.equalsIgnoringCase(row.trimmed(i), $0) } }
+        if let (v, f) = bg, cal?.0 != v, repeated != true {
             try out.add(stamp.measurement(bloodGlucose, value: v, unit: mgdl, flags: f.union(.userEntered)), emit)
         }
         if let isig { try out.add(stamp.measurement(Metrics.sensorSignal, value: isig, unit: nanoamps, flags: []), emit) }
         if let basal { try out.add(stamp.measurement(basalRate, value: basal, unit: unitsPerHour, flags: []), emit) }
+        if let tempBasal { try add(tempBasalEvent(tempBasal, row, stamp), &out, emit) }
 
         if let delivered, keepBolus(row, delivered: delivered, local: local) {
             let duration = ByteText.duration(cell(c.bolusDuration)).flatMap { $0 > 0 ? $0 : nil }
@@ -80,12 +96,28 @@ struct CareLinkRowMapper {
         }
         if let carbs, carbs > 0 { try add(stamp.event(.meal, carbs: carbs), &out, emit) }
         let marker = cell(c.eventMarker)
-        if !marker.isEmpty { try add(markerEvent(marker, stamp), &out, emit) }
+        if !marker.isEmpty, !CareLinkHeaderWords.dayBoundaryMarkers.contains(where: { ByteText.equalsIgnoringCase(marker, $0) }) {
+            try add(markerEvent(marker, stamp), &out, emit)
+        }
         let alarm = cell(c.alarm)
         if !alarm.isEmpty { try add(stamp.event(.alert, subtype: texts.symbol(alarm)), &out, emit) }
         let suspended = cell(c.suspend)
         if !suspended.isEmpty { try add(stamp.event(.device, subtype: texts.symbol(suspended)), &out, emit) }
         if !cell(c.rewind).isEmpty { try add(stamp.event(.device, subtype: rewind), &out, emit) }
+    }
+
+    /// A temp basal as Nightscout's `Temp Basal` maps (docs/formats.md): insulin event `temp_basal` without
+    /// an amount (a later temp basal or a suspend may cut it short), ending after its duration, the rate
+    /// (`Rate`/`Absolute`, U/h) or percent (`Percent`) in metadata.
+    private func tempBasalEvent(_ amount: Double, _ row: CSVRow, _ stamp: RowStamp) -> Event {
+        let type = columns.tempBasalType.map { row.trimmed($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let duration = columns.tempBasalDuration.flatMap { ByteText.duration(row.trimmed($0)) }.flatMap { $0 > 0 ? $0 : nil }
+        var e = stamp.event(.insulin, subtype: tempBasal, end: duration.map { stamp.at.utc + $0 })
+        let value = ByteText.equalsIgnoringCase(type, "Percent") ? "\"percent\":" : "\"rate_u_h\":"
+        let name = type.text  // a code (`Rate`, `Percent`, `Absolute`): kept only when it needs no JSON escaping
+        let keep = !name.isEmpty && name.allSatisfy { $0.isLetter || $0 == "_" || $0 == " " }
+        e.metadata = "{" + value + amount.formattedForJSON + (keep ? ",\"type\":\"" + name + "\"" : "") + "}"
+        return e
     }
 
     /// The rate of a `BasalProfileStart` record (`PATTERN_NAME=standard, PROFILE_INDEX=0, RATE=0.75, …`).
@@ -94,7 +126,13 @@ struct CareLinkRowMapper {
               ByteText.equalsIgnoringCase(row.trimmed(t), "BasalProfileStart") else { return nil }
         let text = row.trimmed(v).text
         guard let range = text.range(of: "RATE=") else { throw CSVFileRun.Reject("BasalProfileStart without RATE= in '\(text)'") }
-        let number = text[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+        // A `;` export may write the rate with a decimal comma (`RATE=0,85, START_TIME=…`): a comma
+        // followed by a digit is the decimal separator, one followed by a space ends the value.
+        let rest = Array(text[range.upperBound...])
+        var end = 0
+        while end < rest.count, rest[end].isNumber
+                || ((rest[end] == "." || rest[end] == ",") && end + 1 < rest.count && rest[end + 1].isNumber) { end += 1 }
+        let number = String(rest[..<end]).replacingOccurrences(of: ",", with: ".")
         guard let rate = Double(number), rate >= 0 else { throw CSVFileRun.Reject("BasalProfileStart rate '\(number)' is not a number") }
         return rate
     }

@@ -23,6 +23,7 @@ final class CareLinkSource: Source, InputDescribing {
         var mapper: CareLinkRowMapper?
         var rowsBeforeHeader = 0
         var warnedStructure = false
+        var autoInsulin = false
 
         let file = CSVFileRun(input: input, format: Self.format, context: context)
         try file.run(delimiter: delimiter, emit: emit) { row, out in
@@ -37,6 +38,8 @@ final class CareLinkSource: Source, InputDescribing {
                 // Section marker `-------;Guardian Connect;Sensor;<serial>;-------`: names the device.
                 if !row.isEmpty(1) { source = devices.symbol(row.trimmed(1)) }
                 mapper?.source = source
+                autoInsulin = CareLinkHeaderWords.autoInsulinSectionMarks.contains(HeaderText.normalize(row.string(4)))
+                mapper?.autoInsulinSection = autoInsulin
                 return
             }
             var structural: CareLinkColumns?
@@ -57,6 +60,7 @@ final class CareLinkSource: Source, InputDescribing {
                 if mapper == nil {
                     mapper = CareLinkRowMapper(columns: columns, source: source, decimalComma: delimiter != UInt8(ascii: ","),
                                                options: options, format: "Medtronic CareLink")
+                    mapper!.autoInsulinSection = autoInsulin
                 } else {
                     mapper!.columns = columns
                 }

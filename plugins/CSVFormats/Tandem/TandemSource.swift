@@ -39,7 +39,8 @@ struct TandemRowMapper {
     private var cgmDevices: [Symbol: Symbol] = [:]
     private let dexcom = Symbol(CGMSource.dexcom), bloodGlucose = Symbol("blood_glucose")
     private let iobMetric = Symbol("insulin_on_board"), basalRate = Symbol("basal_rate")
-    private let pumpSource = Symbol("t:slim X2")
+    /// The pump of IOB, basal and bolus rows: the readings' DeviceType (`Tandem Mobi system`), t:slim X2 until one is read.
+    private var pumpSource = Symbol("t:slim X2")
 
     init(options: CSVCommonOptions) {
         self.options = options
@@ -112,6 +113,7 @@ struct TandemRowMapper {
             throw CSVFileRun.Reject(cell.isEmpty ? "reading without a value" : "reading '\(cell.text)' is not a number")
         }
         let pump = pumps.symbol(row.trimmed(c.deviceType))
+        if !row.isEmpty(c.deviceType) { pumpSource = pump }
         let meter = ByteText.equalsIgnoringCase(kind, "BG")
         if meter { flags.insert(.userEntered) }
         if !meter, !ByteText.equalsIgnoringCase(kind, "EGV") {
@@ -152,13 +154,21 @@ struct TandemRowMapper {
         try out.add(e, emit)
     }
 
-    /// A bolus: insulin delivered (standard + extended part) as an insulin event `bolus` from request
-    /// to completion; its carbs (CarbSize) as a meal event. Calculator details go into the metadata.
+    /// A bolus: insulin delivered as an insulin event `bolus` from request (an extended bolus: from its
+    /// Bolex start) to completion; its carbs (CarbSize) as a meal event. Calculator details go into the
+    /// metadata. InsulinDelivered is the whole bolus, its extended part included (a real Tandem Source
+    /// export: `InsulinDelivered` 4.32 = `FoodDelivered` 4.32 with `BolexInsulinDelivered` 1.72 at
+    /// `StandardPercent` 60); BolexInsulinDelivered counts only when InsulinDelivered is empty.
     private mutating func bolus<Row: TableRow>(_ row: Row, _ c: TandemSection.Bolus, _ out: inout BatchBuilder,
                                                _ emit: (RecordBatch) throws -> Void) throws {
-        let at = try time(row, c.request ?? c.time)
-        let standard = try number(row, c.insulin, "InsulinDelivered", TandemRanges.insulin) ?? 0
+        var at = try time(row, c.request ?? c.time)
+        let delivered = try number(row, c.insulin, "InsulinDelivered", TandemRanges.insulin)
         let extended = try number(row, c.bolexInsulin, "BolexInsulinDelivered", TandemRanges.insulin) ?? 0
+        let total = delivered ?? extended
+        if extended > 0, let s = c.bolexStart, let t = parseTime(row.trimmed(s)) {
+            let start = try placer.place(t, line: row.line)
+            if start.utc < at.utc { at = start }
+        }
         let carbs = try number(row, c.carbs, "CarbSize", TandemRanges.carbs) ?? 0
         var meta = JSONWriter(capacity: 256)
         meta.beginObject()
@@ -171,9 +181,9 @@ struct TandemRowMapper {
         meta.endObject()
         let metadata = String(decoding: meta.bytes, as: UTF8.self)
         let prov = Provenance(file: file, line: row.line)
-        if standard + extended > 0 {
+        if total > 0 {
             var e = Event(subject: options.subject, kind: .insulin, subtype: InsulinKinds.bolus, source: pumpSource, start: at.utc,
-                          utcOffset: at.offset, insulin: standard + extended, flags: at.flags, provenance: prov, metadata: metadata)
+                          utcOffset: at.offset, insulin: total, flags: at.flags, provenance: prov, metadata: metadata)
             let endColumn = extended > 0 ? (c.bolexCompletion ?? c.completion) : c.completion
             if let endColumn, let t = parseTime(row.trimmed(endColumn)) {
                 let end = try placer.place(t, line: row.line)
@@ -185,7 +195,7 @@ struct TandemRowMapper {
             try out.add(Event(subject: options.subject, kind: .meal, source: pumpSource, start: at.utc, utcOffset: at.offset,
                               carbs: carbs, flags: at.flags, provenance: prov, metadata: metadata), emit)
         }
-        if standard + extended == 0, carbs == 0 {
+        if total == 0, carbs == 0 {
             throw CSVFileRun.Reject("bolus row with no insulin delivered and no carbs")
         }
     }

@@ -9,10 +9,15 @@ docs/vendors/medtronic.md:
 
   Sensor Glucose -> glucose; BG Reading and Sensor Calibration BG -> blood_glucose (a meter reading
   that is also the row's calibration once); ISIG Value -> isig; Basal Rate (U/h), or the RATE of a
-  BasalProfileStart record in the older layout's Raw-Values -> basal_rate;
+  BasalProfileStart record in the older layout's Raw-Values -> basal_rate; Temp Basal Amount -> an
+  insulin event `temp_basal` without an amount;
   Bolus Volume Delivered -> insulin (not the programmed half: 0 delivered with a selected volume; one
   per Bolus Number); BWZ Carb Input > 0 -> meal; Event Marker `Insulin: n` -> insulin, `Meal: n` ->
-  meal, others -> note; Alarm/Alert -> alert; Suspend and Rewind -> device.
+  meal, others -> note (not the `Start of the day`/`End of the day` boundaries a 7xxG writes); Alarm/Alert
+  -> alert; Suspend and Rewind -> device. A BG Reading whose BG Source is `BG_SENT_FOR_CALIB` is the
+  copy of a reading sent to the sensor, not another reading. In a 7xxG's "Aggregated Auto Insulin Data"
+  section (marker `-------,<pump>,Pump,<serial>,Aggregated Auto Insulin Data`) each row is one day's
+  auto insulin: an insulin event `basal` of the delivered volume.
 
 Rows are distinct by the store's natural keys: measurements (metric, source, instant), events
 (kind, subtype, source, instant, amount); a local time skipped by a DST change moves forward.
@@ -38,6 +43,8 @@ FILES = [
      "America/Los_Angeles"),
     ("carelink-en-guardian-connect-eu.csv", "en", "CareLink Guardian Connect, `;` and decimal comma, Pump and Sensor sections",
      "Europe/Bucharest"),
+    ("carelink-en-780g-mmol.csv", "en", "CareLink web export, MiniMed 780G, `,`, mmol/L, BOM, CRLF: Pump, Aggregated Auto "
+     "Insulin Data and Sensor sections", "Australia/Sydney"),
 ]
 
 GLUCOSE_MMOL = 18.0156
@@ -87,6 +94,7 @@ def count_file(path, zone):
     measurements = {}
     events = {}
     boluses = {}
+    auto = False
 
     def glucose(cells, col):
         i, mmol = col
@@ -103,6 +111,8 @@ def count_file(path, zone):
         if line.startswith("-------"):
             if len(first) > 1 and first[1].strip():
                 source = first[1].strip()
+            # a 7xxG's "Aggregated Auto Insulin Data" section: one row per day, SmartGuard's auto insulin
+            auto = len(first) > 4 and first[4].strip().lower() == "aggregated auto insulin data"
             continue
         if first[0].strip() == "Index":
             delim = d
@@ -127,7 +137,7 @@ def count_file(path, zone):
                     return (i, "mmol" in n.lower())
             return None
 
-        used = ["BG Reading", "Sensor Calibration BG", "Sensor Glucose", "ISIG Value", "Basal Rate (U/h)",
+        used = ["BG Reading", "Sensor Calibration BG", "Sensor Glucose", "ISIG Value", "Basal Rate (U/h)", "Temp Basal Amount",
                 "Bolus Volume Delivered (U)", "BWZ Carb Input (grams)", "Event Marker", "Alarm", "Alert", "Suspend", "Rewind"]
         # the older layout logs a scheduled basal rate only as a BasalProfileStart record: `RATE=0.75` in Raw-Values
         profile = None
@@ -136,7 +146,14 @@ def count_file(path, zone):
         if profile is None and not any(cells[i].strip() for n, i in header.items()
                                        if any(n.startswith(u) for u in used) and i < len(cells)):
             continue
-        at = utc(local_time(cell("Date"), cell("Time")), zone)
+        local = local_time(cell("Date"), cell("Time"))
+        at = utc(local, zone)
+        if auto:
+            # the day's auto insulin: basal insulin over that local day, not a bolus at midnight
+            delivered = number(cell("Bolus Volume Delivered (U)"), comma)
+            if delivered:
+                events.setdefault(("insulin", "basal", source, at, delivered), delivered)
+            continue
 
         def measure(metric, value):
             measurements[(metric, source, at)] = value  # a later reading at the same instant replaces an earlier one
@@ -154,7 +171,8 @@ def count_file(path, zone):
             measure("glucose", sgv)
         if calv is not None:
             measure("blood_glucose", calv)
-        if bgv is not None and calv != bgv:
+        # a 7xxG logs a finger stick again when it sends it to the sensor (BG Source BG_SENT_FOR_CALIB)
+        if bgv is not None and calv != bgv and cell("BG Source") != "BG_SENT_FOR_CALIB":
             measure("blood_glucose", bgv)
         isig = number(cell("ISIG Value"), comma)
         if isig is not None:
@@ -164,15 +182,22 @@ def count_file(path, zone):
         if basal is not None:
             measure("basal_rate", basal)
 
+        # a temp basal: an insulin event without an amount (as Nightscout's Temp Basal)
+        if cell("Temp Basal Amount") or cell("Temp Basal Amount (U/h)"):
+            event("insulin", "temp_basal", None)
         delivered = number(cell("Bolus Volume Delivered (U)"), comma)
         selected = number(cell("Bolus Volume Selected (U)"), comma)
         if delivered is not None and not (delivered == 0 and selected):
             n = number(cell("Bolus Number"), comma)
             keep = True
             if n is not None:
+                # a Bolus Number pairs the programmed and the delivered row minutes apart; pumps reuse
+                # numbers (a 780G's wrap within weeks), so the same number half a day apart is another bolus
                 key = (int(n), cell("Bolus Type"))
-                keep = key not in boluses
-                boluses[key] = at
+                seen = boluses.get(key)
+                keep = seen is None or abs((at - seen).total_seconds()) > 12 * 3600
+                if keep:
+                    boluses[key] = at
             if keep:
                 event("insulin", "bolus", delivered)
         carbs = number(cell("BWZ Carb Input (grams)"), comma)
@@ -184,7 +209,9 @@ def count_file(path, zone):
             m = re.match(r"\s*([\d.,]+)", rest)
             amount = number(m[1], comma) if m else None
             low = label.strip().lower()
-            if low == "insulin":
+            if low in ("start of the day", "end of the day"):
+                pass  # the export's own day boundaries (7xxG sensor section)
+            elif low == "insulin":
                 event("insulin", "", amount)
             elif low in ("meal", "carbs", "carbohydrates", "food"):
                 event("meal", "", amount)

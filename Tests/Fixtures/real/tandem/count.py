@@ -8,8 +8,15 @@ insulin on board (`Type,EventID,EventDateTime,IOB`), basal rates (`…,BasalRate
 What an import stores (docs/vendors/tandem.md):
 
   EGV -> glucose (source Dexcom), BG -> blood_glucose; IOB -> insulin_on_board; a bolus row -> one
-  insulin event (InsulinDelivered + BolexInsulinDelivered, at RequestDateTime) and, with CarbSize > 0,
-  one meal event; a basal row -> an insulin event without an amount.
+  insulin event (InsulinDelivered, the whole bolus with its extended part; BolexInsulinDelivered only
+  when that is empty; at RequestDateTime, else EventDateTime or CompletionDateTime, an extended bolus
+  at its BolexStartDateTime) and, with CarbSize > 0, one meal event; a basal row -> an insulin event
+  without an amount.
+
+The Tandem Source "Daily Timeline Data Export" has the same kinds of sections with other headers: EGV
+readings (`DeviceType,SerialNumber,Description,EventDateTime,Readings (mg/dL)`), meter readings
+(`…,BG (mg/dL),Note`) and a bolus table (`Type,BolusType,BolusDeliveryMethod,BG (mg/dL),SerialNumber,
+CompletionDateTime,InsulinDelivered,…`); every row padded with commas to 20 cells, hours unpadded.
 
 Rows are distinct by the store's natural keys: measurements (metric, source, time), events (kind,
 subtype, source, time, amount). Times are the pump's local clock; the files have no DST change.
@@ -18,6 +25,7 @@ subtype, source, time, amount). Times are the pump's local clock; the files have
   python3 count.py --check  exits 1 when expected.json differs
 """
 import csv
+import datetime
 import json
 import pathlib
 import sys
@@ -26,7 +34,14 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 FILES = [
     ("tandem-en-therapy-timeline.csv", "en", "t:connect Therapy Timeline (readings, IOB, bolus sections)", "America/New_York"),
+    ("tandem-en-source-daily-timeline.csv", "en",
+     "Tandem Source Daily Timeline (Tandem Mobi): EGV and BG sections, bolus table by CompletionDateTime", "America/New_York"),
 ]
+
+
+def clock(s):
+    """A local time `2024-03-01T08:00:12` or `2024-03-01 8:00:12` (Tandem Source writes hours unpadded)."""
+    return datetime.datetime.strptime(s.replace("T", " "), "%Y-%m-%d %H:%M:%S")
 
 
 def num(s):
@@ -65,7 +80,7 @@ def count_file(path):
             value_col = next(k for k in cols if k.startswith("Readings (") or k.startswith("BG ("))
             v = num(cell(value_col))
             meter = cell("Description") == "BG"
-            key = ("blood_glucose" if meter else "glucose", cell("DeviceType") if meter else "Dexcom", cell("EventDateTime"))
+            key = ("blood_glucose" if meter else "glucose", cell("DeviceType") if meter else "Dexcom", clock(cell("EventDateTime")))
             measurements[key] = v
         elif section == "iob":
             measurements[("insulin_on_board", "t:slim X2", cell("EventDateTime"))] = num(cell("IOB"))
@@ -73,7 +88,13 @@ def count_file(path):
             events[("insulin", "basal_rate", "t:slim X2", cell("EventDateTime"), None)] = None
         elif section == "bolus":
             at = cell("RequestDateTime") or cell("EventDateTime") or cell("CompletionDateTime")
-            insulin = (num(cell("InsulinDelivered")) or 0.0) + (num(cell("BolexInsulinDelivered")) or 0.0)
+            # InsulinDelivered is the whole bolus, its extended (Bolex) part included; an extended
+            # bolus starts at BolexStartDateTime.
+            delivered, bolex = num(cell("InsulinDelivered")), num(cell("BolexInsulinDelivered")) or 0.0
+            insulin = delivered if delivered is not None else bolex
+            if bolex > 0 and cell("BolexStartDateTime") and clock(cell("BolexStartDateTime")) < clock(at):
+                at = cell("BolexStartDateTime")
+            at = clock(at)
             carbs = num(cell("CarbSize")) or 0.0
             if insulin > 0:
                 events[("insulin", "bolus", "t:slim X2", at, round(insulin, 6))] = insulin

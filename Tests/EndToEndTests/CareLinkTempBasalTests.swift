@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// Temp basals of a CareLink export (real rows of the v1.0.1 corpus files: `1.45,Rate,02:00:00` with
+/// Raw-Type `ChangeTempBasal`, `50,Percent,01:30:00` with `ChangeTempBasalPercent`) land as Nightscout's
+/// `Temp Basal` does (docs/formats.md): an insulin event `temp_basal` without an amount, ending after its
+/// duration, the rate or percent in metadata. Before, these rows were read and dropped.
+@Suite struct CareLinkTempBasalTests {
+    static let text = """
+        Index,Date,Time,Timestamp,New Device Time,BG Reading (mg/dL),Linked BG Meter ID,Temp Basal Amount (U/h),\
+        Temp Basal Type,Temp Basal Duration (hh:mm:ss),Bolus Type,Bolus Volume Selected (U),Bolus Volume Delivered (U)
+        1,1/13/11,12:24:47,1/13/11 12:24:47,,,,1.45,Rate,02:00:00,,,
+        2,1/14/11,08:38:33,1/14/11 08:38:33,,,,50,Percent,01:30:00,,,
+        3,1/14/11,09:00:00,1/14/11 09:00:00,,,,,,,Normal,2.5,2.5
+
+        """
+
+    @Test func tempBasalsBecomeTempBasalEvents() throws {
+        let dir = E2E.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = dir.appendingPathComponent("carelink.csv"), db = dir.appendingPathComponent("h.sqlite")
+        try E2E.write(Self.text, to: csv)
+        let args = ["import", csv.path, "--db", db.path, "--timezone", "America/Los_Angeles",
+                    "--quarantine", dir.appendingPathComponent("q.ndjson").path]
+        let r = try E2E.run(args)
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(E2E.scalar(db, "SELECT group_concat(format) FROM imports") == "medtronic-carelink")
+        #expect(E2E.scalar(db, "SELECT sum(rejected) FROM imports") == "0")
+        let e = E2E.query(db, "SELECT subtype, coalesce(insulin_u, 'none'), coalesce(end - start, 0), coalesce(metadata, '') "
+                              + "FROM events WHERE kind = 'insulin' ORDER BY start")
+        #expect(e == [["temp_basal", "none", "7200", "{\"rate_u_h\":1.45,\"type\":\"Rate\"}"],
+                      ["temp_basal", "none", "5400", "{\"percent\":50,\"type\":\"Percent\"}"],
+                      ["bolus", "2.5", "0", ""]])
+        let again = try E2E.run(args)
+        #expect(again.code == 0)
+        #expect(E2E.scalar(db, "SELECT sum(new_rows) FROM imports") == "0")
+    }
+}
