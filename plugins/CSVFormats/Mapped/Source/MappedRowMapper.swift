@@ -102,6 +102,11 @@ struct MappedRowMapper {
             case .skip: values[k] = nil
             case let failure: throw Self.reject(adapter.values[k], cell, failure)
             }
+            // A duration becomes whole seconds: out of range it is refused before any record of the row.
+            if case .event(_, .duration, _, _) = plans[k].target, !plans[k].eachRow, let x = values[k],
+               let why = Plausibility.check(x, Plausibility.durationMinutes, adapter.values[k].label, unit: "min") {
+                throw CSVFileRun.Reject(why)
+            }
         }
         let at = try placer.place(parsed, line: row.line)
 
