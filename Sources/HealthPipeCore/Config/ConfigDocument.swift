@@ -33,6 +33,33 @@ public struct ConfigDocument {
         } catch let e as YamlError {
             throw ConfigDocument.convert(e, file: file, lines: lines)
         }
+        if let (key, first) = ConfigDocument.duplicateKey(in: root) {
+            throw error(at: key, "'\(key.string ?? "")' is given twice in one mapping (first at line \(first)); "
+                        + "YAML keeps only one of them, so say it once")
+        }
+    }
+
+    /// The first mapping key that repeats an earlier key of its mapping, with the earlier key's line:
+    /// YAML parsers keep one of the two silently, so a pipeline, settings file or adapter would run with
+    /// a value its author did not mean. Iterative, so nesting depth costs no stack.
+    static func duplicateKey(in root: Node) -> (Node, Int)? {
+        var stack = [root]
+        while let node = stack.popLast() {
+            switch node {
+            case .mapping(let m):
+                var seen: [String: Int] = [:]
+                for (k, v) in m {
+                    if let name = k.string {
+                        if let line = seen[name] { return (k, line) }
+                        seen[name] = k.mark?.line ?? 0
+                    }
+                    stack.append(v)
+                }
+            case .sequence(let s): stack.append(contentsOf: s)
+            default: break
+            }
+        }
+        return nil
     }
 
     public static func load(path: String) throws -> ConfigDocument {

@@ -28,6 +28,16 @@ extension HostileCorpus {
             let text = "sources:\n  a: { type: " + String(repeating: "y", count: 500_000) + ", path: x.csv }\n"
             return Invocation(arguments: ["validate", try box.write("wide.yml", text)])
         },
+        // YAML keeps one of two equal keys silently: the file would run with a value its author did not mean.
+        HostileCase("pipeline-option-given-twice", Expectation(exit: 2, stderr: ["dup.yml:2:", "'path' is given twice"], writes: [])) { box in
+            Invocation(arguments: ["validate", try box.write("dup.yml", "sources:\n  a: { type: libreview, path: x.csv, path: y.csv }\n"
+                + "sinks:\n  db: { type: sqlite, inputs: [a], path: h.sqlite }\n")])
+        },
+        HostileCase("adapter-key-given-twice", Expectation(exit: 2, stderr: ["meter.yaml:3:", "'separator' is given twice"], writes: [])) { box in
+            try box.write("adapters/meter.yaml", "name: meter\nseparator: \",\"\nseparator: \";\"\ndescription: x\n"
+                + "detect: { header_contains: [t, g] }\ntimestamp: { column: t, format: \"%Y-%m-%d %H:%M\" }\ncolumns: { g: { metric: glucose, unit: mg/dL } }\n")
+            return Invocation(arguments: ["plugins", "--plugin-path", box.path("adapters")])
+        },
         HostileCase("pipeline-alias-bomb", Expectation(exit: 2, stderr: ["aliases"], writes: [])) { box in
             var text = "a0: &a0 [x, x]\n"
             for i in 1...1200 { text += "a\(i): &a\(i) [*a\(i - 1), *a\(i - 1)]\n" }
