@@ -279,7 +279,7 @@ def tandem():
                      CarbSize="50", UserOverride="0", TargetBG="110", CorrectionFactor="30.00", FoodBolusSize="5.00",
                      CorrectionBolusSize="0.53", ActualTotalBolusRequested="5.53", IsQuickBolus="0"))
     out.append(bolus(Type="Bolus", Description="Extended 50.00/2.00", BG="140", BolusRequestID="7002.000", BolusCompletionID="7002.000",
-                     CompletionDateTime="2024-06-05T03:01:10", InsulinDelivered="2.00", CompletionStatusID="3",
+                     CompletionDateTime="2024-06-05T03:01:10", InsulinDelivered="4.00", FoodDelivered="4.00", CompletionStatusID="3",
                      CompletionStatusDesc="Completed", BolusIsComplete="1", BolexCompletionID="7002.000", BolexSize="2.00",
                      BolexStartDateTime="2024-06-05T03:01:10", BolexCompletionDateTime="2024-06-05T05:01:10",
                      BolexInsulinDelivered="2.00", BolexCompletionStatusID="3", BolexCompletionStatusDesc="Completed",

@@ -104,12 +104,13 @@ import Testing
         #expect(r.code == 3, "\(r.stderr)")
         let want10: [[String]] = [
             ["blood_glucose", "t:slim X2 Insulin Pump", "1", "mg/dL"], ["glucose", "Dexcom", "48", "mg/dL"],
-            ["insulin_on_board", "t:slim X2", "4", "U"]]
+            ["insulin_on_board", "t:slim X2 Insulin Pump", "4", "U"]]  // the pump as the file's readings name it
         #expect(E2E.query(db, "SELECT metric, source, count(*), unit FROM measurements GROUP BY 1, 2 ORDER BY 1") == want10)
         let want11: [[String]] = [
             ["insulin", "basal_rate", "3", "NULL", "NULL"], ["insulin", "bolus", "3", "10.14", "NULL"], ["meal", "", "2", "NULL", "90.0"]]
         #expect(E2E.query(db, "SELECT kind, subtype, count(*), sum(insulin_u), sum(carbs_g) FROM events GROUP BY 1, 2 ORDER BY 1, 2") == want11)
-        // The extended bolus lasts from its request to the end of the extended part (2 h 1 min).
+        // InsulinDelivered is the whole bolus, extended part included (as a real Tandem Source export shows:
+        // docs/vendors/tandem.md); it lasts from its request to the end of the extended part (2 h 1 min).
         let want12: [[String]] = [["121", "Extended 50.00/2.00"]]
         #expect(E2E.query(db, "SELECT (end - start) / 60, json_extract(metadata, '$.description') FROM events "
                           + "WHERE insulin_u = 4.0") == want12)
