@@ -13,3 +13,24 @@ def write_or_check(here, got):
         print("expected.json agrees")
     else:
         target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")
+
+
+def totals(measurements, events):
+    """Per metric and per event kind: distinct stored rows and (insulin, meal) amount sums, as
+    expected.json holds them. `measurements` maps (metric, …key) → value; `events` is keyed by
+    (kind, …, amount) tuples whose last item is the amount."""
+    out_m, out_e = {}, {}
+    for key, v in measurements.items():
+        t = out_m.setdefault(key[0], {"count": 0, "sum": 0.0})
+        t["count"] += 1
+        t["sum"] += v
+    for key in events:
+        kind, amount = key[0], key[-1]
+        t = out_e.setdefault(kind, {"count": 0})
+        t["count"] += 1
+        if kind in ("insulin", "meal"):
+            t["sum"] = t.get("sum", 0.0) + (amount or 0.0)
+    for t in list(out_m.values()) + list(out_e.values()):
+        if "sum" in t:
+            t["sum"] = round(t["sum"], 6)
+    return out_m, out_e

@@ -34,6 +34,9 @@ import sys
 import zoneinfo
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from expected_io import totals  # noqa: E402
+
 
 FILES = [
     ("carelink-en-paradigm515-v101.csv", "en", "CareLink Personal Data Export File v1.0.1, Paradigm 515, `,`", "America/Los_Angeles"),
@@ -227,20 +230,7 @@ def count_file(path, zone):
         if cell("Rewind"):
             event("device", "rewind", None)
 
-    out_m, out_e = {}, {}
-    for (metric, _, _), v in measurements.items():
-        t = out_m.setdefault(metric, {"count": 0, "sum": 0.0})
-        t["count"] += 1
-        t["sum"] += v
-    for (kind, _, _, _, amount) in events:
-        t = out_e.setdefault(kind, {"count": 0})
-        t["count"] += 1
-        if kind in ("insulin", "meal"):
-            t["sum"] = t.get("sum", 0.0) + (amount or 0.0)
-    for t in list(out_m.values()) + list(out_e.values()):
-        if "sum" in t:
-            t["sum"] = round(t["sum"], 6)
-    return out_m, out_e
+    return totals(measurements, events)
 
 
 header_skip = set()
