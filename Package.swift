@@ -27,6 +27,9 @@ let package = Package(
         // Small C targets, one purpose each: signal flags for a clean stop, and serial ports/ptys (POSIX termios).
         .target(name: "CStopSignals", path: "Sources/CStopSignals"),
         .target(name: "CSerialPort", path: "Sources/CSerialPort", cSettings: [.define("_GNU_SOURCE", .when(platforms: [.linux]))]),
+        // zlib (Debian: zlib1g-dev) for ZipReading, the one reader of zip archives (exports, workbooks, Apple's export.zip).
+        .systemLibrary(name: "CZlibInflate", path: "Sources/CZlibInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "ZipReading", dependencies: ["CZlibInflate"], path: "Sources/ZipReading"),
 
         .target(name: "HealthPipeCore", dependencies: ["Yams", "CStopSignals"],
                 path: "Sources/HealthPipeCore"),
@@ -37,7 +40,7 @@ let package = Package(
         .target(name: "CSVFormats",
                 dependencies: ["HealthPipeCore", "CLibCSV", "Yams",
                                // Excel workbooks (Clarity XLSX) are zips of XML.
-                               "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                               "CLibXML2", "ZipReading"],
                 path: "plugins/CSVFormats"),
         .target(name: "SQLiteStore", dependencies: ["HealthPipeCore", "CSQLite"],
                 path: "plugins/SQLiteStore"),
@@ -46,7 +49,7 @@ let package = Package(
         // PostgreSQL sink and source for shared stores and cohorts (libpq, docs/scale-out.md).
         .target(name: "PostgresStore", dependencies: ["HealthPipeCore", "CLibPQ"], path: "plugins/PostgresStore"),
         .target(name: "AppleHealth",
-                dependencies: ["HealthPipeCore", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                dependencies: ["HealthPipeCore", "CLibXML2", "ZipReading"],
                 path: "plugins/AppleHealth"),
         .target(name: "SerialIMU", dependencies: ["HealthPipeCore", "CSerialPort"],
                 path: "plugins/SerialIMU"),
@@ -70,6 +73,8 @@ let package = Package(
                 path: "Fuzz/Targets"),
 
         .testTarget(name: "HealthPipeCoreTests", dependencies: ["HealthPipeCore"]),
+        // ZIPFoundation writes the zips the tests read (it is not used for reading: see ZipArchive).
+        .testTarget(name: "ZipReadingTests", dependencies: ["ZipReading", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "HealthPipeAnalyticsTests", dependencies: ["HealthPipeAnalytics"]),
         .testTarget(name: "CSVFormatsTests", dependencies: ["CSVFormats", "BuiltinPlugins"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CSQLite"]),

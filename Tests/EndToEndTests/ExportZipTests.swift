@@ -8,7 +8,7 @@ import ZIPFoundation
 @Suite struct ExportZipTests {
     /// Zips the real corpus excerpts of `folder` (plus `extra` files) and returns the zip and the
     /// folder's expected totals summed over its files.
-    func zipOfCorpus(_ folder: String, extra: [String: String] = [:], in dir: URL) throws
+    func zipOfCorpus(_ folder: String, extra: [String: String] = [:], compression: CompressionMethod = .none, in dir: URL) throws
         -> (zip: URL, measurements: [String: Int], events: [String: Int], files: Int) {
         let root = RealCorpusTests.root.appendingPathComponent(folder)
         let zip = dir.appendingPathComponent("export.zip")
@@ -22,7 +22,7 @@ import ZIPFoundation
         }
         for (name, text) in extra {
             let data = Data(text.utf8)
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count)) { position, size in
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: compression) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
@@ -59,6 +59,30 @@ import ZIPFoundation
         try archive.addEntry(with: "numbers.csv", type: .file, uncompressedSize: Int64(data.count)) { p, s in data.subdata(in: Int(p)..<Int(p) + s) }
         let r = try E2E.run(["import", zip.path, "--db", dir.appendingPathComponent("h.sqlite").path])
         #expect(r.code == 1)
-        #expect(r.stderr.contains("no file in the zip is an export HealthPipe reads (numbers.csv)"), "\(r.stderr)")
+        #expect(r.stderr.contains("no file in the zip is an export HealthPipe reads (no format reads numbers.csv)"), "\(r.stderr)")
+    }
+
+    /// A zip whose last file's deflate stream is cut short (its central directory says fewer
+    /// compressed bytes): the other files land whole, the damaged one is quarantined by name with
+    /// "truncated", exit 3, promptly (the old reader looped forever on it).
+    @Test func aDamagedFileInTheZipIsQuarantinedAndTheRestLands() throws {
+        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let noise = (0..<4000).map { "line \($0 * 7919 % 10007)\n" }.joined()
+        let z = try zipOfCorpus("glooko", extra: ["zz_notes.csv": noise], compression: .deflate, in: dir)
+        var bytes = [UInt8](try Data(contentsOf: z.zip))
+        // The last central-directory header is zz_notes.csv's: halve its compressed size.
+        let last = (0..<(bytes.count - 4)).last { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 1 && bytes[$0 + 3] == 2 }
+        let header = try #require(last)
+        let size = UInt32(bytes[header + 20]) | UInt32(bytes[header + 21]) << 8 | UInt32(bytes[header + 22]) << 16
+        for k in 0..<4 { bytes[header + 20 + k] = UInt8(truncatingIfNeeded: (size / 2) >> (8 * UInt32(k))) }
+        try Data(bytes).write(to: z.zip)
+        let started = Date()
+        let r = try E2E.run(["import", z.zip.path, "--db", db.path, "--timezone", "Europe/Berlin"])
+        #expect(Date().timeIntervalSince(started) < 60)
+        #expect(r.code == 3, "\(r.stderr)")
+        #expect(E2E.count(db, "measurements", "import_id IS NOT NULL") == z.measurements.values.reduce(0, +))
+        let quarantine = try String(contentsOf: dir.appendingPathComponent("h.quarantine.ndjson"), encoding: .utf8)
+        #expect(quarantine.contains("export.zip/zz_notes.csv") && quarantine.contains("truncated"), "\(quarantine)")
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import HealthPipeCore
-import ZIPFoundation
+import ZipReading
 
-/// The bytes of the Health XML, from a plain file or from inside a zip (streamed by ZIPFoundation's
-/// extract-with-consumer, never unpacked to disk). A pipe or standard input works too: XML streams
+/// The bytes of the Health XML, from a plain file or from inside a zip (streamed by ZipArchive,
+/// never unpacked to disk). A pipe or standard input works too: XML streams
 /// through, a zip (which needs random access) is first copied to a temporary file.
 final class ExportInput {
     let path: String
@@ -12,8 +12,8 @@ final class ExportInput {
     let xmlSize: Int64
     /// The zip entry holding the XML, when the input is a zip.
     let entryName: String?
-    private let archive: Archive?
-    private let entry: Entry?
+    private let archive: ZipArchive?
+    private let entry: ZipEntry?
     private let plain: ByteInput?
     private var temporaryCopy: String?
     /// The XML was UTF-16 and is delivered as UTF-8 (its declaration must then say UTF-8).
@@ -22,7 +22,7 @@ final class ExportInput {
     init(path: String) throws {
         self.path = path
         let input = try ByteInput.open(path)
-        guard try input.peek(4).starts(with: ExportLocator.zipMagic) else {
+        guard ZipArchive.hasMagic(try input.peek(4)) else {
             // UTF-16 is decoded here, so libxml2 (and recovery, which restarts mid-stream) see UTF-8.
             try input.decodeUTF16IfMarked()
             plain = input
@@ -39,15 +39,14 @@ final class ExportInput {
             zipPath = try input.copyToTemporaryFile()
             temporaryCopy = zipPath
         }
-        let archive: Archive
-        do { archive = try Archive(url: URL(fileURLWithPath: zipPath), accessMode: .read) } catch {
+        let archive: ZipArchive
+        let entry: ZipEntry?
+        do {
+            archive = try ZipArchive(path: zipPath)
+            entry = try ExportLocator.healthEntry(in: archive)
+        } catch {
             if let copy = temporaryCopy { unlink(copy) }
-            throw InputError(file: path, reason: ZipProblem.describe(error, path: zipPath))
-        }
-        let entry: Entry?
-        do { entry = try ExportLocator.healthEntry(in: archive) } catch {
-            if let copy = temporaryCopy { unlink(copy) }
-            throw InputError(file: path, reason: ZipProblem.describe(error, path: zipPath))
+            throw InputError(file: path, reason: String(describing: error))
         }
         guard let entry else {
             if let copy = temporaryCopy { unlink(copy) }
@@ -57,8 +56,7 @@ final class ExportInput {
         self.entry = entry
         entryName = entry.path
         xmlSize = Int64(entry.uncompressedSize)
-        var st = stat()
-        fileSize = stat(zipPath, &st) == 0 ? Int64(st.st_size) : 0
+        fileSize = Int64(archive.fileSize)
     }
 
     deinit { if let copy = temporaryCopy { unlink(copy) } }
@@ -93,29 +91,14 @@ final class ExportInput {
 
     /// Calls `body` with each chunk until the input ends or `body` returns false.
     func read(chunkSize: Int, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
-        struct Stop: Error {}
         if let archive, let entry {
-            // The CRC is checked here with zlib's crc32 (see ZlibCRC32), not ZIPFoundation's.
-            let checkCRC = ZlibCRC32.function != nil
-            var crc: UInt32 = 0
             do {
-                _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: checkCRC) { data in
+                try archive.read(entry, chunkSize: chunkSize) { bytes in
                     if StopRequest.isRequested { throw ReadInterrupted() }
-                    let more = try data.withUnsafeBytes { bytes in
-                        if checkCRC { crc = ZlibCRC32.update(crc, bytes) }
-                        return try body(bytes)
-                    }
-                    if !more { throw Stop() }
+                    return try body(bytes)
                 }
-                if checkCRC, crc != entry.checksum {
-                    throw InputError(file: path, reason: "\(entry.path) in the zip fails its CRC check: the archive is corrupt")
-                }
-            } catch is Stop {
-            } catch let e as InputError { throw e
-            } catch let e as StageFailure { throw e
-            } catch let e as ReadInterrupted { throw e
-            } catch {
-                throw InputError(file: path, reason: "cannot read \(entry.path) from the zip: " + ZipProblem.describe(error, path: path))
+            } catch let e as ZipError {
+                throw InputError(file: path, reason: "cannot read \(entry.path) from the zip: \(e)")
             }
             return
         }

@@ -1,6 +1,6 @@
 import Foundation
 import HealthPipeCore
-import ZIPFoundation
+import ZipReading
 
 /// The files an export carries beside export.xml — `workout-routes/*.gpx` and
 /// `electrocardiograms/*.csv` — read after the XML (so each route finds the workout that names it),
@@ -10,6 +10,8 @@ struct SideFiles {
     let options: AppleHealthOptions
     let input: ExportInput
     let links: [String: SideData.RouteLink]
+    /// A side file is read whole; a route or ECG is well under a MiB, so anything past this is not one.
+    static let maxSideFileBytes: UInt64 = 256 << 20
 
     struct File {
         /// Path relative to the export's folder (`workout-routes/route_….gpx`).
@@ -70,23 +72,19 @@ struct SideFiles {
     /// Side files of the export, in name order.
     private func list() throws -> [File] {
         if let entryName = input.entryName {
-            let archive: Archive
-            do { archive = try Archive(url: URL(fileURLWithPath: input.path), accessMode: .read) } catch { return [] }
+            let archive: ZipArchive
+            do { archive = try ZipArchive(path: input.path) } catch { return [] }
             let base = entryName.split(separator: "/").dropLast().joined(separator: "/")
             let prefix = base.isEmpty ? "" : base + "/"
             var out: [File] = []
-            for entry in archive where entry.type == .file && entry.path != entryName && entry.path.hasPrefix(prefix) {
+            for entry in archive.entries where entry.isFile && entry.path != entryName && entry.path.hasPrefix(prefix) {
                 let relative = String(entry.path.dropFirst(prefix.count))
                 guard relative.contains("/") else { continue }  // export_cda.xml and other top-level files
                 let path = input.path
                 out.append(File(relative: relative, provenance: path + "#" + entry.path, read: {
-                    var data = Data()
-                    do {
-                        _ = try archive.extract(entry, bufferSize: 256 << 10, skipCRC32: false) { data.append($0) }
-                    } catch {
+                    do { return Data(try archive.contents(of: entry, limit: Self.maxSideFileBytes)) } catch {
                         throw SideFileError(line: 0, reason: "cannot read \(entry.path) from the zip: \(error)")
                     }
-                    return data
                 }))
             }
             return out.sorted { $0.relative < $1.relative }

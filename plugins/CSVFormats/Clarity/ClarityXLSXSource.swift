@@ -1,4 +1,5 @@
 import HealthPipeCore
+import ZipReading
 
 /// Dexcom Clarity's Excel export (`.xlsx`, the default in many countries): every worksheet whose
 /// first row is Clarity's header is read row by row through the same `ClarityRowMapper` as the CSV,
@@ -111,7 +112,7 @@ public let dexcomClarityXLSXComponent = ComponentDescriptor(
 /// Content detection: a zip holding an Excel workbook whose strings name Clarity's columns.
 enum ClarityXLSXDetection {
     static func score(_ sniff: FileSniff) -> Int {
-        guard sniff.prefix.starts(with: XLSXPackage.zipMagic),
+        guard ZipArchive.hasMagic(sniff.prefix),
               let package = try? XLSXPackage(path: sniff.path, contents: false) else { return 0 }
         var parts = ["xl/sharedStrings.xml"]
         if let first = package.sheets.first { parts.append(first.part) }

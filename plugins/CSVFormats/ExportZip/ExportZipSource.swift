@@ -1,6 +1,6 @@
 import Foundation
 import HealthPipeCore
-import ZIPFoundation
+import ZipReading
 
 /// A zip of exports (Glooko's and YourLoops' downloads: one CSV per kind of data): every file in it
 /// is detected by content and read by its own format's source, as if it were a file of the import,
@@ -25,18 +25,12 @@ final class ExportZipSource: Source, InputDescribing {
         let archive = try Self.open(path)
         var read = 0
         var unread: [String] = []
+        var broken: [String] = []
         for entry in Self.files(archive) {
             let inner = path + "/" + entry.path
-            guard UInt64(entry.uncompressedSize) <= Self.maxEntryBytes else {
-                try context.reject(RowError(file: inner, line: 0, reason: "larger than \(Self.maxEntryBytes >> 20) MiB uncompressed: not read",
-                                            raw: ""))
-                continue
-            }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(Int(entry.uncompressedSize))
-            do {
-                _ = try archive.extract(entry, skipCRC32: false) { data in bytes.append(contentsOf: data) }
-            } catch {
+            let bytes: [UInt8]
+            do { bytes = try archive.contents(of: entry, limit: Self.maxEntryBytes) } catch {
+                broken.append(entry.path)
                 try context.reject(RowError(file: inner, line: 0, reason: "cannot be unpacked (\(error)): not read", raw: ""))
                 continue
             }
@@ -51,7 +45,9 @@ final class ExportZipSource: Source, InputDescribing {
             read += 1
         }
         if read == 0 {
-            throw InputError(file: path, reason: "no file in the zip is an export HealthPipe reads (\(unread.prefix(8).joined(separator: ", ")))")
+            let names = (broken.isEmpty ? "" : "\(broken.count) could not be unpacked (in the quarantine): " + broken.prefix(4).joined(separator: ", "))
+                + (unread.isEmpty ? "" : (broken.isEmpty ? "" : "; ") + "no format reads " + unread.prefix(8).joined(separator: ", "))
+            throw InputError(file: path, reason: "no file in the zip is an export HealthPipe reads (\(names))")
         }
         if !unread.isEmpty {
             context.warn("\(path): \(unread.count) file(s) in the zip are no format HealthPipe reads and were not imported: "
@@ -63,16 +59,16 @@ final class ExportZipSource: Source, InputDescribing {
     /// Formats that are themselves containers opened by path (never delegated a file from memory).
     static let containers: Set<String> = ["apple-health", "dexcom-clarity-xlsx"]
 
-    static func open(_ path: String) throws -> Archive {
-        do { return try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch {
+    static func open(_ path: String) throws -> ZipArchive {
+        do { return try ZipArchive(path: path) } catch {
             throw InputError(file: path, reason: "not a readable zip (\(error))")
         }
     }
 
     /// The zip's files in name order, without folders, macOS resource forks and hidden files.
-    static func files(_ archive: Archive) -> [Entry] {
-        archive.filter { e in
-            e.type == .file && !e.path.hasPrefix("__MACOSX/") && !(e.path.split(separator: "/").last?.hasPrefix(".") ?? true)
+    static func files(_ archive: ZipArchive) -> [ZipEntry] {
+        archive.entries.filter { e in
+            e.isFile && !e.path.hasPrefix("__MACOSX/") && !e.name.hasPrefix(".")
         }.sorted { $0.path < $1.path }
     }
 
@@ -83,7 +79,7 @@ final class ExportZipSource: Source, InputDescribing {
         guard sniff.isRegularFile, sniff.prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]),
               let archive = try? Self.open(sniff.path) else { return 0 }
         var data = false
-        for e in archive {
+        for e in archive.entries {
             let name = e.path.lowercased()
             if name.hasSuffix(".xml") { return 0 }
             if name.hasSuffix(".csv") || name.hasSuffix(".json") || name.hasSuffix(".tsv") { data = true }

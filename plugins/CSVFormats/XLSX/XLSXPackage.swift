@@ -1,6 +1,6 @@
 import Foundation
 import HealthPipeCore
-import ZIPFoundation
+import ZipReading
 
 /// An Office Open XML workbook (`.xlsx`: a zip of XML parts), read in place: the workbook's sheet
 /// list, relationships, styles and shared strings, and each worksheet streamed through libxml2.
@@ -12,7 +12,7 @@ final class XLSXPackage {
     }
 
     let path: String
-    private let archive: Archive
+    private let archive: ZipArchive
     private(set) var sheets: [Sheet] = []
     /// The shared strings (held for the whole read: a workbook's distinct texts), nil when the
     /// workbook has no `xl/sharedStrings.xml`.
@@ -22,12 +22,10 @@ final class XLSXPackage {
     /// Dates count from 1904-01-01 (old Mac workbooks) instead of 1899-12-30.
     private(set) var date1904 = false
 
-    static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
-
     /// `contents: false` reads only the sheet list (content detection).
     init(path: String, contents: Bool = true) throws {
         self.path = path
-        do { archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read) } catch {
+        do { archive = try ZipArchive(path: path) } catch {
             throw InputError(file: path, reason: "not a readable zip archive (\(error))")
         }
         guard archive["xl/workbook.xml"] != nil else {
@@ -74,10 +72,12 @@ final class XLSXPackage {
         guard let entry = archive[part] else { throw InputError(file: path, reason: "the workbook has no part \(part)") }
         let parser = XMLStream(handler: handler)
         do {
-            _ = try archive.extract(entry, bufferSize: 256 << 10, skipCRC32: false) { data in
-                let more = data.withUnsafeBytes { b in chunk(b) && parser.feed(b) }
-                if !more { throw Stop() }
+            var stopped = false
+            try archive.read(entry) { b in
+                stopped = !(chunk(b) && parser.feed(b))
+                return !stopped
             }
+            if stopped { throw Stop() }
         } catch is Stop {
             if let e = parser.error { throw InputError(file: path, reason: "\(part): \(e)") }
             return
@@ -92,16 +92,8 @@ final class XLSXPackage {
 
     /// Up to `limit` bytes of a part, for content detection.
     func peek(_ part: String, limit: Int = 64 << 10) -> [UInt8] {
-        struct Enough: Error {}
         guard let entry = archive[part] else { return [] }
-        var bytes: [UInt8] = []
-        do {
-            _ = try archive.extract(entry, bufferSize: 16 << 10, skipCRC32: true) { data in
-                bytes.append(contentsOf: data)
-                if bytes.count >= limit { throw Enough() }
-            }
-        } catch {}
-        return bytes
+        return (try? archive.prefix(of: entry, limit: limit)) ?? []
     }
 }
 
