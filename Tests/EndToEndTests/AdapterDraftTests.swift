@@ -88,6 +88,26 @@ import Testing
                                   + "'scan glucose'; lacks 'record type')"), "\(r.stderr)")
     }
 
+    /// Every vendor format declares its signature words, so an edited export of each is named: a
+    /// Clarity file without its Event Subtype/Source/Transmitter columns, a CareLink file cut to two
+    /// columns, a Tandem file without its preamble words, a Lingo file with a renamed value column.
+    @Test(arguments: [
+        ("clarity.csv", "Index,Timestamp (YYYY-MM-DDThh:mm:ss),Event Type,Glucose Value (mg/dL)\n1,2024-01-01T10:00:00,EGV,abc\n",
+         "closest is dexcom-clarity (has 'timestamp (', 'event type', 'glucose value'; lacks 'event subtype'"),
+        ("carelink.csv", "Zeile;BG Reading (mg/dL);Sensor Glucose (mg/dL)\n1;x;y\n", "closest is medtronic-carelink (has 'bg reading (', 'sensor glucose ('"),
+        ("tandem.csv", "DeviceType,SerialNumber,EventDateTime\nx,1,y\n", "closest is tandem-tconnect (has 'devicetype', 'serialnumber', 'eventdatetime'"),
+        ("lingo.csv", "Time of Glucose Reading [T=(local time) +/- (time zone offset)],Glucose\n2025-01-01T10:00-06:00,x\n",
+         "closest is lingo (has 'time of glucose reading"),
+    ])
+    func everyVendorFormatIsNamedAsTheNearest(file: String, text: String, expected: String) throws {
+        let dir = E2E.tempDir(), path = dir.appendingPathComponent(file)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try E2E.write(text, to: path)
+        let r = try E2E.run(["import", path.path, "--db", dir.appendingPathComponent("h.sqlite").path, "--timezone", "UTC"])
+        #expect(r.code == 1)
+        #expect(r.stderr.contains(expected), "\(r.stderr)")
+    }
+
     @Test func unknownFormatPointsToTheDraftCommand() throws {
         let dir = E2E.tempDir(), file = dir.appendingPathComponent("x.csv")
         try E2E.write("Datum;Uhrzeit;Wert\n24.03.2024;07:45;6,2\n", to: file)

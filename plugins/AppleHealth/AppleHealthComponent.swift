@@ -12,6 +12,8 @@ public let appleHealthComponent = ComponentDescriptor(
     produces: [.measurements, .events, .profiles, .routes, .electrocardiograms],
     detect: { ExportLocator.detect($0) },
     diagnose: { ExportLocator.diagnose($0) },
+    // Words of export.xml's start, for the nearest-format hint.
+    signature: ["<healthdata", "<exportdate", "<record", "hkquantitytypeidentifier", "sourcename=", "creationdate="],
     build: { b in
         let o = try b.options(AppleHealthOptionFields.self)
         return AppleHealthSource(options: try o.resolve(b))

@@ -14,6 +14,8 @@ public let careLinkComponent = ComponentDescriptor(
     options: CSVCommonOptions.docs,
     produces: [.measurements, .events],
     detect: { CareLinkColumns.detectScore($0) },
+    // English header words (CareLinkHeaderWords' first spellings), for the nearest-format hint.
+    signature: ["bg reading (", "sensor glucose (", "isig value", "basal rate (u/h)", "bolus volume delivered (u)", "bwz carb input (grams)"],
     build: { b in
         let o = try b.options(CommonOptionFields.self)
         return CareLinkSource(options: try o.resolve(b))

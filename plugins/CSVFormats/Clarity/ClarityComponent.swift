@@ -10,6 +10,8 @@ public let dexcomClarityComponent = ComponentDescriptor(
     options: CSVCommonOptions.docs,
     produces: [.measurements, .events],
     detect: { ClarityColumns.looksLikeClarity($0) ? 90 : 0 },
+    // English header words (ClarityVocabulary's first language), for the nearest-format hint.
+    signature: ["timestamp (", "event type", "event subtype", "source device id", "glucose value", "insulin value", "transmitter id"],
     build: { b in
         let o = try b.options(CommonOptionFields.self)
         return ClaritySource(options: try o.resolve(b))

@@ -55,6 +55,8 @@ public enum MappedCSVAdapters {
             name: adapter.name, role: .source, family: adapter.family, summary: adapter.summary,
             options: CSVCommonOptions.docs, produces: adapter.produces,
             detect: { detector.score($0) },
+            // The first spelling of each required header cell: "unknown format" names the nearest adapter by them.
+            signature: adapter.headerCells.prefix(8).compactMap { ColumnNames.alternatives($0).first.map(String.init) },
             build: { b in
                 var options = try b.options(CommonOptionFields.self).resolve(b)
                 // The user's zone (stage option or run setting) wins over the adapter's default.

@@ -18,6 +18,8 @@ public let tandemComponent = ComponentDescriptor(
         // The current export: `DeviceType,SerialNumber,Description,EventDateTime,Readings (mg/dL)`.
         return text.contains("devicetype,serialnumber,description,eventdatetime,") ? 90 : 0
     },
+    // Words of both layouts' preamble and sections, for the nearest-format hint.
+    signature: ["tandem diabetes care", "devicetype", "serialnumber", "eventdatetime", "readings (mg/dl)", "completiondatetime"],
     build: { b in
         let o = try b.options(CommonOptionFields.self)
         return TandemSource(options: try o.resolve(b))
