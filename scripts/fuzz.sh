@@ -5,7 +5,8 @@
 #
 # Environment: FUZZ_PARALLEL=1 runs the targets side by side (at the lowest priority), FUZZ_CONFIG=
 # debug|release (default release), FUZZ_DIR (default .build-fuzz/runs) keeps each target's growing
-# corpus, crashes and log between runs. The binary is built with -sanitize=fuzzer,address into
+# corpus, crashes and log between runs, FUZZ_TIMEOUT (default 20 s) the time one input may take before it
+# counts as a hang (raise it on a loaded machine, where a starved process is not a hung one). The binary is built with -sanitize=fuzzer,address into
 # FUZZ_BUILD (default .build-fuzz). A crash, a leak, an out-of-memory or a timeout leaves an artifact in FUZZ_DIR/<target>/
 # and makes the script exit 1: replay it with the binary, then copy it to
 # Tests/Fixtures/fuzz-regressions/<target>/ so FuzzReplayTests keeps it fixed.
@@ -34,13 +35,14 @@ run_target() {
     # A finished run's artifacts are kept under old/, so a new crash is never mistaken for an old one.
     if compgen -G "$dir/artifacts/*" >/dev/null; then mkdir -p "$dir/old" && mv "$dir"/artifacts/* "$dir/old/"; fi
     HEALTHPIPE_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no TMPDIR=/dev/shm ASAN_OPTIONS=detect_leaks=0 \
-        nice -n 19 "$binary" "$dir/corpus" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
+        nice -n 19 "$binary" "$dir/corpus" -max_total_time="$seconds" -max_len=65536 -timeout="${FUZZ_TIMEOUT:-20}" -rss_limit_mb=3072 \
         -artifact_prefix="$dir/artifacts/" -print_final_stats=1 >"$dir/log" 2>&1 || true
     local execs cov ft crashes
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$dir/log" | grep -o '[0-9]*$' || echo 0)
     cov=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*' || echo 0)
     ft=$(grep -o 'ft: [0-9]*' "$dir/log" | tail -1 | grep -o '[0-9]*' || echo 0)
-    crashes=$(find "$dir/artifacts" -type f | wc -l)
+    # slow-unit-* files only report a slow input; crashes, leaks, out-of-memory and hangs fail the run.
+    crashes=$(find "$dir/artifacts" -type f ! -name "slow-unit-*" | wc -l)
     printf '%-16s %8ss %12s execs  cov %6s  ft %7s  corpus %5s  artifacts %s\n' "$target" "$seconds" "${execs:-0}" \
         "${cov:-0}" "${ft:-0}" "$(ls "$dir/corpus" | wc -l)" "$crashes"
     [ "$crashes" -eq 0 ]
