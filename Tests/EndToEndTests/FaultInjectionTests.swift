@@ -27,19 +27,6 @@ import Testing
         try E2E.write(text, to: url)
     }
 
-    /// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
-
     /// Runs `args` and kills it after `delay` seconds; true when it was still running.
     static func killed(_ args: [String], after delay: TimeInterval) throws -> Bool {
         let p = Process()
@@ -65,7 +52,7 @@ import Testing
     @Test func killedAnywhereTheStoreStaysWholeAndEndsExact() throws {
         let env = ProcessInfo.processInfo.environment
         let kills = Int(env["HEALTHPIPE_FAULT_KILLS"] ?? "") ?? 12
-        var random = Random(state: UInt64(env["HEALTHPIPE_FAULT_SEED"] ?? "") ?? 20_261_126)
+        var random = SplitMix64(seed: UInt64(env["HEALTHPIPE_FAULT_SEED"] ?? "") ?? 20_261_126)
         let dir = E2E.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let a = dir.appendingPathComponent("a.csv"), b = dir.appendingPathComponent("b.csv")
@@ -95,7 +82,7 @@ import Testing
         for k in 0..<kills {
             // The page and reaggregate need a database: the first command is an import.
             let (name, args) = k == 0 ? commands[0] : commands[Int(random.next() % UInt64(commands.count))]
-            let delay = random.unit() * (duration[name] ?? 1) * 1.1
+            let delay = Double.random(in: 0..<1, using: &random) * (duration[name] ?? 1) * 1.1
             if try Self.killed(args, after: delay) { interrupted[name, default: 0] += 1 }
             guard FileManager.default.fileExists(atPath: db.path) else { continue }
             #expect(E2E.scalar(db, "PRAGMA integrity_check") == "ok", "kill \(k) (\(name) at \(delay) s)")
