@@ -41,7 +41,8 @@ struct HistoryCommand: ParsableCommand {
             printError("\(db): no such database (store sessions with `healthpipe stream --db \(db)` first)")
             throw ExitCode(1)
         }
-        let chart = try HistoryData.chart(path: path, subject: shared.subject ?? "default", period: p, offset: offset, anchor: day)
+        let subject = try SubjectRule.resolve(shared.subject, database: path, label: db)
+        let chart = try HistoryData.chart(path: path, subject: subject, period: p, offset: offset, anchor: day)
         if json { try emit(chart.json()) } else { print(chart.text()) }
     }
 }

@@ -47,7 +47,7 @@ struct DaysCommand: ParsableCommand {
         for (flag, on) in [(DayTable.Flag.hypo, hypo), (.hyper, hyper), (.exercise, exercise), (.stress, stress), (.illness, illness)] where on {
             filter.flags.insert(flag)
         }
-        let table = DayTable(subject: log.who, firstDay: days.lowerBound, lastDay: days.upperBound, unit: display, rows: rows, filter: filter)
+        let table = DayTable(subject: try log.who, firstDay: days.lowerBound, lastDay: days.upperBound, unit: display, rows: rows, filter: filter)
         if json { return try emit(table.json()) }
         var out = ""
         for r in table.shown {

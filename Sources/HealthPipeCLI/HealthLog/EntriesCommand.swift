@@ -31,7 +31,7 @@ struct EntriesList: ParsableCommand {
             guard let k = EntryKind(stored: s.event.kind.rawValue, subtype: s.event.subtype.text), wanted.map({ $0 == k }) ?? true else { continue }
             if json {
                 w.reset()
-                EntryText.json(s, kind: k, subject: log.who, into: &w)
+                EntryText.json(s, kind: k, subject: try log.who, into: &w)
                 w.newline()
                 out += String(decoding: w.bytes, as: UTF8.self)
             } else {
@@ -72,7 +72,7 @@ struct EntriesEdit: ParsableCommand {
     func run() throws {
         guard let stored = try log.queries().entry(subject: log.who, id: entryID),
               let kind = EntryKind(stored: stored.event.kind.rawValue, subtype: stored.event.subtype.text) else {
-            throw missing("entry", entryID, subject: log.who)
+            throw missing("entry", entryID, subject: try log.who)
         }
         let allowed: [EntryKind: Set<String>] = [
             .insulin: ["--units", "--basal"], .meal: ["--carbs", "--protein", "--fat", "--name"],
@@ -133,7 +133,8 @@ struct EpisodeEnd: ParsableCommand {
         guard let k = EntryKind(rawValue: kind.lowercased()), k.isEpisode else { throw usage("episode end \(kind): illness or stress") }
         guard FileManager.default.fileExists(atPath: log.dbPath),
               let open = try log.queries().openEpisode(subject: log.who, subtype: k.rawValue) else {
-            printError("no open \(k.rawValue) episode" + (log.who == "default" ? "" : " for subject \(log.who)"))
+            let who = try log.who
+            printError("no open \(k.rawValue) episode" + (who == SubjectRule.newStore ? "" : " for subject \(who)"))
             throw ExitCode(1)
         }
         let end = try log.time(at, flag: "--at", now: nowToTheMinute)

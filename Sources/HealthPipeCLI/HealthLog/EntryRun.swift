@@ -46,13 +46,13 @@ struct EntryRun {
         p.add(.sink, "db", type: "sqlite", inputs: ["entry"], options: [("path", Node(path))])
         p.flags["db"] = "--db \(log.db)"
         let before = try Self.thresholdAlerts(path, subject: log.who)
-        let settings = RunSettings(timezone: log.timezone, subject: log.who, baseDirectory: FileManager.default.currentDirectoryPath)
+        let settings = RunSettings(timezone: log.timezone, subject: try log.who, baseDirectory: FileManager.default.currentDirectoryPath)
         try RunExecution.execute(spec: p.spec(), registry: try log.registry, settings: settings,
                                  defaultQuarantine: DefaultQuarantine.beside(database: path), reportPath: nil, quiet: true, showProgress: false) { graph in
             for n in graph.nodes { if let entry = n.stage as? EntrySource { try check(entry.batch) } }
         }
         print(done)
-        Self.announce(path, subject: log.who, before: before)
+        Self.announce(path, subject: try log.who, before: before)
     }
 }
 

@@ -7,12 +7,13 @@ import SQLiteStore
 /// Flags every health-log command takes: the database, whose log, and the zone typed times are in.
 struct LogOptions: ParsableArguments {
     @Option(help: "The HealthPipe database (created by the first entry).") var db: String
-    @Option(help: "Whose log this is (default: default).") var subject: String?
+    @Option(help: "Whose log this is (default: the database's only subject; `default` in a new database).") var subject: String?
     @Option(help: "Zone of typed times without an offset: IANA name or ±HH:MM (default: this computer's zone, $TZ).")
     var timezone: String?
 
     var dbPath: String { ComponentBuilder.resolve(db, base: FileManager.default.currentDirectoryPath) }
-    var who: String { subject ?? "default" }
+    /// `--subject`, else the database's only subject (SubjectRule).
+    var who: String { get throws { try SubjectRule.resolve(subject, database: dbPath, label: "--db \(db)") } }
 
     /// The zone typed times are read in; an unknown name is a usage error.
     func zone() throws -> TimeZone {
@@ -68,7 +69,7 @@ struct LogOptions: ParsableArguments {
     /// After a delete: brings the days it made pending up to date from the store.
     func refresh() throws {
         let path = dbPath
-        let run = RunSettings(subject: who, baseDirectory: FileManager.default.currentDirectoryPath)
+        let run = RunSettings(subject: try who, baseDirectory: FileManager.default.currentDirectoryPath)
         guard let report = try StoreDerivation.refresh(db: path, registry: try registry, run: run, quarantine: DefaultQuarantine.beside(database: path)),
               report.outcome != .completed else { return }
         printError("refresh of \(db) did not complete: \(report.error ?? report.outcome.rawValue)")
@@ -78,6 +79,7 @@ struct LogOptions: ParsableArguments {
     /// Deletes one report or entry by id (exit 1 naming it when missing), then brings the days it
     /// counted in up to date.
     func delete(_ what: String, id: String, with edit: (_ path: String, _ subject: String, _ id: String) throws -> Bool) throws {
+        let who = try who
         guard try edit(try existingStore(), who, id) else { throw missing(what, id, subject: who) }
         try refresh()
         print("\(what) \(id) deleted")
@@ -93,7 +95,7 @@ func usage(_ message: String) -> ExitCode {
 
 /// Prints that an id is not stored and exits 1.
 func missing(_ what: String, _ id: String, subject: String) -> ExitCode {
-    printError("no \(what) with id '\(id)'" + (subject == "default" ? "" : " for subject \(subject)"))
+    printError("no \(what) with id '\(id)'" + (subject == SubjectRule.newStore ? "" : " for subject \(subject)"))
     return ExitCode(1)
 }
 

@@ -82,7 +82,7 @@ struct ReportsEdit: ParsableCommand {
 
     func run() throws {
         // Read, then let the read-only connection go before writing (its close must not be the last).
-        guard let stored = try log.queries().report(subject: log.who, id: reportID) else { throw missing("report", reportID, subject: log.who) }
+        guard let stored = try log.queries().report(subject: log.who, id: reportID) else { throw missing("report", reportID, subject: try log.who) }
         var byMetric = stored.values.map { (metric: $0.metric.text, text: ReportText.spec($0)) }
         for m in removed {
             guard let name = HealthValues.metricName(m), byMetric.contains(where: { $0.metric == name }) else {

@@ -57,7 +57,7 @@ struct ReportsList: ParsableCommand {
                 w.reset()
                 w.beginObject()
                 w.key("id"); w.string(r.id)
-                w.key("subject"); w.string(log.who)
+                w.key("subject"); w.string(try log.who)
                 w.key("time"); w.string(LocalTimeText.format(utc: r.start, offset: r.utcOffset))
                 w.key("date"); w.string(CivilDate.isoDate(fromDays: r.localDay))
                 w.key("values"); w.beginArray()
@@ -108,7 +108,7 @@ struct ReportsSummary: ParsableCommand {
                 w.reset()
                 w.beginObject()
                 w.key("date"); w.string(day)
-                w.key("subject"); w.string(log.who)
+                w.key("subject"); w.string(try log.who)
                 w.key("reports"); w.int(group.first!.reports)
                 w.key("values"); w.beginArray()
                 for r in group {

@@ -1,0 +1,23 @@
+import Foundation
+import SQLiteStore
+
+/// The one subject rule of the commands that read or write one person's log: `--subject`, else
+/// the database's only subject (whatever it holds: readings, events, reports, entries), else a
+/// usage error listing the subjects. A database that holds no one yet (or does not exist yet)
+/// takes `default`, the subject an import without `--subject` writes.
+enum SubjectRule {
+    static let newStore = "default"
+
+    static func resolve(_ explicit: String?, database path: String, label: String) throws -> String {
+        if let explicit { return explicit }
+        guard FileManager.default.fileExists(atPath: path),
+              let subjects = try? StoreSubjects.all(path: path) else { return newStore }  // not a store: the command says so
+        switch subjects.count {
+        case 0: return newStore
+        case 1: return subjects[0]
+        default:
+            let names = subjects.prefix(10).joined(separator: ", ") + (subjects.count > 10 ? ", … (\(subjects.count) in all)" : "")
+            throw usage("\(label): the database holds several subjects (\(names)): choose one with --subject")
+        }
+    }
+}
