@@ -172,12 +172,13 @@ public struct DaySVG: ChartDrawing {
         m.raw("<path class=\"forecast\" d=\"\(Markup.path(xy))\"/>")
         for (p, c) in zip(f.points, xy.dropFirst()) {
             m.raw("<circle class=\"forecast-point\" cx=\"\(Fmt.coord(c.x))\" cy=\"\(Fmt.coord(c.y))\" r=\"2.4\">")
-            m.title("Forecast (\(f.model)) for " + Fmt.clock(localSeconds: LocalDays.local(p.utc, f.offset)) + ": " + unit.text(p.mgdl) + " " + unit.rawValue)
+            let moved = f.shift == 0 ? "" : " (the model's line moved by " + unit.text(f.shift) + " to start at the last reading)"
+            m.title("Forecast (\(f.model)) for " + Fmt.clock(localSeconds: LocalDays.local(p.utc, f.offset)) + ": " + unit.text(p.mgdl) + " " + unit.rawValue + moved)
             m.raw("</circle>")
         }
         if let end = xy.last {
             let lx = min(end.x + 5, Self.plotRight - 40)
-            m.textElement(x: lx, y: end.y - 7, "+\(f.points.count * 5) min", attributes: "class=\"t-small t-halo\" style=\"fill:#B34700\"")
+            m.textElement(x: lx, y: end.y - 7, "+\(f.points.count * 5) min", attributes: "class=\"t-small t-halo\" style=\"fill:#A3142A\"")
         }
         m.raw("</g>")
     }

@@ -33,6 +33,8 @@ enum PageStyle {
     .daynav .nav.next{text-align:right}
     .daynav .off{color:#9CA3AF}
     .facts{margin:6px 2px 0;color:#374151}
+    .period-notice{margin:0 0 12px;padding:8px 12px;border-radius:8px;background:#F3F4F6;border:1px solid #E5E7EB}
+    .period-notice.insufficient{background:#FDF2F8;border:2px solid #882255;color:#5B1238}
     .facts b{font-weight:700}
     .episode{display:inline-block;padding:1px 8px;border-radius:10px;background:#5B4B8A;color:#fff;font-size:12px;margin-right:6px}
     .dayview{display:none}
@@ -85,7 +87,7 @@ enum PageStyle {
       main{padding:0;max-width:none}
       .card{box-shadow:none;border-radius:0;padding:0;margin:0 0 8mm}
       #agp{break-before:page;break-after:page;margin:0}
-      #agp>h2,#agp>.lead{display:none}
+      #agp>h2,#agp>.lead,#agp>.period-notice{display:none}
       #agp svg{width:190mm;height:auto;margin:0 auto}
       #days,#history{break-before:page}
       .day-table tr{break-inside:avoid}

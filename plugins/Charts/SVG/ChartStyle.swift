@@ -16,8 +16,8 @@ enum ChartStyle {
     .hp-chart .trace{fill:none;stroke:#0072B2;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}
     .hp-chart .reading{fill:#0072B2}
     .hp-chart .reading.limit{fill:#fff;stroke:#0072B2;stroke-width:1.2}
-    .hp-chart .forecast{fill:none;stroke:#D55E00;stroke-width:2;stroke-dasharray:5 4}
-    .hp-chart .forecast-point{fill:#D55E00}
+    .hp-chart .forecast{fill:none;stroke:#C0172C;stroke-width:2.6;stroke-linecap:round;stroke-dasharray:0 5}
+    .hp-chart .forecast-point{fill:#C0172C}
     .hp-chart .guide{stroke-width:1;stroke-dasharray:2 3;opacity:.55}
     .hp-chart .event{cursor:pointer}
     .hp-chart .event:hover .mark,.hp-chart .event:focus .mark{stroke:#1F2937;stroke-width:1.6}
