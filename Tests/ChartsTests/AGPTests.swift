@@ -75,7 +75,7 @@ import Testing
         let active = try #require(view.statistics.activePercent)
         #expect(active < 100 / 14.0 + 0.01 && active > 100 / 14.0 - 1)
         let notice = try #require(view.insufficientData)
-        #expect(notice.contains("1 of 14 days have readings"))
+        #expect(notice.contains("1 of 14 days with readings"))
         let svg = AGPSVG(view: view).document()
         #expect(svg.contains("class=\"data-notice insufficient\""))
         #expect(svg.contains("data-stat=\"active-percent\"") && svg.contains(">" + Fmt.fixed(active, 1) + "%<"))

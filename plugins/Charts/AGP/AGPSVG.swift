@@ -47,7 +47,7 @@ public struct AGPSVG: ChartDrawing {
         if let warning = view.insufficientData {
             m.raw("<g class=\"data-notice insufficient\" role=\"alert\">")
             m.rect(16, 67, 768, 26, attributes: "rx=\"4\" fill=\"#FDF2F8\" stroke=\"#882255\" stroke-width=\"1.5\"")
-            m.textElement(x: 28, y: 85, "⚠ " + warning + " Read every number with care.", attributes: "class=\"t-head\" style=\"fill:#882255;font-size:12px\"")
+            m.textElement(x: 28, y: 85, "⚠ " + warning, attributes: "class=\"t-head\" style=\"fill:#882255;font-size:12px\"")
         } else {
             m.raw("<g class=\"data-notice\">")
             m.rect(16, 67, 768, 26, attributes: "rx=\"4\" fill=\"#F9FAFB\" stroke=\"#E5E7EB\"")
@@ -266,7 +266,7 @@ public struct AGPSVG: ChartDrawing {
             m.rect(pl, yy(180), pr - pl, yy(70) - yy(180), attributes: "fill=\"#E8F1F8\"")
             if i % cols == 0 {
                 for v in [70.0, 180.0] {
-                    m.textElement(x: pl - 4, y: yy(v) + 3, unit.edgeText(v), attributes: "class=\"t-small\" text-anchor=\"end\" style=\"font-size:8px\"")
+                    m.textElement(x: pl - 4, y: yy(v) + 3, unit.edgeText(v), attributes: "class=\"t-small\" text-anchor=\"end\"")
                 }
             }
             if d.points.isEmpty {

@@ -64,8 +64,8 @@ public struct AGPView: Sendable {
     public var insufficientData: String? {
         let active = statistics.activePercent ?? 0
         guard statistics.daysWithData < Self.minimumDays || active < Self.minimumActivePercent else { return nil }
-        return "Not enough data for a reliable report: \(statistics.daysWithData) of \(days) days have readings, CGM active "
-            + Fmt.fixed(active, 1) + "% of the period (needed: 14 days, 70%)."
+        return "Not enough data: \(statistics.daysWithData) of \(days) days with readings, CGM active "
+            + Fmt.fixed(active, 1) + "% (a reliable report needs 14 days and 70%)."
     }
 
     /// "a day", or "a day with data" when some days of the period have no readings: shares of

@@ -60,7 +60,7 @@ public struct HealthPage {
         daySection(&m)
         m.raw("<section id=\"agp\" class=\"card sheet\"><h2>AGP report</h2><p class=\"lead\">The standard one-page summary of the period for clinicians (prints on one A4 page).</p>")
         periodNotice(&m)
-        m.raw(AGPSVG(view: agp).element())
+        m.raw("<div class=\"chart-scroll\">" + AGPSVG(view: agp).element() + "</div>")
         m.raw("</section>")
         m.raw("<section id=\"days\" class=\"card\"><h2>Days</h2><p class=\"lead\">Low, average and high glucose of each day with its hypo, hyper, exercise, stress and illness marks and favourites. Filter to find days; a date opens that day.</p>")
         periodNotice(&m)
@@ -117,7 +117,7 @@ public struct HealthPage {
             m.raw("</h3>")
             navLink(&m, day: v.navigation.next, onPage: onPage, rel: "next", text: Fmt.shortDate(v.navigation.next) + " ›")
             m.raw("</nav>")
-            m.raw(DaySVG(view: v, inPage: true).element())
+            m.raw("<div class=\"chart-scroll\">" + DaySVG(view: v, inPage: true).element() + "</div>")
             facts(&m, v)
             m.raw("</article>")
         }

@@ -7,7 +7,7 @@ enum ChartStyle {
     .hp-chart .t-sub{font-size:12px;fill:#4B5563}
     .hp-chart .t-head{font-size:13px;font-weight:700}
     .hp-chart .t-big{font-size:20px;font-weight:700}
-    .hp-chart .t-small{font-size:9.5px;fill:#4B5563}
+    .hp-chart .t-small{font-size:10px;fill:#4B5563}
     .hp-chart .t-muted{fill:#6B7280}
     .hp-chart .t-band{font-size:10.5px;font-weight:700}
     .hp-chart .t-band,.hp-chart .t-halo{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
