@@ -80,7 +80,7 @@ import Testing
         #expect(svg.contains("class=\"data-notice insufficient\""))
         #expect(svg.contains("data-stat=\"active-percent\"") && svg.contains(">" + Fmt.fixed(active, 1) + "%<"))
         #expect(svg.contains(">1 of 14<"))
-        #expect(svg.contains("a day with data") && !svg.contains(" a day<"))
+        #expect(svg.contains("a data day") && !svg.contains(" a day<"))
         // Tight range and the GRI with its zone.
         #expect(svg.contains("Time in tight range") && svg.contains("3.9–7.8 mmol/L"))
         let gri = try #require(view.statistics.gri)
@@ -95,7 +95,7 @@ import Testing
         #expect(full.insufficientData == nil, "\(full.statistics.activePercent ?? -1)")
         let fullSVG = AGPSVG(view: full).document()
         #expect(!fullSVG.contains("insufficient") && fullSVG.contains("Enough data: 14 of 14 days"))
-        #expect(!fullSVG.contains("a day with data"))
+        #expect(!fullSVG.contains("a data day"))
     }
 
     @Test func griZones() {

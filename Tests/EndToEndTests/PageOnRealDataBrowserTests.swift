@@ -109,7 +109,7 @@ import Testing
         #expect(html.contains("data-stat=\"active-percent\" style=\"fill:#882255\">\(shown)</text>"))
         #expect(html.contains("Not enough data: 2 of 14 days with readings, CGM active \(shown)"))
         #expect(!html.contains(" a day</text>"), "time per day is per day with data")
-        #expect(html.contains(" a day with data</text>"))
+        #expect(html.contains(" a data day</text>"))
         // TITR and GRI as `metrics` computes them.
         let titr = try #require(metrics["titr_70_140_pct"] as? Double), gri = try #require(metrics["gri"] as? Double)
         #expect(html.contains("data-stat=\"titr\">\(Int(titr.rounded()))%</text>") || html.contains("data-stat=\"titr\">\(String(format: "%.1f", titr))%</text>"))

@@ -68,9 +68,9 @@ public struct AGPView: Sendable {
             + Fmt.fixed(active, 1) + "% (a reliable report needs 14 days and 70%)."
     }
 
-    /// "a day", or "a day with data" when some days of the period have no readings: shares of
-    /// readings become time per day of readings, never spread over days without data.
-    public var perDayText: String { statistics.daysWithData < days ? "a day with data" : "a day" }
+    /// "a day", or "a data day" (a day with readings) when some days of the period have none:
+    /// shares of readings become time per day of readings, never spread over days without data.
+    public var perDayText: String { statistics.daysWithData < days ? "a data day" : "a day" }
 
     /// The AGP report shows two rows of seven daily profiles: the last 14 days of a longer period.
     public static let dailyProfilesShown = 14

@@ -177,8 +177,15 @@ public struct DaySVG: ChartDrawing {
             m.raw("</circle>")
         }
         if let end = xy.last {
-            let lx = min(end.x + 5, Self.plotRight - 40)
-            m.textElement(x: lx, y: end.y - 7, "+\(f.points.count * 5) min", attributes: "class=\"t-small t-halo\" style=\"fill:#A3142A\"")
+            // Right of the line's end; near 24:00 above the line, ending at the axis, clear of the trace.
+            let label = "+\(f.points.count * 5) min"
+            if end.x + 45 <= Self.plotRight {
+                m.textElement(x: end.x + 5, y: end.y - 7, label, attributes: "class=\"t-small t-halo\" style=\"fill:#A3142A\"")
+            } else {
+                let top = xy.map(\.y).min() ?? end.y
+                m.textElement(x: Self.plotRight - 2, y: max(Self.plotTop + 12, top - 14), label,
+                              attributes: "class=\"t-small t-halo\" text-anchor=\"end\" style=\"fill:#A3142A\"")
+            }
         }
         m.raw("</g>")
     }
