@@ -36,8 +36,10 @@ enum MetricsOutput {
         var text = ""
         for s in sets {
             text += "\(s.subject.text)  \(s.metric.text)  \(periodLabel(s))  (\(s.unit.text))\n"
+            // Names are never cut (active_percent_period is 21 characters).
+            let nameWidth = max(20, (s.values.map(\.name.count).max() ?? 0) + 1)
             func cell(_ name: String, _ value: String) -> String {
-                name.padding(toLength: 20, withPad: " ", startingAt: 0) + String(repeating: " ", count: max(1, 12 - value.count)) + value
+                name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + String(repeating: " ", count: max(1, 12 - value.count)) + value
             }
             var cells = s.values.map { cell($0.name, format($0.value)) }
             // The GRI's zone (A–E) next to the GRI itself.

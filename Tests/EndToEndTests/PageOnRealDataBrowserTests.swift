@@ -37,7 +37,9 @@ import Testing
     var tw=d.querySelector('.table-wrap');if(tw){out.tableRight=tw.getBoundingClientRect().right;out.tableScrolls=w.getComputedStyle(tw).overflowX==='auto'}
     var path=day&&day.querySelector('path.forecast');out.forecastPoints=day?[].map.call(day.querySelectorAll('circle.forecast-point'),function(c){return +c.getAttribute('cx')}):[];
     if(path){var p=path.getPointAtLength(0),rs=day.querySelectorAll('circle.reading'),last=rs[rs.length-1];out.forecastStart=[p.x,p.y];out.lastReading=[+last.getAttribute('cx'),+last.getAttribute('cy')]}
-    var pre=document.createElement('pre');pre.id='measured';pre.textContent=JSON.stringify(out);document.body.appendChild(pre)}
+    var boxes=[];if(day)[].forEach.call(day.querySelectorAll('g.event'),function(g,i){[].forEach.call(g.querySelectorAll('text,.mark'),function(e){
+      var b=e.getBoundingClientRect();if(b.width>0)boxes.push([i,b.left,b.top,b.right,b.bottom,e.tagName])})});out.laneBoxes=boxes;
+        var pre=document.createElement('pre');pre.id='measured';pre.textContent=JSON.stringify(out);document.body.appendChild(pre)}
     f.addEventListener('load',function(){var h=f.getAttribute('data-hash');if(h)f.contentWindow.location.hash=h;setTimeout(measure,200)})})();
     """
 
@@ -133,6 +135,48 @@ import Testing
                       + String(format: "%.1f%%", active) + "</b>") == 2)
         for width in Self.widths {
             expectFits(try measure(file, hash: "day-" + ChartFixture.day, width: width), width, "the full fortnight")
+        }
+    }
+
+    /// Issue 22 (4): the AAPS day of the Nightscout exporter's CSV (an SMB and a temp basal every
+    /// 5 minutes for hours). Before, the insulin lane was a solid bar with a guide line per dose and
+    /// labels over markers; now each hour's micro-boluses are one marker whose tooltip gives the
+    /// total, each hour's basal entries another, and no lane text overlaps another item, at both widths.
+    @Test func anAAPSDayGathersItsMicroBolusesPerHour() throws {
+        let db = E2E.tempDir().appendingPathComponent("aaps.sqlite")
+        let r = try E2E.run(["import", Self.nightscout.appendingPathComponent("nightscout-exporter-with-treatments.csv").path, "--db", db.path,
+                             "--timezone", "America/Chicago", "--subject", "aaps"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let file = try page(db)
+        let html = try String(contentsOf: file, encoding: .utf8)
+        // Every micro-bolus hour as the store sums it (local hours, UTC−5 on that March day).
+        let hours = E2E.query(db, """
+            SELECT strftime('%H', start + utc_offset, 'unixepoch'), count(*), round(sum(insulin_u), 2) FROM events
+            WHERE kind = 'insulin' AND subtype = 'bolus' AND insulin_u < 1 GROUP BY 1 HAVING count(*) > 1
+            """)
+        #expect(hours.count >= 2)
+        for h in hours {
+            let hour = Int(h[0])!, next = String(format: "%02d", hour + 1)
+            let total = String(format: "%g", Double(h[2])!)
+            #expect(html.contains("<title>Micro-boluses \(h[0]):00–\(next):00: \(h[1]) doses, \(total) U in total ("), "hour \(h[0]): \(h[1]) doses, \(total) U")
+        }
+        let article = html.components(separatedBy: "id=\"day-2026-03-24\"").dropFirst().first?.components(separatedBy: "</article>").first ?? ""
+        let doses = Int(E2E.scalar(db, "SELECT count(*) FROM events WHERE kind = 'insulin'"))!
+        let drawn = count(article, "<g class=\"event bolus") + count(article, "<g class=\"event basal")
+        #expect(doses > 30 && drawn < doses / 3, "\(drawn) insulin markers for \(doses) doses")
+        #expect(count(article, "class=\"guide\"") < 10)
+        // Temp basals are basal: the basal switch hides them.
+        #expect(article.contains("<g class=\"event basal hourly\" data-kind=\"insulin\""))
+        for width in Self.widths {
+            let m = try measure(file, hash: "day-2026-03-24", width: width)
+            expectFits(m, width, "the AAPS day")
+            let boxes = (m["laneBoxes"] as? [[Any]] ?? []).map { b in (item: b[0] as! Int, l: b[1] as! Double, t: b[2] as! Double, r: b[3] as! Double, btm: b[4] as! Double, text: (b[5] as! String) == "text") }
+            #expect(boxes.count > 10)
+            for a in boxes where a.text {
+                for b in boxes where b.item != a.item && a.l < b.r - 0.5 && b.l < a.r - 0.5 && a.t < b.btm - 0.5 && b.t < a.btm - 0.5 {
+                    Issue.record("at \(width) px the label of lane item \(a.item) overlaps item \(b.item)")
+                }
+            }
         }
     }
 

@@ -8,6 +8,7 @@ extension DayView.Marker {
         case .insulin:
             switch insulinType {
             case "basal": return "Basal insulin"
+            case "temp_basal": return "Temp basal"
             case "bolus": return "Bolus insulin"
             default: return "Insulin"
             }

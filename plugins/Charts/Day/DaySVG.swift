@@ -203,17 +203,29 @@ public struct DaySVG: ChartDrawing {
         m.raw("<g class=\"events\">")
         // Where each lane's last label ends: a label that would overprint it is left to the tooltip.
         var labelEnds = [Double](repeating: -.infinity, count: 3)
-        for marker in view.markers {
-            let lane: Double = marker.kind == .meal ? 0 : marker.kind == .exercise ? 1 : 2
+        let items = LaneItem.items(view.markers).filter { !$0.markers[0].isBasal || view.showBasal || inPage }
+        func laneOf(_ k: DayView.Marker.Kind) -> Int { k == .meal ? 0 : k == .exercise ? 1 : 2 }
+        // The next marker's x in the same lane: a label stops short of it (or is left to the tooltip).
+        var nextX = [Double](repeating: .infinity, count: items.count)
+        var seen = [Double](repeating: .infinity, count: 3)
+        for i in items.indices.reversed() {
+            let l = laneOf(items[i].markers[0].kind)
+            nextX[i] = seen[l]
+            seen[l] = x(minute: min(max(items[i].minute, 0), 1440))
+        }
+        for (index, item) in items.enumerated() {
+            let marker = item.markers[0]
+            let lane = Double(laneOf(marker.kind))
             let cy = Self.laneTop + lane * Self.laneHeight + Self.laneHeight / 2
-            let cx = x(minute: min(max(marker.minute, 0), 1440))
+            let cx = x(minute: min(max(item.minute, 0), 1440))
             let kind = marker.kind == .insulin ? (marker.isBasal ? "basal" : "bolus") : marker.kind.rawValue
-            if marker.isBasal && !view.showBasal && !inPage { continue }
-            let attrs = "class=\"event \(kind)\" data-kind=\"\(marker.kind.rawValue)\" data-time=\"\(marker.clock)\" tabindex=\"0\""
+            let attrs = "class=\"event \(kind)\(item.isGroup ? " hourly" : "")\" data-kind=\"\(marker.kind.rawValue)\" data-time=\"\(marker.clock)\""
+                + (item.isGroup ? " data-count=\"\(item.markers.count)\"" : "") + " tabindex=\"0\""
             m.raw("<g " + attrs + ">")
-            m.title(marker.detail)
+            m.title(item.detail)
             let colour = MarkerShape.colour(kind)
-            m.line(cx, cy + 7, cx, Self.plotBottom, attributes: "class=\"guide\" stroke=\"\(colour)\"")
+            // One guide line per marker or hourly group; an hour's group draws none (its hour is in the text).
+            if !item.isGroup { m.line(cx, cy + 7, cx, Self.plotBottom, attributes: "class=\"guide\" stroke=\"\(colour)\"") }
             var labelX = cx + 9
             if marker.kind == .exercise {
                 let x2 = max(cx + 6, x(minute: min(marker.minute + marker.durationMinutes, 1440)))
@@ -223,9 +235,11 @@ public struct DaySVG: ChartDrawing {
                 MarkerShape.draw(&m, kind: kind, x: cx, y: cy, size: marker.kind == .meal ? Self.mealSize(marker.carbs) : 6)
             }
             let laneIndex = Int(lane)
-            if !marker.shortLabel.isEmpty && cx - 7 > labelEnds[laneIndex] {
-                m.textElement(x: labelX, y: cy + 3.5, marker.shortLabel, attributes: "class=\"t-small\"")
-                labelEnds[laneIndex] = labelX + Double(marker.shortLabel.count) * 5.6
+            let label = item.shortLabel
+            let labelEnd = labelX + Double(label.count) * 6.2
+            if !label.isEmpty && cx - 7 > labelEnds[laneIndex] && labelEnd < nextX[index] - 7 {
+                m.textElement(x: labelX, y: cy + 3.5, label, attributes: "class=\"t-small\"")
+                labelEnds[laneIndex] = labelEnd
             } else {
                 labelEnds[laneIndex] = max(labelEnds[laneIndex], cx + 7)
             }

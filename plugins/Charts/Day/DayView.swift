@@ -34,7 +34,10 @@ public struct DayView: Sendable {
         public var intensity: String
         public var source: String
 
-        public var isBasal: Bool { kind == .insulin && insulinType == "basal" }
+        /// Scheduled and temporary basal alike: the basal switch hides both.
+        public var isBasal: Bool { kind == .insulin && (insulinType == "basal" || insulinType == "temp_basal") }
+        /// A micro-bolus (< 1 U, e.g. an AID system's SMB): drawn per hour when there are several.
+        public var isMicroBolus: Bool { kind == .insulin && !isBasal && (insulin ?? 0) < 1 }
         public var durationMinutes: Double { Double(max(0, endUTC - utc)) / 60 }
         public var clock: String { Fmt.clock(localSeconds: LocalDays.local(utc, offset)) }
     }

@@ -90,6 +90,9 @@ enum PageStyle {
       .chart-scroll svg.day-chart{width:1060px;max-width:none}
       .chart-scroll svg.agp-chart{width:850px;max-width:none}
       .controls input[type=date]{max-width:150px}
+      .day-table th,.day-table td{padding:4px 5px}
+      .day-table .bar-col{width:96px}
+      .mini-bar{width:90px}
     }
     @page{size:A4;margin:10mm}
     @media print{
