@@ -84,3 +84,26 @@ import Testing
         #expect(v.json().jsonObject["forecast"] is NSNull)
     }
 }
+
+/// Issue 22 (4): an AID day's insulin lane, gathered per hour.
+@Suite struct LaneItemTests {
+    func dose(_ minute: Double, _ units: Double?, _ type: String, minutes: Int64 = 0) -> DayView.Marker {
+        let utc = Int64(minute * 60)
+        return DayView.Marker(kind: .insulin, name: "", utc: utc, endUTC: utc + minutes * 60, offset: 0, minute: minute, carbs: nil, protein: nil,
+                              fat: nil, insulin: units, insulinType: type, intensity: "", source: "Nightscout")
+    }
+
+    @Test func microBolusesAndBasalEntriesAreGatheredPerHour() {
+        let markers = [dose(905, 0.1, "bolus"), dose(905, nil, "temp_basal", minutes: 30), dose(910, 0.2, "bolus"), dose(915, 0.15, "bolus"),
+                       dose(930, 4.5, "bolus"), dose(935, nil, "temp_basal", minutes: 15), dose(965, 0.3, "bolus")]
+        let items = LaneItem.items(markers)
+        // 15:00–16:00: one basal group (2), one micro-bolus group (3), the 4.5 U bolus alone; 16:05: alone.
+        #expect(items.map(\.markers.count) == [2, 1, 3, 1])
+        #expect(items.map(\.minute) == [912, 930, 940, 965])
+        #expect(items[2].detail == "Micro-boluses 15:00–16:00: 3 doses, 0.45 U in total (15:05 0.1 U, 15:10 0.2 U, 15:15 0.15 U)")
+        #expect(items[2].shortLabel == "0.5 U" || items[2].shortLabel == "0.4 U")
+        #expect(items[0].detail == "Basal insulin 15:00–16:00: 2 entries (15:05 temp for 30min, 15:35 temp for 15min)")
+        #expect(items[0].shortLabel.isEmpty && items[1].shortLabel == "4.5 U")
+        #expect(markers[1].isBasal && markers[1].title == "Temp basal" && markers[1].detail == "Temp basal at 15:05: for 30min")
+    }
+}

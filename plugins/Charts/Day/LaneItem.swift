@@ -43,8 +43,10 @@ struct LaneItem {
         guard isGroup else { return markers[0].detail }
         let hour = Int((markers[0].minute / 60).rounded(.down))
         let span = Fmt.pad2(hour) + ":00–" + Fmt.pad2(hour + 1) + ":00"
-        let each = markers.map { $0.clock + ($0.insulin.map { " " + Fmt.amount($0) + " U" } ?? "")
-            + ($0.insulinType == "temp_basal" ? " temp" : "") }.joined(separator: ", ")
+        let each = markers.map { m in
+            m.clock + (m.insulin.map { " " + Fmt.amount($0) + " U" } ?? "") + (m.insulinType == "temp_basal" ? " temp" : "")
+                + (m.isBasal && m.durationMinutes > 0 ? " for " + Fmt.duration(minutes: m.durationMinutes) : "")
+        }.joined(separator: ", ")
         if markers[0].isBasal {
             return "Basal insulin " + span + ": \(markers.count) entries (" + each + ")"
         }
