@@ -36,7 +36,7 @@ public struct AGPSVG: ChartDrawing {
     func header(_ m: inout Markup) {
         m.textElement(x: 24, y: 38, "AGP Report: Continuous Glucose Monitoring", attributes: "class=\"t-title\" style=\"font-size:20px\"")
         m.textElement(x: 776, y: 30, view.subject, attributes: "class=\"t-head\" text-anchor=\"end\"")
-        m.textElement(x: 776, y: 50, Fmt.dayMonth(view.firstDay) + " – " + Fmt.dayMonth(view.lastDay) + " " + String(CivilDate.date(fromDays: view.lastDay).year)
+        m.textElement(x: 776, y: 52, Fmt.dayMonth(view.firstDay) + " – " + Fmt.dayMonth(view.lastDay) + " " + String(CivilDate.date(fromDays: view.lastDay).year)
                       + " · \(view.days) days, \(view.statistics.daysWithData) with data", attributes: "class=\"t-sub\" text-anchor=\"end\"")
         m.line(16, 60, 784, 60, attributes: "stroke=\"#1F2937\" stroke-width=\"1.5\"")
     }
