@@ -24,6 +24,7 @@ enum MetricsOutput {
                 w.key(v.name)
                 w.double(v.value)
             }
+            if let gri = s["gri"] { w.key("gri_zone"); w.string(GRIZone.letter(gri)) }
             w.endObject()
             w.newline()
             out += w.bytes
@@ -35,11 +36,15 @@ enum MetricsOutput {
         var text = ""
         for s in sets {
             text += "\(s.subject.text)  \(s.metric.text)  \(periodLabel(s))  (\(s.unit.text))\n"
-            let cells = (s.values + GlucoseMetrics.agpNamedValues(s.agp)).map { v in
-                let name = v.name.padding(toLength: 20, withPad: " ", startingAt: 0)
-                let value = format(v.value)
-                return name + String(repeating: " ", count: max(1, 12 - value.count)) + value
+            // Names are never cut (active_percent_period is 21 characters).
+            let nameWidth = max(20, (s.values.map(\.name.count).max() ?? 0) + 1)
+            func cell(_ name: String, _ value: String) -> String {
+                name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + String(repeating: " ", count: max(1, 12 - value.count)) + value
             }
+            var cells = s.values.map { cell($0.name, format($0.value)) }
+            // The GRI's zone (A–E) next to the GRI itself.
+            if let gri = s["gri"], let at = s.values.firstIndex(where: { $0.name == "gri" }) { cells.insert(cell("gri_zone", GRIZone.letter(gri)), at: at + 1) }
+            cells += GlucoseMetrics.agpNamedValues(s.agp).map { cell($0.name, format($0.value)) }
             var i = 0
             while i < cells.count {
                 text += "  " + cells[i..<min(i + 3, cells.count)].joined(separator: "    ") + "\n"

@@ -32,11 +32,46 @@ import Testing
                 let f = try #require(v.forecast, "no forecast on \(CivilDate.isoDate(fromDays: v.day))")
                 #expect(f.issuedAt == last)
                 let want = try #require(expected[last])
-                #expect(f.points.count == 6)
+                // The points up to the day's 24:00 (simglucose's days end at 23:55: one point, at 24:00).
+                let end = (v.day + 1) * 86_400
+                let times = (1...6).map { last + Int64($0 * 300) }.filter { LocalDays.local($0, f.offset) <= end }
+                #expect(f.points.map(\.utc) == times)
+                #expect(f.shift == 0)
                 for (got, exp) in zip(f.points.map(\.mgdl), want) { #expect(abs(got - exp) < 1e-9, "\(model) \(CivilDate.isoDate(fromDays: v.day))") }
-                #expect(f.points.map(\.utc) == (1...6).map { last + Int64($0 * 300) })
             }
         }
+    }
+
+    func forecast(issuedAtMinute minute: Int64, origin: Double, values: [Double]) -> DayView.Forecast {
+        let t = 100 * 86_400 + minute * 60 - 3600  // UTC of that local minute (UTC+1)
+        return DayView.Forecast(model: "ridge", issuedAt: t, offset: 3600, origin: origin,
+                                points: values.enumerated().map { (t + Int64(300 * ($0.offset + 1)), $0.element) })
+    }
+
+    /// Issue 22: a complete day's forecast was drawn past 24:00 (off the chart); now only its points up
+    /// to midnight are kept, and a forecast issued within five minutes of midnight is not drawn at all.
+    @Test func aForecastNeverGoesPastTheDaysEnd() throws {
+        let midnight: Int64 = 100 * 86_400
+        let late = forecast(issuedAtMinute: 1440 - 5, origin: 120, values: [121, 122, 123, 124, 125, 126])
+        let kept = try #require(DayViewBuilder.insideDay(late, midnight: midnight))
+        #expect(kept.points.count == 1)
+        #expect(kept.points.allSatisfy { LocalDays.local($0.utc, 3600) <= midnight + 86_400 })
+        #expect(DayViewBuilder.insideDay(forecast(issuedAtMinute: 1440 - 3, origin: 120, values: [121, 122]), midnight: midnight) == nil)
+        let noon = forecast(issuedAtMinute: 720, origin: 120, values: [121, 122, 123, 124, 125, 126])
+        #expect(DayViewBuilder.insideDay(noon, midnight: midnight)?.points.count == 6)
+    }
+
+    /// Issue 22: the first point could sit 2 mmol/L (36 mg/dL) from the last reading, a vertical jump;
+    /// now the line moves by the excess over 15 mg/dL, keeping its shape.
+    @Test func aForecastStartsAtTheLastReadingWithoutAJump() throws {
+        let jump = forecast(issuedAtMinute: 600, origin: 100, values: [136, 140, 150])
+        let drawn = try #require(DayViewBuilder.insideDay(jump, midnight: 100 * 86_400))
+        #expect(drawn.points.map(\.mgdl) == [115, 119, 129])
+        #expect(drawn.shift == -21)
+        let down = try #require(DayViewBuilder.insideDay(forecast(issuedAtMinute: 600, origin: 100, values: [70, 60]), midnight: 100 * 86_400))
+        #expect(down.points.map(\.mgdl) == [85, 75])
+        let smooth = try #require(DayViewBuilder.insideDay(forecast(issuedAtMinute: 600, origin: 100, values: [110, 118]), midnight: 100 * 86_400))
+        #expect(smooth.points.map(\.mgdl) == [110, 118] && smooth.shift == 0)
     }
 
     @Test func noModelNoForecast() throws {
@@ -47,5 +82,28 @@ import Testing
         let v = try ChartLoader(source: MemorySource(readings: readings), subject: "t", settings: settings).dayView(day)
         #expect(v.forecast == nil)
         #expect(v.json().jsonObject["forecast"] is NSNull)
+    }
+}
+
+/// Issue 22 (4): an AID day's insulin lane, gathered per hour.
+@Suite struct LaneItemTests {
+    func dose(_ minute: Double, _ units: Double?, _ type: String, minutes: Int64 = 0) -> DayView.Marker {
+        let utc = Int64(minute * 60)
+        return DayView.Marker(kind: .insulin, name: "", utc: utc, endUTC: utc + minutes * 60, offset: 0, minute: minute, carbs: nil, protein: nil,
+                              fat: nil, insulin: units, insulinType: type, intensity: "", source: "Nightscout")
+    }
+
+    @Test func microBolusesAndBasalEntriesAreGatheredPerHour() {
+        let markers = [dose(905, 0.1, "bolus"), dose(905, nil, "temp_basal", minutes: 30), dose(910, 0.2, "bolus"), dose(915, 0.15, "bolus"),
+                       dose(930, 4.5, "bolus"), dose(935, nil, "temp_basal", minutes: 15), dose(965, 0.3, "bolus")]
+        let items = LaneItem.items(markers)
+        // 15:00–16:00: one basal group (2), one micro-bolus group (3), the 4.5 U bolus alone; 16:05: alone.
+        #expect(items.map(\.markers.count) == [2, 1, 3, 1])
+        #expect(items.map(\.minute) == [912, 930, 940, 965])
+        #expect(items[2].detail == "Micro-boluses 15:00–16:00: 3 doses, 0.45 U in total (15:05 0.1 U, 15:10 0.2 U, 15:15 0.15 U)")
+        #expect(items[2].shortLabel == "0.5 U" || items[2].shortLabel == "0.4 U")
+        #expect(items[0].detail == "Basal insulin 15:00–16:00: 2 entries (15:05 temp for 30min, 15:35 temp for 15min)")
+        #expect(items[0].shortLabel.isEmpty && items[1].shortLabel == "4.5 U")
+        #expect(markers[1].isBasal && markers[1].title == "Temp basal" && markers[1].detail == "Temp basal at 15:05: for 30min")
     }
 }

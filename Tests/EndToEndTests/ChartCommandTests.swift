@@ -68,12 +68,17 @@ import Testing
         #expect(insulin.allSatisfy { ($0["units"] as? Double ?? 0) > 0 && ["bolus", "basal"].contains($0["type"] as? String ?? "") })
         #expect((v["episodes"] as! [[String: Any]]).map { $0["name"] as! String } == ["stress"])
 
-        // The forecast starts at the day's last reading: six points, five minutes apart.
-        let forecast = try #require(v["forecast"] as? [String: Any])
+        // The day is complete (last reading 23:57): a forecast would lie past 24:00, so there is none.
+        #expect(v["forecast"] is NSNull)
+        // The last day ends at 18:52: its forecast starts at that reading, six points five minutes apart, inside the day.
+        let last = try chart(["day", "--date", ChartFixture.lastDay])
+        let forecast = try #require(last["forecast"] as? [String: Any])
         #expect(forecast["model"] as? String == "ridge")
-        let lastLocal = E2E.scalar(db, "SELECT datetime(max(start) + 3600, 'unixepoch') FROM measurements WHERE metric = 'glucose' AND \(ChartFixture.onDay(day))")
+        let lastLocal = E2E.scalar(db, "SELECT datetime(max(start) + 3600, 'unixepoch') FROM measurements WHERE metric = 'glucose' AND \(ChartFixture.onDay(ChartFixture.lastDay))")
         #expect((forecast["issued_at"] as? String)?.replacingOccurrences(of: "T", with: " ") == lastLocal)
-        #expect((forecast["points"] as! [Any]).count == 6)
+        let points = forecast["points"] as! [[String: Any]]
+        #expect(points.count == 6 && forecast["shift"] as? Double == 0)
+        #expect(points.allSatisfy { ($0["minute"] as? Double ?? 9999) <= 1440 })
         let nav = v["navigation"] as! [String: Any]
         #expect(nav["previous"] as? String == "1961-04-19" && nav["next"] as? String == "1961-04-21")
         #expect(nav["first"] as? String == ChartFixture.firstDay && nav["last"] as? String == ChartFixture.lastDay)
@@ -90,7 +95,8 @@ import Testing
         #expect((v["y"] as! [String: Any])["max"] as? Int == 360)
         let first = Double(E2E.scalar(db, "SELECT value FROM measurements WHERE metric = 'glucose' AND \(ChartFixture.onDay(day)) ORDER BY start LIMIT 1"))!
         #expect(close((v["series"] as! [[String: Any]])[0]["value"], first, 0.051))
-        #expect((v["forecast"] as? [String: Any])?["model"] as? String == "ar2")
+        let last = try chart(["day", "--date", ChartFixture.lastDay, "--model", "ar2"])
+        #expect((last["forecast"] as? [String: Any])?["model"] as? String == "ar2")
     }
 
     @Test func agpAgreesWithGlucoseAgpAndTheReadings() throws {

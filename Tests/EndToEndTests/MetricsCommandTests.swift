@@ -49,6 +49,25 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) of \(rows.count): \(failures.prefix(10))")
     }
 
+    /// Issue 22: the GRI (checked against iglu in the rows above) comes with its zone A–E
+    /// (Klonoff et al. 2023), and time in tight range as iglu's in_range_percent(70–140).
+    @Test func theGRIComesWithItsZone() throws {
+        let file = E2E.fixtures.appendingPathComponent("reference/simglucose/all.csv").path
+        let r = try E2E.run(["metrics", "--input", file, "--per", "period", "--json"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let objects = try Self.objects(r.stdout)
+        let gri = try Self.referenceRows(source: "regular").filter { $0.period == "all" && $0.metric == "gri" }
+        #expect(!gri.isEmpty)
+        for row in gri {
+            let o = objects["\(row.patient)/2024-01-01/2024-01-14"]
+            let zone = row.value <= 20 ? "A" : row.value <= 40 ? "B" : row.value <= 60 ? "C" : row.value <= 80 ? "D" : "E"
+            #expect(o?["gri_zone"] as? String == zone, "\(row.patient): GRI \(row.value)")
+            #expect(o?["titr_70_140_pct"] is NSNumber)
+        }
+        let table = try E2E.run(["metrics", "--input", file, "--per", "period"])
+        #expect(table.stdout.range(of: #"gri\s+[0-9.]+\s+gri_zone\s+[A-E]\s"#, options: .regularExpression) != nil)
+    }
+
     @Test func dailyJSONOnTheIrregularCopyReproducesTheReferenceDayRows() throws {
         let r = try E2E.run(["metrics", "--input", E2E.fixtures.appendingPathComponent("reference/simglucose/irregular.csv").path,
                              "--json"])

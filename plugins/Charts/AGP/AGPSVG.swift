@@ -22,6 +22,7 @@ public struct AGPSVG: ChartDrawing {
         m.raw("</title>")
         m.raw("<rect width=\"800\" height=\"1131\" fill=\"#fff\"/>")
         header(&m)
+        dataNotice(&m)
         statistics(&m)
         timeInRanges(&m)
         profile(&m)
@@ -33,10 +34,28 @@ public struct AGPSVG: ChartDrawing {
     var periodText: String { Fmt.shortDate(view.firstDay) + " – " + Fmt.shortDate(view.lastDay) }
 
     func header(_ m: inout Markup) {
-        m.textElement(x: 24, y: 36, "AGP Report: Continuous Glucose Monitoring", attributes: "class=\"t-title\" style=\"font-size:21px\"")
+        m.textElement(x: 24, y: 38, "AGP Report: Continuous Glucose Monitoring", attributes: "class=\"t-title\" style=\"font-size:20px\"")
         m.textElement(x: 776, y: 30, view.subject, attributes: "class=\"t-head\" text-anchor=\"end\"")
-        m.textElement(x: 776, y: 48, periodText + " · \(view.days) days", attributes: "class=\"t-sub\" text-anchor=\"end\"")
+        m.textElement(x: 776, y: 52, Fmt.dayMonth(view.firstDay) + " – " + Fmt.dayMonth(view.lastDay) + " " + String(CivilDate.date(fromDays: view.lastDay).year)
+                      + " · \(view.days) days, \(view.statistics.daysWithData) with data", attributes: "class=\"t-sub\" text-anchor=\"end\"")
         m.line(16, 60, 784, 60, attributes: "stroke=\"#1F2937\" stroke-width=\"1.5\"")
+    }
+
+    /// How much of the period has data, always; a warning when it is short of the consensus's 14 days / 70 %.
+    func dataNotice(_ m: inout Markup) {
+        let s = view.statistics
+        let active = Fmt.fixed(s.activePercent ?? 0, 1) + "%"
+        if let warning = view.insufficientData {
+            m.raw("<g class=\"data-notice insufficient\" role=\"alert\">")
+            m.rect(16, 67, 768, 26, attributes: "rx=\"4\" fill=\"#FDF2F8\" stroke=\"#882255\" stroke-width=\"1.5\"")
+            m.textElement(x: 28, y: 85, "⚠ " + warning, attributes: "class=\"t-head\" style=\"fill:#882255;font-size:12px\"")
+        } else {
+            m.raw("<g class=\"data-notice\">")
+            m.rect(16, 67, 768, 26, attributes: "rx=\"4\" fill=\"#F9FAFB\" stroke=\"#E5E7EB\"")
+            m.textElement(x: 28, y: 85, "Enough data: \(s.daysWithData) of \(view.days) days have readings, CGM active \(active) of the period (consensus: 14 days, 70%).",
+                          attributes: "style=\"font-size:12px\"")
+        }
+        m.raw("</g>")
     }
 
     func sectionHead(_ m: inout Markup, x: Double, y: Double, _ text: String) {
@@ -47,20 +66,22 @@ public struct AGPSVG: ChartDrawing {
 
     func statistics(_ m: inout Markup) {
         let l = 24.0, r = 456.0
-        m.rect(l - 8, 70, r - l + 16, 330, attributes: "fill=\"#F9FAFB\" stroke=\"#E5E7EB\"")
-        sectionHead(&m, x: l, y: 92, "GLUCOSE STATISTICS AND TARGETS")
+        m.rect(l - 8, 100, r - l + 16, 376, attributes: "fill=\"#F9FAFB\" stroke=\"#E5E7EB\"")
+        sectionHead(&m, x: l, y: 122, "GLUCOSE STATISTICS AND TARGETS")
         let s = view.statistics
-        func row(_ y: Double, _ label: String, _ value: String, big: Bool = false) {
+        func row(_ y: Double, _ label: String, _ value: String, big: Bool = false, attributes: String = "") {
             m.textElement(x: l, y: y, label, attributes: big ? "style=\"font-size:12.5px\"" : "")
-            m.textElement(x: r, y: y, value, attributes: "text-anchor=\"end\" class=\"" + (big ? "t-big" : "t-head") + "\"")
+            m.textElement(x: r, y: y, value, attributes: "text-anchor=\"end\" class=\"" + (big ? "t-big" : "t-head") + "\"" + attributes)
         }
-        row(116, Fmt.dayMonth(view.firstDay) + " – " + Fmt.dayMonth(view.lastDay) + " " + String(CivilDate.date(fromDays: view.lastDay).year),
+        row(146, Fmt.dayMonth(view.firstDay) + " – " + Fmt.dayMonth(view.lastDay) + " " + String(CivilDate.date(fromDays: view.lastDay).year),
             "\(view.days) days")
-        row(136, "% time CGM is active", s.activePercent.map { Fmt.fixed($0, 1) + "%" } ?? "–")
-        m.line(l, 148, r, 148, attributes: "stroke=\"#D1D5DB\"")
-        m.textElement(x: l, y: 168, "Ranges and targets for type 1 or type 2 diabetes", attributes: "class=\"t-head\" style=\"font-size:12px\"")
-        m.textElement(x: l, y: 187, "Glucose ranges", attributes: "class=\"t-small\"")
-        m.textElement(x: r, y: 187, "Targets: % of readings (time per day)", attributes: "class=\"t-small\" text-anchor=\"end\"")
+        let short = view.insufficientData != nil ? " style=\"fill:#882255\"" : ""
+        row(164, "Days with data", "\(s.daysWithData) of \(view.days)", attributes: " data-stat=\"days-with-data\"" + short)
+        row(182, "% time CGM is active (whole period)", s.activePercent.map { Fmt.fixed($0, 1) + "%" } ?? "–", attributes: " data-stat=\"active-percent\"" + short)
+        m.line(l, 194, r, 194, attributes: "stroke=\"#D1D5DB\"")
+        m.textElement(x: l, y: 214, "Ranges and targets for type 1 or type 2 diabetes", attributes: "class=\"t-head\" style=\"font-size:12px\"")
+        m.textElement(x: l, y: 233, "Glucose ranges", attributes: "class=\"t-small\"")
+        m.textElement(x: r, y: 233, "Targets: % of readings (time per day)", attributes: "class=\"t-small\" text-anchor=\"end\"")
         let u = " " + unit.rawValue
         let targets: [(String, String)] = [
             ("Target range " + ChartBands(scheme: .consensus).rangeText(2, unit: unit) + u, "Greater than 70% (16h 48min)"),
@@ -70,28 +91,30 @@ public struct AGPSVG: ChartDrawing {
             ("Above " + unit.edgeText(250) + u, "Less than 5% (1h 12min)"),
         ]
         for (i, t) in targets.enumerated() {
-            let y = 207 + Double(i) * 18
+            let y = 253 + Double(i) * 18
             if i == 0 { m.rect(l - 4, y - 13, r - l + 8, 18, attributes: "fill=\"#E8F1F8\"") }
             m.textElement(x: l, y: y, t.0, attributes: i == 0 ? "style=\"font-weight:700\"" : "")
             m.textElement(x: r, y: y, t.1, attributes: "text-anchor=\"end\"" + (i == 0 ? " style=\"font-weight:700\"" : ""))
         }
-        m.textElement(x: l, y: 296, "Each 5% increase in time in range is clinically beneficial.", attributes: "class=\"t-small\"")
-        m.textElement(x: l, y: 306, "Older or high-risk people: more than 50% in range, less than 1% below " + unit.edgeText(70) + " " + unit.rawValue + ".",
+        m.textElement(x: l, y: 342, "Each 5% increase in time in range is clinically beneficial.", attributes: "class=\"t-small\"")
+        m.textElement(x: l, y: 352, "Older or high-risk people: more than 50% in range, less than 1% below " + unit.edgeText(70) + " " + unit.rawValue + ".",
                       attributes: "class=\"t-small\"")
-        m.line(l, 314, r, 314, attributes: "stroke=\"#D1D5DB\"")
-        row(334, "Average glucose", s.mean.map { unit.text($0) + " " + unit.rawValue } ?? "–", big: true)
-        row(359, "Glucose management indicator (GMI)", s.gmi.map { Fmt.fixed($0, 1) + "%" } ?? "–", big: true)
-        row(384, "Glucose variability", s.cv.map { Fmt.fixed($0, 1) + "%" } ?? "–", big: true)
-        m.textElement(x: l, y: 396, "Defined as percent coefficient of variation (%CV); target ≤ 36%", attributes: "class=\"t-small\"")
+        m.line(l, 360, r, 360, attributes: "stroke=\"#D1D5DB\"")
+        row(382, "Average glucose", s.mean.map { unit.text($0) + " " + unit.rawValue } ?? "–", big: true)
+        row(406, "Glucose management indicator (GMI)", s.gmi.map { Fmt.fixed($0, 1) + "%" } ?? "–", big: true)
+        row(430, "Glucose variability", s.cv.map { Fmt.fixed($0, 1) + "%" } ?? "–", big: true)
+        m.textElement(x: l, y: 442, "Defined as percent coefficient of variation (%CV); target ≤ 36%", attributes: "class=\"t-small\"")
+        row(466, "Glycemia risk index (GRI)", s.gri.map { Fmt.fixed($0, 1) + " · zone " + GRIZone.letter($0) } ?? "–", big: true,
+            attributes: " data-stat=\"gri\"")
     }
 
     // MARK: Time in ranges
 
     func timeInRanges(_ m: inout Markup) {
         let l = 480.0, r = 776.0
-        m.rect(l - 8, 70, r - l + 16, 330, attributes: "fill=\"#F9FAFB\" stroke=\"#E5E7EB\"")
-        sectionHead(&m, x: l, y: 92, "TIME IN RANGES")
-        let barX = l + 6, barW = 38.0, top = 110.0, bottom = 388.0
+        m.rect(l - 8, 100, r - l + 16, 376, attributes: "fill=\"#F9FAFB\" stroke=\"#E5E7EB\"")
+        sectionHead(&m, x: l, y: 122, "TIME IN RANGES")
+        let barX = l + 6, barW = 38.0, top = 140.0, bottom = 418.0
         // Very high on top, very low at the bottom; a share > 0 stays visible.
         let parts = Array(view.ranges.reversed())
         let total = max(parts.reduce(0) { $0 + $1.percent }, 1e-9)
@@ -110,7 +133,7 @@ public struct AGPSVG: ChartDrawing {
         }
         m.raw("</g>")
         // Labels at fixed slots (parts can be thin), joined to their part by an elbow line.
-        let slots = [124.0, 172.0, 248.0, 320.0, 368.0]
+        let slots = [154.0, 202.0, 278.0, 350.0, 398.0]
         for (i, p) in parts.enumerated() {
             let ly = slots[i]
             let colour = Palette.rangeBar(level: p.level)
@@ -123,13 +146,22 @@ public struct AGPSVG: ChartDrawing {
             m.raw("</tspan></text>")
             m.textElement(x: lx, y: ly + 14, "target " + p.target, attributes: "class=\"t-small\"")
             m.textElement(x: r, y: ly, Fmt.percent(p.percent) + "%", attributes: "class=\"t-big\" text-anchor=\"end\" data-range=\"\(p.name)\"")
-            m.textElement(x: r, y: ly + 14, Fmt.duration(minutes: p.percent * 14.4) + " a day", attributes: "class=\"t-small\" text-anchor=\"end\"")
+            m.textElement(x: r, y: ly + 14, Fmt.duration(minutes: p.percent * 14.4) + " " + view.perDayText, attributes: "class=\"t-small\" text-anchor=\"end\"")
+        }
+        // Time in tight range under the bar: no consensus target yet, so no target line.
+        m.line(l, 426, r, 426, attributes: "stroke=\"#D1D5DB\"")
+        m.textElement(x: l, y: 448, "Time in tight range", attributes: "class=\"t-head\"")
+        m.textElement(x: l, y: 464, unit.edgeText(70) + "–" + unit.edgeText(140) + " " + unit.rawValue, attributes: "class=\"t-small\"")
+        let tight = view.statistics.tightRange
+        m.textElement(x: r, y: 452, tight.map { Fmt.percent($0) + "%" } ?? "–", attributes: "class=\"t-big\" text-anchor=\"end\" data-stat=\"titr\"")
+        if let tight {
+            m.textElement(x: r, y: 466, Fmt.duration(minutes: tight * 14.4) + " " + view.perDayText, attributes: "class=\"t-small\" text-anchor=\"end\"")
         }
     }
 
     // MARK: AGP curve
 
-    static let curveLeft = 72.0, curveRight = 736.0, curveTop = 452.0, curveBottom = 742.0
+    static let curveLeft = 72.0, curveRight = 736.0, curveTop = 530.0, curveBottom = 770.0
 
     func cx(_ minute: Double) -> Double { Self.curveLeft + (Self.curveRight - Self.curveLeft) * minute / 1440 }
     func cy(_ mgdl: Double) -> Double { cyUnit(unit.value(mgdl)) }
@@ -138,8 +170,8 @@ public struct AGPSVG: ChartDrawing {
     }
 
     func profile(_ m: inout Markup) {
-        sectionHead(&m, x: 24, y: 424, "AMBULATORY GLUCOSE PROFILE (AGP)")
-        m.textElement(x: 24, y: 440, "AGP is a summary of glucose values from the report period, with median (50%) and other percentiles shown as if occurring in a single day.",
+        sectionHead(&m, x: 24, y: 500, "AMBULATORY GLUCOSE PROFILE (AGP)")
+        m.textElement(x: 24, y: 516, "AGP is a summary of glucose values from the report period, with median (50%) and other percentiles shown as if occurring in a single day.",
                       attributes: "class=\"t-small\"")
         let (l, r, t, b) = (Self.curveLeft, Self.curveRight, Self.curveTop, Self.curveBottom)
         m.rect(l, cy(180), r - l, cy(70) - cy(180), attributes: "fill=\"#E8F1F8\"")
@@ -214,16 +246,16 @@ public struct AGPSVG: ChartDrawing {
     // MARK: Daily profiles
 
     func dailyProfiles(_ m: inout Markup) {
-        sectionHead(&m, x: 24, y: 790, "DAILY GLUCOSE PROFILES")
+        sectionHead(&m, x: 24, y: 812, "DAILY GLUCOSE PROFILES")
         let shown = view.daily
         let note = view.days > shown.count ? " The last \(shown.count) days of the period are shown." : ""
-        m.textElement(x: 24, y: 806, "Each daily profile represents a midnight-to-midnight period, with the target range shaded." + note,
+        m.textElement(x: 24, y: 828, "Each daily profile represents a midnight-to-midnight period, with the target range shaded." + note,
                       attributes: "class=\"t-small\"")
         let l = 40.0, r = 776.0, cols = 7
         let cellW = (r - l) / Double(cols)
         let rows = max(1, (shown.count + cols - 1) / cols)
-        let rowH = min(138.0, (1100.0 - 818) / Double(rows))
-        let top = 818.0
+        let rowH = min(138.0, (1100.0 - 840) / Double(rows))
+        let top = 840.0
         for (i, d) in shown.enumerated() {
             let x0 = l + Double(i % cols) * cellW, y0 = top + Double(i / cols) * rowH
             let pt = y0 + 16, pb = y0 + rowH - 10, pl = x0 + 2, pr = x0 + cellW - 2
@@ -235,7 +267,7 @@ public struct AGPSVG: ChartDrawing {
             m.rect(pl, yy(180), pr - pl, yy(70) - yy(180), attributes: "fill=\"#E8F1F8\"")
             if i % cols == 0 {
                 for v in [70.0, 180.0] {
-                    m.textElement(x: pl - 4, y: yy(v) + 3, unit.edgeText(v), attributes: "class=\"t-small\" text-anchor=\"end\" style=\"font-size:8px\"")
+                    m.textElement(x: pl - 4, y: yy(v) + 3, unit.edgeText(v), attributes: "class=\"t-small\" text-anchor=\"end\"")
                 }
             }
             if d.points.isEmpty {

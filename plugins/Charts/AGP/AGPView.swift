@@ -13,9 +13,17 @@ public struct AGPView: Sendable {
         public var gmi: Double?
         /// Coefficient of variation, % (target ≤ 36 %).
         public var cv: Double?
-        /// % time CGM is active (iglu's active_percent).
+        /// % time CGM is active over the whole period, days without readings included (iglu's
+        /// active_percent with the period as its range: the metric `active_percent_period`).
         public var activePercent: Double?
         public var daysWithData: Int
+        /// % of readings 70–140 mg/dL (3.9–7.8 mmol/L): time in tight range.
+        public var tightRange: Double?
+        /// Glycemia Risk Index (Klonoff et al. 2023, as iglu's `gri`), 0–100.
+        public var gri: Double?
+
+        /// The GRI zone: A (≤ 20, lowest risk) … E (> 80).
+        public var griZone: String? { gri.map(GRIZone.letter) }
     }
 
     /// One part of the time-in-ranges bar.
@@ -48,6 +56,22 @@ public struct AGPView: Sendable {
 
     public var days: Int { Int(lastDay - firstDay + 1) }
 
+    /// The consensus (Battelino et al. 2019) asks for 14 days with CGM active ≥ 70 % of the time.
+    public static let minimumDays = 14, minimumActivePercent = 70.0
+
+    /// Why the report is not a full consensus report, or nil when the data suffice: fewer than 14
+    /// days with readings, or CGM active less than 70 % of the period.
+    public var insufficientData: String? {
+        let active = statistics.activePercent ?? 0
+        guard statistics.daysWithData < Self.minimumDays || active < Self.minimumActivePercent else { return nil }
+        return "Not enough data: \(statistics.daysWithData) of \(days) days with readings, CGM active "
+            + Fmt.fixed(active, 1) + "% (a reliable report needs 14 days and 70%)."
+    }
+
+    /// "a day", or "a data day" (a day with readings) when some days of the period have none:
+    /// shares of readings become time per day of readings, never spread over days without data.
+    public var perDayText: String { statistics.daysWithData < days ? "a data day" : "a day" }
+
     /// The AGP report shows two rows of seven daily profiles: the last 14 days of a longer period.
     public static let dailyProfilesShown = 14
 }
@@ -72,7 +96,7 @@ public enum AGPBuilder {
             times.append(pairs[i].time)
             values.append(pairs[i].value)
         }
-        let metrics = GlucoseMetrics.compute(times: times, values: values, withAGP: true)
+        let metrics = GlucoseMetrics.compute(times: times, values: values, withAGP: true, period: (firstDay, lastDay))
         let named = Dictionary(metrics.values.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
 
         var daily: [Int64: [(minute: Double, mgdl: Double)]] = [:]
@@ -84,7 +108,8 @@ public enum AGPBuilder {
         let profiles = (shownFrom...max(shownFrom, lastDay)).map { AGPView.DailyProfile(day: $0, points: daily[$0] ?? []) }
 
         let stats = AGPView.Statistics(readings: times.count, mean: named["mean"], sd: named["sd"], gmi: named["gmi_pct"],
-                                       cv: named["cv_pct"], activePercent: named["active_percent"], daysWithData: daily.count)
+                                       cv: named["cv_pct"], activePercent: named["active_percent_period"] ?? 0, daysWithData: daily.count,
+                                       tightRange: named["titr_70_140_pct"], gri: named["gri"])
         return AGPView(subject: subject, firstDay: firstDay, lastDay: lastDay, unit: unit, statistics: stats,
                        ranges: ranges(named, unit: unit), percentiles: metrics.agp, daily: profiles)
     }
@@ -104,3 +129,4 @@ public enum AGPBuilder {
         }
     }
 }
+

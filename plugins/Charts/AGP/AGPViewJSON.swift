@@ -20,7 +20,11 @@ extension AGPView {
         w.key("gmi_percent"); w.double(s.gmi.map { ($0 * 10).rounded() / 10 })
         w.key("cv_percent"); w.double(s.cv.map { ($0 * 10).rounded() / 10 })
         w.key("sd"); ChartJSON.glucose(&w, s.sd, unit)
+        w.key("titr_percent"); w.double(s.tightRange.map { ($0 * 10).rounded() / 10 })
+        w.key("gri"); w.double(s.gri.map { ($0 * 10).rounded() / 10 })
+        if let zone = s.griZone { w.key("gri_zone"); w.string(zone) } else { w.key("gri_zone"); w.null() }
         w.endObject()
+        if let notice = insufficientData { w.key("insufficient_data"); w.string(notice) } else { w.key("insufficient_data"); w.null() }
 
         w.key("targets"); w.beginObject()
         w.key("source"); w.string("Battelino et al., Diabetes Care 2019;42:1593–1603 (most adults with type 1 or type 2 diabetes)")

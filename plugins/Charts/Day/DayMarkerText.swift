@@ -8,6 +8,7 @@ extension DayView.Marker {
         case .insulin:
             switch insulinType {
             case "basal": return "Basal insulin"
+            case "temp_basal": return "Temp basal"
             case "bolus": return "Bolus insulin"
             default: return "Insulin"
             }
@@ -27,6 +28,8 @@ extension DayView.Marker {
             if !intensity.isEmpty { out.append(intensity + " intensity") }
         case .insulin:
             if let u = insulin { out.append(Fmt.amount(u) + " U") }
+            // A basal entry's time span (a temp basal's duration): its rate is not in the chart's records yet.
+            if isBasal && durationMinutes > 0 { out.append("for " + Fmt.duration(minutes: durationMinutes)) }
         }
         return out
     }

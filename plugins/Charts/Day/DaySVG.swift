@@ -172,12 +172,20 @@ public struct DaySVG: ChartDrawing {
         m.raw("<path class=\"forecast\" d=\"\(Markup.path(xy))\"/>")
         for (p, c) in zip(f.points, xy.dropFirst()) {
             m.raw("<circle class=\"forecast-point\" cx=\"\(Fmt.coord(c.x))\" cy=\"\(Fmt.coord(c.y))\" r=\"2.4\">")
-            m.title("Forecast (\(f.model)) for " + Fmt.clock(localSeconds: LocalDays.local(p.utc, f.offset)) + ": " + unit.text(p.mgdl) + " " + unit.rawValue)
+            let moved = f.shift == 0 ? "" : " (the model's line moved by " + unit.text(f.shift) + " to start at the last reading)"
+            m.title("Forecast (\(f.model)) for " + Fmt.clock(localSeconds: LocalDays.local(p.utc, f.offset)) + ": " + unit.text(p.mgdl) + " " + unit.rawValue + moved)
             m.raw("</circle>")
         }
         if let end = xy.last {
-            let lx = min(end.x + 5, Self.plotRight - 40)
-            m.textElement(x: lx, y: end.y - 7, "+\(f.points.count * 5) min", attributes: "class=\"t-small t-halo\" style=\"fill:#B34700\"")
+            // Right of the line's end; near 24:00 above the line, ending at the axis, clear of the trace.
+            let label = "+\(f.points.count * 5) min"
+            if end.x + 45 <= Self.plotRight {
+                m.textElement(x: end.x + 5, y: end.y - 7, label, attributes: "class=\"t-small t-halo\" style=\"fill:#A3142A\"")
+            } else {
+                let top = xy.map(\.y).min() ?? end.y
+                m.textElement(x: Self.plotRight - 2, y: max(Self.plotTop + 12, top - 14), label,
+                              attributes: "class=\"t-small t-halo\" text-anchor=\"end\" style=\"fill:#A3142A\"")
+            }
         }
         m.raw("</g>")
     }
@@ -195,17 +203,29 @@ public struct DaySVG: ChartDrawing {
         m.raw("<g class=\"events\">")
         // Where each lane's last label ends: a label that would overprint it is left to the tooltip.
         var labelEnds = [Double](repeating: -.infinity, count: 3)
-        for marker in view.markers {
-            let lane: Double = marker.kind == .meal ? 0 : marker.kind == .exercise ? 1 : 2
+        let items = LaneItem.items(view.markers).filter { !$0.markers[0].isBasal || view.showBasal || inPage }
+        func laneOf(_ k: DayView.Marker.Kind) -> Int { k == .meal ? 0 : k == .exercise ? 1 : 2 }
+        // The next marker's x in the same lane: a label stops short of it (or is left to the tooltip).
+        var nextX = [Double](repeating: .infinity, count: items.count)
+        var seen = [Double](repeating: .infinity, count: 3)
+        for i in items.indices.reversed() {
+            let l = laneOf(items[i].markers[0].kind)
+            nextX[i] = seen[l]
+            seen[l] = x(minute: min(max(items[i].minute, 0), 1440))
+        }
+        for (index, item) in items.enumerated() {
+            let marker = item.markers[0]
+            let lane = Double(laneOf(marker.kind))
             let cy = Self.laneTop + lane * Self.laneHeight + Self.laneHeight / 2
-            let cx = x(minute: min(max(marker.minute, 0), 1440))
+            let cx = x(minute: min(max(item.minute, 0), 1440))
             let kind = marker.kind == .insulin ? (marker.isBasal ? "basal" : "bolus") : marker.kind.rawValue
-            if marker.isBasal && !view.showBasal && !inPage { continue }
-            let attrs = "class=\"event \(kind)\" data-kind=\"\(marker.kind.rawValue)\" data-time=\"\(marker.clock)\" tabindex=\"0\""
+            let attrs = "class=\"event \(kind)\(item.isGroup ? " hourly" : "")\" data-kind=\"\(marker.kind.rawValue)\" data-time=\"\(marker.clock)\""
+                + (item.isGroup ? " data-count=\"\(item.markers.count)\"" : "") + " tabindex=\"0\""
             m.raw("<g " + attrs + ">")
-            m.title(marker.detail)
+            m.title(item.detail)
             let colour = MarkerShape.colour(kind)
-            m.line(cx, cy + 7, cx, Self.plotBottom, attributes: "class=\"guide\" stroke=\"\(colour)\"")
+            // One guide line per marker or hourly group; an hour's group draws none (its hour is in the text).
+            if !item.isGroup { m.line(cx, cy + 7, cx, Self.plotBottom, attributes: "class=\"guide\" stroke=\"\(colour)\"") }
             var labelX = cx + 9
             if marker.kind == .exercise {
                 let x2 = max(cx + 6, x(minute: min(marker.minute + marker.durationMinutes, 1440)))
@@ -215,9 +235,11 @@ public struct DaySVG: ChartDrawing {
                 MarkerShape.draw(&m, kind: kind, x: cx, y: cy, size: marker.kind == .meal ? Self.mealSize(marker.carbs) : 6)
             }
             let laneIndex = Int(lane)
-            if !marker.shortLabel.isEmpty && cx - 7 > labelEnds[laneIndex] {
-                m.textElement(x: labelX, y: cy + 3.5, marker.shortLabel, attributes: "class=\"t-small\"")
-                labelEnds[laneIndex] = labelX + Double(marker.shortLabel.count) * 5.6
+            let label = item.shortLabel
+            let labelEnd = labelX + Double(label.count) * 6.2
+            if !label.isEmpty && cx - 7 > labelEnds[laneIndex] && labelEnd < nextX[index] - 7 {
+                m.textElement(x: labelX, y: cy + 3.5, label, attributes: "class=\"t-small\"")
+                labelEnds[laneIndex] = labelEnd
             } else {
                 labelEnds[laneIndex] = max(labelEnds[laneIndex], cx + 7)
             }

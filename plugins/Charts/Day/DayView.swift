@@ -34,7 +34,10 @@ public struct DayView: Sendable {
         public var intensity: String
         public var source: String
 
-        public var isBasal: Bool { kind == .insulin && insulinType == "basal" }
+        /// Scheduled and temporary basal alike: the basal switch hides both.
+        public var isBasal: Bool { kind == .insulin && (insulinType == "basal" || insulinType == "temp_basal") }
+        /// A micro-bolus (< 1 U, e.g. an AID system's SMB): drawn per hour when there are several.
+        public var isMicroBolus: Bool { kind == .insulin && !isBasal && (insulin ?? 0) < 1 }
         public var durationMinutes: Double { Double(max(0, endUTC - utc)) / 60 }
         public var clock: String { Fmt.clock(localSeconds: LocalDays.local(utc, offset)) }
     }
@@ -55,6 +58,8 @@ public struct DayView: Sendable {
         /// Value at `issuedAt` (the last reading), then one point per 5 minutes.
         public var origin: Double
         public var points: [(utc: Int64, mgdl: Double)]
+        /// mg/dL added to the model's values so the line starts at the last reading (0: drawn as issued).
+        public var shift: Double = 0
     }
 
     /// An illness or stress episode touching the day.

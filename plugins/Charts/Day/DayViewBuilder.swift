@@ -46,9 +46,29 @@ public struct DayViewBuilder {
             < ($1.utc, $1.kind.rawValue, $1.insulinType, $1.insulin ?? $1.carbs ?? 0, $1.name) }
         func side(_ d: Int64) -> DayView.SideDay { Self.side(day: d, readings: readingsByDay[d] ?? []) }
         return DayView(subject: subject, day: day, unit: settings.unit, bands: bands, showBasal: settings.showBasal,
-                       points: points, markers: markers, episodes: episodes, forecast: forecast,
+                       points: points, markers: markers, episodes: episodes, forecast: forecast.flatMap { Self.insideDay($0, midnight: midnight) },
                        previous: (1...3).reversed().map { side(day - Int64($0)) }, next: (1...3).map { side(day + Int64($0)) },
                        navigation: .init(previous: day - 1, next: day + 1, today: today, first: firstDay, last: lastDay))
+    }
+
+    /// The most a forecast may move in its first 5 minutes: 3 mg/dL a minute, a fast real change.
+    static let firstStepLimit = 15.0
+
+    /// The forecast as the day view draws it: only its points up to the day's 24:00 (none left: no
+    /// forecast, the next day shows the glucose itself), and starting at the last reading: when the
+    /// model's first point jumps further than `firstStepLimit` from that reading, every point is
+    /// moved by the excess (the shape kept), so the line continues the trace instead of leaping.
+    static func insideDay(_ f: DayView.Forecast, midnight: Int64) -> DayView.Forecast? {
+        var out = f
+        out.points = f.points.filter { LocalDays.local($0.utc, f.offset) <= midnight + 86_400 }
+        guard let first = out.points.first else { return nil }
+        let step = first.mgdl - f.origin
+        if abs(step) > firstStepLimit {
+            let shift = (abs(step) - firstStepLimit) * (step > 0 ? -1 : 1)
+            out.points = out.points.map { ($0.utc, $0.mgdl + shift) }
+            out.shift = shift
+        }
+        return out
     }
 
     static func side(day: Int64, readings: [Measurement]) -> DayView.SideDay {

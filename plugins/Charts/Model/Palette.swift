@@ -13,7 +13,8 @@ public enum Palette {
 
     /// The glucose trace (the seeds' solid blue line) and the forecast (their dotted prediction).
     public static let trace = blue
-    public static let forecast = vermillion
+    /// The seed's red dotted prediction: a true red, against the blue trace (never against green).
+    public static let forecast = "#C0172C"
     /// Event markers: the seeds' orange meals, blue exercise and green insulin.
     public static let meal = orange
     public static let exercise = skyBlue

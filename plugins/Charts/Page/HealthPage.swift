@@ -59,9 +59,11 @@ public struct HealthPage {
         m.raw("</nav></div></header><main>")
         daySection(&m)
         m.raw("<section id=\"agp\" class=\"card sheet\"><h2>AGP report</h2><p class=\"lead\">The standard one-page summary of the period for clinicians (prints on one A4 page).</p>")
-        m.raw(AGPSVG(view: agp).element())
+        periodNotice(&m)
+        m.raw("<div class=\"chart-scroll\">" + AGPSVG(view: agp).element() + "</div>")
         m.raw("</section>")
         m.raw("<section id=\"days\" class=\"card\"><h2>Days</h2><p class=\"lead\">Low, average and high glucose of each day with its hypo, hyper, exercise, stress and illness marks and favourites. Filter to find days; a date opens that day.</p>")
+        periodNotice(&m)
         DayTableHTML(table: table, bands: bands, viewable: Set(days.map(\.day))).render(&m)
         m.raw("</section>")
         if let reports {
@@ -83,6 +85,20 @@ public struct HealthPage {
         return m.text
     }
 
+    /// Every period view says how much of the period has data, and warns when that is short of the
+    /// consensus (14 days, CGM active 70 % of the time) — the numbers of the AGP's statistics.
+    func periodNotice(_ m: inout Markup) {
+        let s = agp.statistics
+        let active = Fmt.fixed(s.activePercent ?? 0, 1) + "%"
+        let facts = "<b data-stat=\"days-with-data\">\(s.daysWithData) of \(agp.days) days</b> have glucose readings · CGM active <b data-stat=\"active-percent\">\(active)</b> of the period"
+        if agp.insufficientData != nil {
+            m.raw("<p class=\"period-notice insufficient\" role=\"alert\"><strong>Not enough data for a reliable report.</strong> " + facts
+                  + ". The consensus asks for 14 days with CGM active at least 70% of the time: read every number with care.</p>")
+        } else {
+            m.raw("<p class=\"period-notice\">" + facts + ".</p>")
+        }
+    }
+
     func daySection(_ m: inout Markup) {
         m.raw("<section id=\"day\" class=\"card\"><h2>Day</h2><p class=\"lead\">Glucose through the day with meals, exercise and insulin; the 30-minute forecast from the day's last reading; the three days before and after at the sides. Hover or tap for details.</p>")
         m.raw("<div class=\"controls\"><label class=\"switch\"><input type=\"checkbox\" id=\"show-basal\"\(showBasal ? " checked" : "")> Show basal insulin</label>")
@@ -101,7 +117,7 @@ public struct HealthPage {
             m.raw("</h3>")
             navLink(&m, day: v.navigation.next, onPage: onPage, rel: "next", text: Fmt.shortDate(v.navigation.next) + " ›")
             m.raw("</nav>")
-            m.raw(DaySVG(view: v, inPage: true).element())
+            m.raw("<div class=\"chart-scroll\">" + DaySVG(view: v, inPage: true).element() + "</div>")
             facts(&m, v)
             m.raw("</article>")
         }

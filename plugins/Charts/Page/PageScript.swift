@@ -1,7 +1,8 @@
 /// The page's one small inline script. Everything is readable without it; with it: day
 /// navigation (previous/next by keyboard too, a date picker, back to today), details on tap
 /// (the SVG <title> text in a bubble) and the table filters kept in the address (#days?hypo&last=7;
-/// any N of days there, the buttons offer 7, 14, 30 and 90).
+/// any N of days there, the buttons offer 7, 14, 30 and 90); on a narrow screen the day chart, wider than
+/// the screen in its own scrolling box, opens at the evening: the latest readings and the forecast).
 enum PageScript {
     static let js = """
     (function(){
@@ -9,7 +10,8 @@ enum PageScript {
     var views=[].slice.call(d.querySelectorAll('.dayview')),picker=d.getElementById('day-picker'),current=d.querySelector('.dayview.current');
     function showDay(id){var hit=null;views.forEach(function(v){var on=v.id===id;v.classList.toggle('shown',on);if(on)hit=v});
       if(!hit&&current){current.classList.add('shown');hit=current}
-      if(hit&&picker)picker.value=hit.getAttribute('data-date');return hit}
+      if(hit&&picker)picker.value=hit.getAttribute('data-date');if(hit)toEvening(hit);return hit}
+    function toEvening(v){var b=v.querySelector('.chart-scroll');if(b&&b.scrollWidth>b.clientWidth+1)b.scrollLeft=Math.max(0,b.scrollWidth*0.86-b.clientWidth)}
     var customLast=0;
     function filters(){var rows=[].slice.call(d.querySelectorAll('#day-table tr.day-row')),need=[];
       ['hypo','hyper','exercise','stress','illness','fav'].forEach(function(f){var b=d.getElementById('f-'+f);if(b&&b.checked)need.push(f)});

@@ -1,5 +1,7 @@
 /// The page's stylesheet: screen layout, the no-JavaScript day switching (`:target`), the basal
-/// toggle and table filters (`:has`), and print (A4, the AGP alone on one page).
+/// toggle and table filters (`:has`), print (A4, the AGP alone on one page), and phones: the page
+/// never scrolls sideways; below 700 px the day chart and the AGP keep a legible size (text ≥ 10 px)
+/// and scroll sideways inside their own box, as the day table does, and the day navigation wraps.
 enum PageStyle {
     static let css = """
     *{box-sizing:border-box}
@@ -7,14 +9,14 @@ enum PageStyle {
     body{margin:0;font-family:"DejaVu Sans","Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1F2937;font-size:14px;line-height:1.45}
     a{color:#0B5C91}
     .top{background:#0B3D66;color:#fff;padding:14px 24px 0}
-    .top .wrap{max-width:1080px;margin:0 auto}
+    .top .wrap{max-width:1120px;margin:0 auto}
     .brand{font-size:12px;letter-spacing:.12em;text-transform:uppercase;opacity:.8}
     .top h1{margin:2px 0 2px;font-size:24px}
     .top p{margin:0 0 10px;opacity:.9}
     .tabs{display:flex;gap:4px;flex-wrap:wrap}
     .tabs a{color:#fff;text-decoration:none;padding:8px 14px;border-radius:8px 8px 0 0;background:rgba(255,255,255,.12);font-weight:600}
     .tabs a:hover,.tabs a:focus{background:rgba(255,255,255,.25)}
-    main{max-width:1080px;margin:0 auto;padding:16px 24px 32px}
+    main{max-width:1120px;margin:0 auto;padding:16px 24px 32px}
     .card{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.08),0 1px 2px rgba(0,0,0,.05);padding:16px 20px;margin:0 0 20px}
     .card>h2{margin:0 0 4px;font-size:19px}
     .card>.lead{margin:0 0 12px;color:#4B5563}
@@ -33,6 +35,8 @@ enum PageStyle {
     .daynav .nav.next{text-align:right}
     .daynav .off{color:#9CA3AF}
     .facts{margin:6px 2px 0;color:#374151}
+    .period-notice{margin:0 0 12px;padding:8px 12px;border-radius:8px;background:#F3F4F6;border:1px solid #E5E7EB}
+    .period-notice.insufficient{background:#FDF2F8;border:2px solid #882255;color:#5B1238}
     .facts b{font-weight:700}
     .episode{display:inline-block;padding:1px 8px;border-radius:10px;background:#5B4B8A;color:#fff;font-size:12px;margin-right:6px}
     .dayview{display:none}
@@ -45,7 +49,7 @@ enum PageStyle {
     .all-days{margin-top:10px}
     .all-days summary{cursor:pointer;color:#0B5C91;font-weight:600}
     .all-days ol{columns:4;margin:8px 0 0;padding-left:20px}
-    .sheet{max-width:820px;margin-left:auto;margin-right:auto}
+    .sheet{max-width:840px;margin-left:auto;margin-right:auto}
     .filters{display:flex;flex-wrap:wrap;gap:6px 16px;align-items:flex-end;margin:0 0 10px}
     .filters fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:6px;align-items:center}
     .filters legend{font-size:12px;color:#4B5563;padding:0;margin-bottom:4px;width:100%}
@@ -75,8 +79,21 @@ enum PageStyle {
     .fav-col{text-align:center}
     .history-grid{display:grid;gap:12px}
     #bubble{position:absolute;z-index:10;max-width:320px;background:#1F2937;color:#fff;padding:7px 10px;border-radius:8px;font-size:13px;box-shadow:0 4px 12px rgba(0,0,0,.25);pointer-events:none}
-    footer{max-width:1080px;margin:0 auto;padding:0 24px 24px;color:#6B7280;font-size:12px}
-    @media (max-width:700px){main{padding:10px}.card{padding:12px}.all-days ol{columns:2}}
+    footer{max-width:1120px;margin:0 auto;padding:0 24px 24px;color:#6B7280;font-size:12px}
+    .chart-scroll{overflow-x:auto;overflow-y:hidden}
+    @media (max-width:700px){main{padding:10px}.card{padding:12px}.all-days ol{columns:2}
+      .top{padding:10px 12px 0}
+      .daynav{flex-wrap:wrap;row-gap:2px}
+      .daynav h3{order:-1;flex-basis:100%}
+      .daynav .nav{min-width:0}
+      .chart-scroll{margin:0 -12px;padding:0 12px}
+      .chart-scroll svg.day-chart{width:1060px;max-width:none}
+      .chart-scroll svg.agp-chart{width:850px;max-width:none}
+      .controls input[type=date]{max-width:150px}
+      .day-table th,.day-table td{padding:4px 5px}
+      .day-table .bar-col{width:96px}
+      .mini-bar{width:90px}
+    }
     @page{size:A4;margin:10mm}
     @media print{
       html,body{background:#fff}
@@ -85,7 +102,7 @@ enum PageStyle {
       main{padding:0;max-width:none}
       .card{box-shadow:none;border-radius:0;padding:0;margin:0 0 8mm}
       #agp{break-before:page;break-after:page;margin:0}
-      #agp>h2,#agp>.lead{display:none}
+      #agp>h2,#agp>.lead,#agp>.period-notice{display:none}
       #agp svg{width:190mm;height:auto;margin:0 auto}
       #days,#history{break-before:page}
       .day-table tr{break-inside:avoid}

@@ -7,7 +7,7 @@ enum ChartStyle {
     .hp-chart .t-sub{font-size:12px;fill:#4B5563}
     .hp-chart .t-head{font-size:13px;font-weight:700}
     .hp-chart .t-big{font-size:20px;font-weight:700}
-    .hp-chart .t-small{font-size:9.5px;fill:#4B5563}
+    .hp-chart .t-small{font-size:10px;fill:#4B5563}
     .hp-chart .t-muted{fill:#6B7280}
     .hp-chart .t-band{font-size:10.5px;font-weight:700}
     .hp-chart .t-band,.hp-chart .t-halo{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
@@ -16,8 +16,8 @@ enum ChartStyle {
     .hp-chart .trace{fill:none;stroke:#0072B2;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}
     .hp-chart .reading{fill:#0072B2}
     .hp-chart .reading.limit{fill:#fff;stroke:#0072B2;stroke-width:1.2}
-    .hp-chart .forecast{fill:none;stroke:#D55E00;stroke-width:2;stroke-dasharray:5 4}
-    .hp-chart .forecast-point{fill:#D55E00}
+    .hp-chart .forecast{fill:none;stroke:#C0172C;stroke-width:2.6;stroke-linecap:round;stroke-dasharray:0 5}
+    .hp-chart .forecast-point{fill:#C0172C}
     .hp-chart .guide{stroke-width:1;stroke-dasharray:2 3;opacity:.55}
     .hp-chart .event{cursor:pointer}
     .hp-chart .event:hover .mark,.hp-chart .event:focus .mark{stroke:#1F2937;stroke-width:1.6}

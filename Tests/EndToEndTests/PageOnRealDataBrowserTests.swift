@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+
+/// Issue 22 in a real browser, at a desktop (1400 px) and a phone (390 px) width, on real-shaped
+/// data: the Loop and AAPS Nightscout uploads of Tests/Fixtures/real/nightscout (a Loop evening
+/// whose last reading is at 23:55, 2 of 14 days with readings) and the 14 full days of the chart
+/// fixture. Headless chromium will not make a window narrower than 500 px, so the page runs in an
+/// iframe of the wanted width inside a small harness whose script measures the laid-out page
+/// (scroll width, rendered font sizes, boxes) and writes the numbers into the DOM dump.
+@Suite(.serialized) struct PageOnRealDataBrowserTests {
+    static let widths = [1400, 390]
+    static let nightscout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/real/nightscout")
+
+    /// The Loop entries and treatments and the AAPS treatments, as their uploads are imported.
+    static let realDatabase: URL = {
+        let db = E2E.tempDir().appendingPathComponent("nightscout.sqlite")
+        for f in ["nightscout-loop-entries.json", "nightscout-loop-treatments.json", "nightscout-aaps-treatments.json"] {
+            _ = try? E2E.run(["import", nightscout.appendingPathComponent(f).path, "--db", db.path, "--timezone", "Europe/Berlin", "--subject", "loop"])
+        }
+        return db
+    }()
+
+    static let measureScript = """
+    (function(){var f=document.getElementById('page');
+    function measure(){var w=f.contentWindow,d=f.contentDocument,out={};
+    out.scrollWidth=d.scrollingElement.scrollWidth;out.innerWidth=w.innerWidth;
+    function boxed(el){for(var p=el.parentElement;p;p=p.parentElement){var o=w.getComputedStyle(p).overflowX;if(o==='auto'||o==='scroll'||o==='hidden')return true}return false}
+    function fonts(svg){if(!svg)return null;var r=svg.getBoundingClientRect(),k=r.width/svg.viewBox.baseVal.width,min=1e9,small=[];
+      [].forEach.call(svg.querySelectorAll('text'),function(t){if(t.getBoundingClientRect().width===0)return;var fs=parseFloat(w.getComputedStyle(t).fontSize)*k;
+        if(fs<min)min=fs;if(fs<10)small.push(t.textContent.slice(0,40))});return {min:min,small:small.slice(0,5)}}
+    var day=d.querySelector('.dayview.shown');out.shownDay=day?day.getAttribute('data-date'):null;
+    out.dayFonts=fonts(day&&day.querySelector('svg.day-chart'));out.agpFonts=fonts(d.querySelector('svg.agp-chart'));
+    var outside=[];[].forEach.call(d.querySelectorAll('body *'),function(e){var b=e.getBoundingClientRect();
+      if(b.width>0&&(b.right>w.innerWidth+0.5||b.left<-0.5)&&!boxed(e))outside.push(e.tagName+'.'+(e.getAttribute('class')||''))});out.outside=outside.slice(0,6);
+    var nav=day&&day.querySelector('.daynav');out.navOutside=nav?[].filter.call(nav.children,function(c){var b=c.getBoundingClientRect();return b.left<0||b.right>w.innerWidth}).length:-1;
+    var tw=d.querySelector('.table-wrap');if(tw){out.tableRight=tw.getBoundingClientRect().right;out.tableScrolls=w.getComputedStyle(tw).overflowX==='auto'}
+    var path=day&&day.querySelector('path.forecast');out.forecastPoints=day?[].map.call(day.querySelectorAll('circle.forecast-point'),function(c){return +c.getAttribute('cx')}):[];
+    if(path){var p=path.getPointAtLength(0),rs=day.querySelectorAll('circle.reading'),last=rs[rs.length-1];out.forecastStart=[p.x,p.y];out.lastReading=[+last.getAttribute('cx'),+last.getAttribute('cy')]}
+    var boxes=[];if(day)[].forEach.call(day.querySelectorAll('g.event'),function(g,i){[].forEach.call(g.querySelectorAll('text,.mark'),function(e){
+      var b=e.getBoundingClientRect();if(b.width>0)boxes.push([i,b.left,b.top,b.right,b.bottom,e.tagName])})});out.laneBoxes=boxes;
+        var pre=document.createElement('pre');pre.id='measured';pre.textContent=JSON.stringify(out);document.body.appendChild(pre)}
+    f.addEventListener('load',function(){var h=f.getAttribute('data-hash');if(h)f.contentWindow.location.hash=h;setTimeout(measure,200)})})();
+    """
+
+    /// The page's layout at `width` px with `hash` opened, as the harness measured it.
+    func measure(_ page: URL, hash: String, width: Int) throws -> [String: Any] {
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let srcdoc = html.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+        let harness = E2E.tempDir().appendingPathComponent("harness.html")
+        try ("<!DOCTYPE html><html><body style=\"margin:0\"><iframe id=\"page\" data-hash=\"\(hash)\" style=\"border:0;width:\(width)px;height:900px\" srcdoc=\""
+             + srcdoc + "\"></iframe><script>" + Self.measureScript + "</script></body></html>").write(to: harness, atomically: true, encoding: .utf8)
+        let server = try LocalHTTPServer(serving: harness, at: "/harness.html")
+        defer { server.stop() }
+        let dom = try Chromium.run(server.url, ["--dump-dom", "--window-size=\(max(width, 500) + 40),1000"]).stdout
+        guard let start = dom.range(of: "<pre id=\"measured\">"), let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex),
+              let json = try JSONSerialization.jsonObject(with: Data(dom[start.upperBound..<end.lowerBound].replacingOccurrences(of: "&quot;", with: "\"")
+                .replacingOccurrences(of: "&amp;", with: "&").utf8)) as? [String: Any] else {
+            Issue.record("the harness measured nothing at \(width) px")
+            return [:]
+        }
+        return json
+    }
+
+    func page(_ db: URL, _ extra: [String] = []) throws -> URL {
+        let out = E2E.tempDir().appendingPathComponent("health.html")
+        let r = try E2E.run(["page", "--db", db.path, "-o", out.path] + extra)
+        #expect(r.code == 0, "\(r.stderr)")
+        return out
+    }
+
+    /// `metrics --per period` of the same days: the page's numbers must be these.
+    func periodMetrics(_ db: URL, from: String, to: String) throws -> [String: Any] {
+        let r = try E2E.run(["metrics", "--db", db.path, "--per", "period", "--from", from, "--to", to, "--json"])
+        #expect(r.code == 0, "\(r.stderr)")
+        return (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    func count(_ text: String, _ needle: String) -> Int { text.components(separatedBy: needle).count - 1 }
+
+    /// Fits the width: no sideways scrolling of the page, chart text ≥ 10 px, the day navigation
+    /// inside the screen, the table inside its own scrolling box.
+    func expectFits(_ m: [String: Any], _ width: Int, _ what: String) {
+        #expect(m["innerWidth"] as? Int == width, "\(what): the frame is \(m["innerWidth"] ?? "-") px")
+        #expect((m["scrollWidth"] as? Int ?? .max) <= width, "\(what) at \(width) px scrolls sideways: \(m["scrollWidth"] ?? "-"), \(m["outside"] ?? "")")
+        #expect((m["outside"] as? [Any])?.isEmpty == true, "\(what) at \(width) px: outside the screen \(m["outside"] ?? "")")
+        for chart in ["dayFonts", "agpFonts"] {
+            let f = m[chart] as? [String: Any]
+            #expect((f?["min"] as? Double ?? 0) >= 9.99, "\(what) at \(width) px: \(chart) text of \(f?["min"] ?? "-") px: \(f?["small"] ?? "")")
+        }
+        #expect(m["navOutside"] as? Int == 0, "\(what) at \(width) px: the day navigation leaves the screen")
+        #expect((m["tableRight"] as? Double ?? .infinity) <= Double(width) + 0.5 && m["tableScrolls"] as? Bool == true, "\(what) at \(width) px: the day table")
+    }
+
+    /// Issue 22 (2): 2 of 14 days with readings. Before, the AGP said "14 days", CGM active 100 %
+    /// and nothing else; now it says 2 of 14 days, the active % over the whole period (= the
+    /// metric `active_percent_period`) and shows the notice, at both widths.
+    @Test func aSparsePeriodSaysSoAtBothWidths() throws {
+        let db = Self.realDatabase
+        let file = try page(db)
+        let html = try String(contentsOf: file, encoding: .utf8)
+        let metrics = try periodMetrics(db, from: "2025-09-02", to: "2025-09-15")
+        #expect(metrics["days_with_data"] as? Double == 2 && metrics["period_days"] as? Double == 14)
+        let active = try #require(metrics["active_percent_period"] as? Double)
+        let shown = String(format: "%.1f%%", active)
+        // The page's AGP and Days sections and the AGP report itself.
+        #expect(count(html, "<p class=\"period-notice insufficient\" role=\"alert\"><strong>Not enough data for a reliable report.</strong>") == 2)
+        #expect(count(html, "<b data-stat=\"days-with-data\">2 of 14 days</b>") == 2)
+        #expect(count(html, "<b data-stat=\"active-percent\">\(shown)</b>") == 2)
+        #expect(html.contains("<g class=\"data-notice insufficient\" role=\"alert\">"))
+        #expect(html.contains("data-stat=\"active-percent\" style=\"fill:#882255\">\(shown)</text>"))
+        #expect(html.contains("Not enough data: 2 of 14 days with readings, CGM active \(shown)"))
+        #expect(!html.contains(" a day</text>"), "time per day is per day with data")
+        #expect(html.contains(" a data day</text>"))
+        // TITR and GRI as `metrics` computes them.
+        let titr = try #require(metrics["titr_70_140_pct"] as? Double), gri = try #require(metrics["gri"] as? Double)
+        #expect(html.contains("data-stat=\"titr\">\(Int(titr.rounded()))%</text>") || html.contains("data-stat=\"titr\">\(String(format: "%.1f", titr))%</text>"))
+        #expect(html.contains(String(format: "%.1f", gri) + " · zone " + (metrics["gri_zone"] as? String ?? "?")))
+        for width in Self.widths {
+            let m = try measure(file, hash: "agp", width: width)
+            expectFits(m, width, "the sparse period")
+        }
+    }
+
+    /// Issue 22 (2): 14 full days: no notice, and the page's active % is the metric's.
+    @Test func fourteenFullDaysHaveNoNotice() throws {
+        let db = try ChartFixture.db()
+        let file = try page(db, ["--from", ChartFixture.firstDay, "--to", ChartFixture.lastDay])
+        let html = try String(contentsOf: file, encoding: .utf8)
+        let metrics = try periodMetrics(db, from: ChartFixture.firstDay, to: ChartFixture.lastDay)
+        let active = try #require(metrics["active_percent_period"] as? Double)
+        #expect(active >= 70 && metrics["days_with_data"] as? Double == 14)
+        #expect(!html.contains("class=\"period-notice insufficient\"") && !html.contains("class=\"data-notice insufficient\""))
+        #expect(count(html, "<p class=\"period-notice\"><b data-stat=\"days-with-data\">14 of 14 days</b> have glucose readings · CGM active <b data-stat=\"active-percent\">"
+                      + String(format: "%.1f%%", active) + "</b>") == 2)
+        for width in Self.widths {
+            expectFits(try measure(file, hash: "day-" + ChartFixture.day, width: width), width, "the full fortnight")
+        }
+    }
+
+    /// Issue 22 (4): the AAPS day of the Nightscout exporter's CSV (an SMB and a temp basal every
+    /// 5 minutes for hours). Before, the insulin lane was a solid bar with a guide line per dose and
+    /// labels over markers; now each hour's micro-boluses are one marker whose tooltip gives the
+    /// total, each hour's basal entries another, and no lane text overlaps another item, at both widths.
+    @Test func anAAPSDayGathersItsMicroBolusesPerHour() throws {
+        let db = E2E.tempDir().appendingPathComponent("aaps.sqlite")
+        let r = try E2E.run(["import", Self.nightscout.appendingPathComponent("nightscout-exporter-with-treatments.csv").path, "--db", db.path,
+                             "--timezone", "America/Chicago", "--subject", "aaps"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let file = try page(db)
+        let html = try String(contentsOf: file, encoding: .utf8)
+        // Every micro-bolus hour as the store sums it (local hours, UTC−5 on that March day).
+        let hours = E2E.query(db, """
+            SELECT strftime('%H', start + utc_offset, 'unixepoch'), count(*), round(sum(insulin_u), 2) FROM events
+            WHERE kind = 'insulin' AND subtype = 'bolus' AND insulin_u < 1 GROUP BY 1 HAVING count(*) > 1
+            """)
+        #expect(hours.count >= 2)
+        for h in hours {
+            let hour = Int(h[0])!, next = String(format: "%02d", hour + 1)
+            let total = String(format: "%g", Double(h[2])!)
+            #expect(html.contains("<title>Micro-boluses \(h[0]):00–\(next):00: \(h[1]) doses, \(total) U in total ("), "hour \(h[0]): \(h[1]) doses, \(total) U")
+        }
+        let article = html.components(separatedBy: "id=\"day-2026-03-24\"").dropFirst().first?.components(separatedBy: "</article>").first ?? ""
+        let doses = Int(E2E.scalar(db, "SELECT count(*) FROM events WHERE kind = 'insulin'"))!
+        let drawn = count(article, "<g class=\"event bolus") + count(article, "<g class=\"event basal")
+        #expect(doses > 30 && drawn < doses / 3, "\(drawn) insulin markers for \(doses) doses")
+        #expect(count(article, "class=\"guide\"") < 10)
+        // Temp basals are basal: the basal switch hides them.
+        #expect(article.contains("<g class=\"event basal hourly\" data-kind=\"insulin\""))
+        for width in Self.widths {
+            let m = try measure(file, hash: "day-2026-03-24", width: width)
+            expectFits(m, width, "the AAPS day")
+            let boxes = (m["laneBoxes"] as? [[Any]] ?? []).map { b in (item: b[0] as! Int, l: b[1] as! Double, t: b[2] as! Double, r: b[3] as! Double, btm: b[4] as! Double, text: (b[5] as! String) == "text") }
+            #expect(boxes.count > 10)
+            for a in boxes where a.text {
+                for b in boxes where b.item != a.item && a.l < b.r - 0.5 && b.l < a.r - 0.5 && a.t < b.btm - 0.5 && b.t < a.btm - 0.5 {
+                    Issue.record("at \(width) px the label of lane item \(a.item) overlaps item \(b.item)")
+                }
+            }
+        }
+    }
+
+    /// Issue 22 (5): the Loop evening ends at 23:55. Before, its forecast began at 23:55 and all six
+    /// points lay past 24:00, off the chart; now the points kept lie inside the x axis, the line
+    /// starts at the last reading, drawn red and dotted.
+    @Test func theForecastStaysInsideTheChartAtBothWidths() throws {
+        let file = try page(Self.realDatabase)
+        for width in Self.widths {
+            let m = try measure(file, hash: "day-2025-09-14", width: width)
+            #expect(m["shownDay"] as? String == "2025-09-14")
+            let xs = m["forecastPoints"] as? [Double] ?? []
+            #expect(!xs.isEmpty && xs.allSatisfy { $0 >= 204 && $0 <= 828 }, "forecast points at \(xs)")
+            let start = m["forecastStart"] as? [Double] ?? [], last = m["lastReading"] as? [Double] ?? [1, 1]
+            #expect(start.count == 2 && zip(start, last).allSatisfy { abs($0 - $1) < 0.2 }, "the line starts at \(start), the last reading is at \(last)")
+            expectFits(m, width, "the Loop day")
+        }
+        let html = try String(contentsOf: file, encoding: .utf8)
+        #expect(html.contains(".hp-chart .forecast{fill:none;stroke:#C0172C;stroke-width:2.6;stroke-linecap:round;stroke-dasharray:0 5}"))
+    }
+}
