@@ -17,6 +17,10 @@ struct StoreChartSource: ChartDataSource {
         try queries.events(subject: subject, fromUTC: fromUTC, toUTC: toUTC)
     }
 
+    func basalRates(fromUTC: Int64, toUTC: Int64) throws -> [Measurement] {
+        try queries.readings(subject: subject, metric: "basal_rate", fromUTC: fromUTC, toUTC: toUTC)
+    }
+
     func glucoseSpan() throws -> (first: Measurement, last: Measurement)? {
         try queries.readingSpan(subject: subject)
     }

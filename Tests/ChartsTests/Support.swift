@@ -24,6 +24,10 @@ final class MemorySource: ChartDataSource {
 
     func events(fromUTC: Int64, toUTC: Int64) throws -> [Event] { eventList.filter { $0.start >= fromUTC && $0.start < toUTC } }
 
+    /// `basal_rate` readings are kept apart from glucose (`readings` holds the glucose series).
+    var basal: [Measurement] = []
+    func basalRates(fromUTC: Int64, toUTC: Int64) throws -> [Measurement] { basal.filter { $0.start >= fromUTC && $0.start < toUTC } }
+
     func glucoseSpan() throws -> (first: Measurement, last: Measurement)? {
         guard let f = readings.first, let l = readings.last else { return nil }
         return (f, l)

@@ -200,6 +200,7 @@ public struct DaySVG: ChartDrawing {
                    attributes: "fill=\"\(i % 2 == 0 ? "#F3F4F6" : "#F9FAFB")\"")
             m.textElement(x: Self.plotLeft - 7, y: top + 12.5, name, attributes: "class=\"t-small\" text-anchor=\"end\"")
         }
+        basalSteps(&m)
         m.raw("<g class=\"events\">")
         // Where each lane's last label ends: a label that would overprint it is left to the tooltip.
         var labelEnds = [Double](repeating: -.infinity, count: 3)
@@ -243,6 +244,28 @@ public struct DaySVG: ChartDrawing {
             } else {
                 labelEnds[laneIndex] = max(labelEnds[laneIndex], cx + 7)
             }
+            m.raw("</g>")
+        }
+        m.raw("</g>")
+    }
+
+    /// The delivered basal as a step area along the insulin lane's floor, its height the rate over the
+    /// day's highest (scheduled steps light, temporary rates darker over them, a suspend a hatched
+    /// floor); each step tells its rate and span on hover or tap. The basal switch hides it.
+    func basalSteps(_ m: inout Markup) {
+        guard !view.basal.isEmpty, view.showBasal || inPage else { return }
+        let top = Self.laneTop + 2 * Self.laneHeight + 2, bottom = top + Self.laneHeight - 4
+        let highest = max(view.basal.map(\.rate).max() ?? 0, 0.1)
+        let colour = MarkerShape.colour("basal")
+        m.raw("<g class=\"basal-rate\" data-highest=\"\(Fmt.amount(highest, 2))\">")
+        for s in view.basal {
+            let x1 = x(minute: s.startMinute), x2 = x(minute: s.endMinute)
+            let h = s.rate == 0 ? 2 : max(1.5, (bottom - top) * s.rate / highest)
+            let fill = s.rate == 0 ? "#9CA3AF" : colour
+            let opacity = s.rate == 0 ? "0.9" : s.temporary ? "0.55" : "0.22"
+            m.raw("<g class=\"basal-step\(s.temporary ? " temp" : "")\" data-rate=\"\(Fmt.amount(s.rate, 3))\" tabindex=\"0\">")
+            m.title(s.detail)
+            m.rect(x1, bottom - h, max(x2 - x1, 0.6), h, attributes: "fill=\"\(fill)\" fill-opacity=\"\(opacity)\"")
             m.raw("</g>")
         }
         m.raw("</g>")

@@ -62,6 +62,29 @@ public struct DayView: Sendable {
         public var shift: Double = 0
     }
 
+    /// Delivered basal over a span of the day (U/h): a pump's scheduled rate until its next change,
+    /// or a temporary rate (an AID system's temp basal, a suspend at 0 U/h) over its duration.
+    public struct BasalSegment: Sendable {
+        public var utc: Int64
+        public var endUTC: Int64
+        public var offset: Int32
+        public var rate: Double
+        /// A temporary rate (its own duration) drawn over the scheduled steps.
+        public var temporary: Bool
+        public var source: String
+        /// Minutes since the view's midnight, clipped to the day.
+        public var startMinute: Double
+        public var endMinute: Double
+
+        public var minutes: Double { Double(max(0, endUTC - utc)) / 60 }
+        /// "Temp basal 0.8 U/h 04:50–05:20 (30min)".
+        public var detail: String {
+            let from = Fmt.clock(localSeconds: LocalDays.local(utc, offset)), to = Fmt.clock(localSeconds: LocalDays.local(endUTC, offset))
+            let what = rate == 0 ? "Basal suspended (0 U/h)" : (temporary ? "Temp basal " : "Basal ") + Fmt.amount(rate, 2) + " U/h"
+            return what + " " + from + "–" + to + " (" + Fmt.duration(minutes: minutes) + ")"
+        }
+    }
+
     /// An illness or stress episode touching the day.
     public struct Episode: Sendable {
         public var name: String
@@ -78,6 +101,8 @@ public struct DayView: Sendable {
     public var points: [Point]
     public var markers: [Marker]
     public var episodes: [Episode]
+    /// Delivered basal rates touching the day, in time order (scheduled steps, then temporary spans).
+    public var basal: [BasalSegment] = []
     public var forecast: Forecast?
     /// The three days before (oldest first) and the three after.
     public var previous: [SideDay]

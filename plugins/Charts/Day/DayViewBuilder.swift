@@ -20,8 +20,10 @@ public struct DayViewBuilder {
         self.today = today
     }
 
-    /// `readingsByDay` maps each local day to its readings in time order; `events` are the day's.
-    public func build(day: Int64, readingsByDay: [Int64: [Measurement]], events: [Event], forecast: DayView.Forecast?) -> DayView {
+    /// `readingsByDay` maps each local day to its readings in time order; `events` are the day's;
+    /// `basalRates` the subject's `basal_rate` readings from a day before it on (see `basalSegments`).
+    public func build(day: Int64, readingsByDay: [Int64: [Measurement]], events: [Event], forecast: DayView.Forecast?,
+                      basalRates: [Measurement] = []) -> DayView {
         let midnight = day * 86_400
         let points = (readingsByDay[day] ?? []).map { m in
             DayView.Point(utc: m.start, offset: m.utcOffset, mgdl: m.value, flags: m.flags, source: m.source.text,
@@ -46,9 +48,41 @@ public struct DayViewBuilder {
             < ($1.utc, $1.kind.rawValue, $1.insulinType, $1.insulin ?? $1.carbs ?? 0, $1.name) }
         func side(_ d: Int64) -> DayView.SideDay { Self.side(day: d, readings: readingsByDay[d] ?? []) }
         return DayView(subject: subject, day: day, unit: settings.unit, bands: bands, showBasal: settings.showBasal,
-                       points: points, markers: markers, episodes: episodes, forecast: forecast.flatMap { Self.insideDay($0, midnight: midnight) },
+                       points: points, markers: markers, episodes: episodes, basal: Self.basalSegments(basalRates, day: day), forecast: forecast.flatMap { Self.insideDay($0, midnight: midnight) },
                        previous: (1...3).reversed().map { side(day - Int64($0)) }, next: (1...3).map { side(day + Int64($0)) },
                        navigation: .init(previous: day - 1, next: day + 1, today: today, first: firstDay, last: lastDay))
+    }
+
+    /// The longest a scheduled rate is taken to hold without a next change.
+    static let scheduledRateHolds: Int64 = 86_400
+
+    /// The day's delivered basal from `basal_rate` readings (U/h): a reading with a span is a
+    /// temporary rate over it (Nightscout temp basals, suspends at 0 U/h); a reading at an instant is
+    /// a scheduled rate (CareLink's Basal Rate column) that holds until the next such change, at most
+    /// a day; a temporary rate ends where the next begins. Scheduled steps come first, then the
+    /// temporary spans drawn over them, each in time order.
+    static func basalSegments(_ rates: [Measurement], day: Int64) -> [DayView.BasalSegment] {
+        let midnight = day * 86_400
+        var out: [DayView.BasalSegment] = []
+        func add(_ m: Measurement, until end: Int64, temporary: Bool) {
+            let from = Double(LocalDays.local(m.start, m.utcOffset) - midnight) / 60
+            let to = Double(LocalDays.local(end, m.utcOffset) - midnight) / 60
+            guard m.value.isFinite, m.value >= 0, to > 0, from < 1440, end > m.start else { return }
+            out.append(DayView.BasalSegment(utc: m.start, endUTC: end, offset: m.utcOffset, rate: m.value, temporary: temporary,
+                                            source: m.source.text, startMinute: max(from, 0), endMinute: min(to, 1440)))
+        }
+        let sorted = rates.sorted { $0.start < $1.start }
+        let changes = sorted.filter { $0.end <= $0.start }
+        for (i, m) in changes.enumerated() {
+            let next = i + 1 < changes.count ? changes[i + 1].start : Int64.max
+            add(m, until: min(next, m.start + scheduledRateHolds), temporary: false)
+        }
+        // A new temporary rate replaces the running one (as a pump does): each ends at the next one's start.
+        let temporary = sorted.filter { $0.end > $0.start }
+        for (i, m) in temporary.enumerated() {
+            add(m, until: i + 1 < temporary.count ? min(m.end, max(temporary[i + 1].start, m.start + 1)) : m.end, temporary: true)
+        }
+        return out
     }
 
     /// The most a forecast may move in its first 5 minutes: 3 mg/dL a minute, a fast real change.

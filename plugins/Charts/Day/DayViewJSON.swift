@@ -67,6 +67,19 @@ extension DayView {
         }
         w.endArray()
 
+        // Delivered basal (U/h): scheduled steps, then temporary rates; hidden with basal insulin.
+        w.key("basal"); w.beginArray()
+        for b in showBasal ? basal : [] {
+            w.beginObject()
+            w.key("start"); w.string(ChartJSON.local(b.utc, b.offset))
+            w.key("end"); w.string(ChartJSON.local(b.endUTC, b.offset))
+            w.key("rate_u_h"); w.double(b.rate)
+            w.key("temporary"); w.bool(b.temporary)
+            w.key("source"); w.string(b.source)
+            w.endObject()
+        }
+        w.endArray()
+
         w.key("forecast")
         if let f = forecast {
             w.beginObject()

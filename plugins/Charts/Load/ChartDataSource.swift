@@ -7,6 +7,8 @@ public protocol ChartDataSource {
     func glucose(fromUTC: Int64, toUTC: Int64) throws -> [Measurement]
     /// Events with `fromUTC <= start < toUTC`, in time order.
     func events(fromUTC: Int64, toUTC: Int64) throws -> [Event]
+    /// Delivered basal rates (`basal_rate` readings, U/h) with `fromUTC <= start < toUTC`, in time order.
+    func basalRates(fromUTC: Int64, toUTC: Int64) throws -> [Measurement]
     /// The subject's first and last glucose reading; nil when there is none.
     func glucoseSpan() throws -> (first: Measurement, last: Measurement)?
     /// The day table's rows for local days `fromDay...toDay` that have any summary, oldest first.

@@ -34,6 +34,8 @@ public struct ChartLoader {
         let readings = try source.glucose(fromUTC: window.from, toUTC: window.to)
         let eventBounds = LocalDays.utcBounds(firstDay: days.lowerBound - 1, lastDay: days.upperBound)
         let events = try source.events(fromUTC: eventBounds.from, toUTC: eventBounds.to)
+        // From a day further back: the scheduled rate running at the first midnight started before it.
+        let basal = try source.basalRates(fromUTC: eventBounds.from - DayViewBuilder.scheduledRateHolds, toUTC: eventBounds.to)
 
         var byDay: [Int64: [Measurement]] = [:]
         for r in readings { byDay[LocalDays.day(r.start, r.utcOffset), default: []].append(r) }
@@ -49,7 +51,7 @@ public struct ChartLoader {
         }
         return days.map { d in
             let last = byDay[d]?.map(\.start).max()
-            return builder.build(day: d, readingsByDay: byDay, events: events, forecast: last.flatMap { forecasts[$0] })
+            return builder.build(day: d, readingsByDay: byDay, events: events, forecast: last.flatMap { forecasts[$0] }, basalRates: basal)
         }
     }
 

@@ -45,7 +45,7 @@ enum PageStyle {
     .dayviews .dayview:target{display:block}
     .js .dayviews .dayview{display:none}
     .js .dayviews .dayview.shown{display:block}
-    body:has(#show-basal:not(:checked)) .event.basal,body:has(#show-basal:not(:checked)) .legend-basal{display:none}
+    body:has(#show-basal:not(:checked)) .event.basal,body:has(#show-basal:not(:checked)) .basal-rate,body:has(#show-basal:not(:checked)) .legend-basal{display:none}
     .all-days{margin-top:10px}
     .all-days summary{cursor:pointer;color:#0B5C91;font-weight:600}
     .all-days ol{columns:4;margin:8px 0 0;padding-left:20px}
