@@ -2,8 +2,10 @@
 /// optionally preceded by sync bytes.
 ///
 /// Resynchronisation: with sync bytes, bytes before a sync marker are skipped and reported as one
-/// bad run, and a frame whose values fail the checks is dropped and the search restarts one byte
-/// after its marker. Without sync bytes, a frame that fails the checks (NaN, beyond the physical
+/// bad run, and a frame counts only when the next frame's marker follows it (or the stream ends right
+/// after it): stray bytes hold marker-like pairs (a cut frame, line noise), and a marker alone would
+/// decode them as frames. A frame whose values fail the checks, or that the next marker does not
+/// confirm, is dropped and the search restarts one byte after its marker. Without sync bytes, a frame that fails the checks (NaN, beyond the physical
 /// range) means the stream slipped: one byte is skipped and decoding retried, until a frame is
 /// valid again; the skipped run is reported once. Without a marker a slip is only seen when a
 /// misaligned frame fails the checks (misaligned bytes often still make in-range floats), so use
@@ -26,9 +28,21 @@ public struct BinaryFrameDecoder: StreamDecoder {
 
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ out: (DecodeEvent) throws -> Void) rethrows {
         pending.append(contentsOf: bytes)
+        try decodeFrames(final: false, out)
+    }
+
+    private mutating func decodeFrames(final: Bool, _ out: (DecodeEvent) throws -> Void) rethrows {
         var i = 0
         while pending.count - i >= frameSize {
-            if !layout.sync.isEmpty, !matchesSync(at: i) { skip(at: i); i += 1; continue }
+            if !layout.sync.isEmpty {
+                if !matchesSync(at: i) { skip(at: i); i += 1; continue }
+                // The next marker confirms the frame; wait for it unless the stream ended right here.
+                let next = i + frameSize
+                if pending.count - next < layout.sync.count {
+                    if !final { break }
+                    if next != pending.count { skip(at: i); i += 1; continue }
+                } else if !matchesSync(at: next) { skip(at: i); i += 1; continue }
+            }
             let reading = decode(at: i + layout.sync.count)
             if ReadingCheck.problem(reading.accel, nil, layout: layout) != nil { skip(at: i); i += 1; continue }
             try flushSkipped(out)
@@ -40,6 +54,7 @@ public struct BinaryFrameDecoder: StreamDecoder {
     }
 
     public mutating func endOfStream(_ out: (DecodeEvent) throws -> Void) rethrows {
+        try decodeFrames(final: true, out)
         for b in pending { if skipStart < 0 { skipStart = offset }; if skipped.count < 64 { skipped.append(b) } }
         offset += Int64(pending.count)
         pending.removeAll()
