@@ -131,7 +131,7 @@ import Testing
         #expect(run.samples.count == 999)
         #expect(run.quarantined == 1)
         #expect(run.rejects.first?.line == Int64(4200))  // frame 300 × 14 bytes
-        #expect(run.samples.last?.t == Self.monday0730 + 9_990)
+        #expect(run.samples.last?.t == Self.monday0730 + 9_980)  // times count samples at 100 Hz: 999 of them
         #expect(run.sessions.count == 1)
     }
 }

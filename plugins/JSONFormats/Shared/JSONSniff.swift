@@ -8,6 +8,12 @@ import HealthPipeCore
 enum JSONSniff {
     /// The first object of the prefix, parsed with `table`; nil when the prefix holds no object.
     static func firstObject(_ sniff: FileSniff, table: JSONPathTable) -> JSONDocument? {
+        var cut = false
+        return firstObject(sniff, table: table, cut: &cut)
+    }
+
+    /// As above; `cut` tells that the object runs past the prefix, so a key it lacks may come later.
+    static func firstObject(_ sniff: FileSniff, table: JSONPathTable, cut: inout Bool) -> JSONDocument? {
         var bytes = sniff.prefix[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let open = bytes.firstIndex(where: { !JSONDocumentParser.isSpace($0) }) else { return nil }
@@ -22,6 +28,7 @@ enum JSONSniff {
         let body = Array(bytes[start...])
         // The nodes point into `body`; read them before it goes away.
         var cutOff = false
+        cut = false
         let whole = body.withUnsafeBufferPointer { b -> JSONDocument? in
             switch parser.parse(b.baseAddress!, count: b.count) {
             case .complete: return doc.detached()
@@ -31,6 +38,7 @@ enum JSONSniff {
         }
         if let whole { return whole }
         guard cutOff, let skeleton = skeleton(of: body[...]) else { return nil }
+        cut = true
         let cut = JSONDocument(table: table)
         var again = JSONDocumentParser(document: cut)
         return skeleton.withUnsafeBufferPointer { b -> JSONDocument? in
