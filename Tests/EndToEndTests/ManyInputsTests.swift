@@ -46,11 +46,10 @@ import Testing
         let header = CorpusData.text(CorpusData.clarityLines[0])
         var files: [String] = []
         files.reserveCapacity(20_000)
+        let iso = ISO8601DateFormatter()
         for i in 0..<20_000 {
-            // One reading each, every 5 minutes from 2024-01-01 on (about 69 days).
-            let minutes = i * 5
-            let t = String(format: "2024-%02d-%02dT%02d:%02d:00", 1 + minutes / 44_640, 1 + (minutes / 1440) % 31,
-                           (minutes / 60) % 24, minutes % 60)
+            // One reading each, every 5 minutes from 2024-01-01 on (about 69 days); Clarity's times have no zone.
+            let t = String(iso.string(from: Date(timeIntervalSince1970: 1_704_067_200 + Double(i * 300))).dropLast())
             let path = dir.appendingPathComponent("\(i).csv").path
             try Data((header + "\n1,\(t),EGV,,,,G7,\(80 + i % 100),,,,\n").utf8).write(to: URL(fileURLWithPath: path))
             files.append(path)

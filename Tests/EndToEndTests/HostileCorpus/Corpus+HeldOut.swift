@@ -105,6 +105,30 @@ extension HostileCorpus {
             return Invocation(arguments: ["stream", "--replay", path, "--format", "float32", "--sync", "AA55", "--rate", "100",
                                           "--start", "2026-01-05T07:30:00Z", "--db", box.path("s.sqlite"), "--timezone", "UTC"])
         },
+        HostileCase("serial-binary-check-byte-keeps-a-frame-followed-by-noise",
+                    Expectation(exit: 3, quarantined: [.line(4500, "regain frame alignment", raw: "ff 55 aa"),
+                                                       .line(9003, "regain frame alignment", raw: "aa 55 0 0 80 3e")],
+                                quarantineFile: "s.quarantine.ndjson",
+                                stderr: ["motion-session        1000"],
+                                writes: ["s.sqlite", "s.sqlite-wal", "s.sqlite-shm", "s.quarantine.ndjson"])) { box in
+            // As above with an XOR check byte after each payload (15-byte frames), three bytes of line
+            // noise after frame 299, and the ten cut frames (100 bytes) before frame 600: the check byte
+            // confirms frame 299 although no marker follows it, and the cut frames fail it.
+            var bytes: [UInt8] = []
+            func frame(_ v: [Float]) {
+                var payload: [UInt8] = []
+                for f in v { withUnsafeBytes(of: f.bitPattern.littleEndian) { payload += $0 } }
+                bytes += [0xAA, 0x55] + payload + [payload.reduce(0, ^)]
+            }
+            for i in 0..<1000 {
+                if i == 600 { for _ in 0..<10 { bytes += [0xAA, 0x55]; for f: Float in [0.25, 0.5] { withUnsafeBytes(of: f.bitPattern.littleEndian) { bytes += $0 } } } }
+                frame([Float(0.5 * sin(2 * Double.pi * 4 * Double(i) / 100)), 0, 1])
+                if i == 299 { bytes += [0xFF, 0x55, 0xAA] }
+            }
+            let path = try box.write("ble.bin", Data(bytes))
+            return Invocation(arguments: ["stream", "--replay", path, "--format", "float32", "--sync", "AA55", "--checksum", "xor8",
+                                          "--rate", "100", "--start", "2026-01-05T07:30:00Z", "--db", box.path("s.sqlite"), "--timezone", "UTC"])
+        },
         HostileCase("health-reports-json-whose-first-report-is-over-64-kb-is-detected",
                     Expectation(exit: 0, check: { box in
                         let n = box.query("SELECT count(*) FROM reports")
@@ -112,8 +136,8 @@ extension HostileCorpus {
                     })) { box in
             let note = String(repeating: "a long day; ", count: 8000)  // 96 KB
             let json = "[\n{\"id\": \"r1\", \"time\": \"2024-03-01T08:00:00Z\", \"note\": \"\(note)\", \"values\": "
-                + "[{\"metric\": \"body_temperature\", \"value\": 36.6, \"unit\": \"degC\", \"importance\": 2}]},\n"
-                + "{\"id\": \"r2\", \"time\": \"2024-03-02T08:00:00Z\", \"values\": [{\"metric\": \"body_temperature\", \"value\": 36.7, \"unit\": \"degC\", \"importance\": 2}]}\n]\n"
+                + "[{\"metric\": \"body_temperature\", \"value\": 36.6, \"unit\": \"degC\", \"importance\": 2}, {\"metric\": \"blood_pressure_systolic\", \"value\": 118, \"unit\": \"mmHg\", \"importance\": 3}]},\n"
+                + "{\"id\": \"r2\", \"time\": \"2024-03-02T08:00:00Z\", \"values\": [{\"metric\": \"body_temperature\", \"value\": 36.7, \"unit\": \"degC\", \"importance\": 2}, {\"metric\": \"blood_pressure_systolic\", \"value\": 118, \"unit\": \"mmHg\", \"importance\": 3}]}\n]\n"
             return Invocation(arguments: box.importing([try box.write("reports.json", json)]))
         },
         HostileCase("health-reports-json-whose-first-entry-has-a-100-kb-name-is-detected",
