@@ -127,7 +127,7 @@ public struct GraphRunner {
         report.outcome = report.error != nil ? .failed : (StopRequest.isRequested ? .interrupted : .completed)
         for (i, n) in nodes.enumerated() {
             let c = contexts[i]
-            report.inputs.append(contentsOf: c.inputs)
+            report.inputs.append(contentsOf: c.inputsAfterGate)
             report.stages.append(.init(name: n.name, type: n.descriptor.name, role: n.descriptor.role, recordsIn: c.recordsIn,
                                        recordsOut: c.recordsOut, quarantined: c.quarantined, skipped: c.skipped,
                                        seconds: c.seconds, warnings: c.warnings, sampleErrors: c.sampleErrors))
