@@ -28,7 +28,7 @@ public struct HealthPipeMain: ParsableCommand {
     public static func main() {
         let code: Int32
         do {
-            var command = try parseAsRoot(nil)
+            var command = try parseAsRoot(ImportOperands.split(Array(CommandLine.arguments.dropFirst())))
             try command.run()
             code = 0
         } catch {

@@ -42,10 +42,11 @@ struct ImportCommand: ParsableCommand {
                                             message: "--on-error \(onError): expected fail, skip or quarantine"))
         }
         let cwd = FileManager.default.currentDirectoryPath
-        var files = self.files
+        let given = self.files + ImportOperands.takenAside
+        var files = given
         if let shard = try sharding.parsed() {
             files = files.filter { shard.contains(id: Shard.id(path: $0, subject: shared.subject)) }
-            ShardOption.note(shard, kept: files.count, of: self.files.count, what: "files")
+            ShardOption.note(shard, kept: files.count, of: given.count, what: "files")
             if files.isEmpty { return }
         }
         var inputs: [ImportInput] = []

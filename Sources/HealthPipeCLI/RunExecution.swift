@@ -40,10 +40,15 @@ enum RunExecution {
         if report.outcome == .completed {
             refreshStores(of: graph, into: &report, registry: registry, settings: settings, quarantine: defaultQuarantine)
         }
-        if !quiet || report.exitCode != 0 { printError(report.summary()) }
+        // The report is an output like any other: one that cannot be written (a full disk) fails
+        // the run, and the summary says so instead of "completed".
         if let reportPath {
-            do { try AtomicFile.write(report.json(), to: reportPath, what: "report") } catch { printError("\(error)") }
+            do { try AtomicFile.write(report.json(), to: reportPath, what: "report") } catch {
+                report.outcome = .failed
+                report.error = (report.error.map { $0 + "; " } ?? "") + "\(error)"
+            }
         }
+        if !quiet || report.exitCode != 0 { printError(report.summary()) }
         // A live stream has no natural end: Ctrl-C is how the user finishes it, not a failure.
         if report.outcome == .interrupted, stopEndsNormally, report.error == nil {
             printError("stopped: every finished session is stored")

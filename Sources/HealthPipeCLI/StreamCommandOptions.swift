@@ -18,6 +18,7 @@ struct StreamInputOptions: ParsableArguments {
     @Option(name: .customLong("gesture-gap"), help: "Seconds added at each blank line of a replay.") var gestureGap: Double?
     @Option(name: .customLong("device-name"), help: "Device name stored with the sessions.") var deviceName: String?
     @Option(help: "Hex marker before each binary frame (e.g. AA55).") var sync: String?
+    @Option(help: "Check byte after each binary frame's payload: none, xor8 or sum8.") var checksum: String?
     @Option(name: .customLong("int16-scale"), help: "g per LSB of int16 frames (default 4/32768).") var int16Scale: Double?
     @Flag(name: .customLong("big-endian"), help: "int16 frames are big-endian (Bluefruit).") var bigEndian = false
 }
@@ -58,6 +59,7 @@ enum StreamPipeline {
         if let v = input.gestureGap { src.append(("gesture_gap", n(v))); flag("imu", "gesture_gap", "--gesture-gap \(v)") }
         if let v = input.deviceName { src.append(("device", Node(v))); flag("imu", "device", "--device-name \(v)") }
         if let v = input.sync { src.append(("sync", Node(v))); flag("imu", "sync", "--sync \(v)") }
+        if let v = input.checksum { src.append(("checksum", Node(v))); flag("imu", "checksum", "--checksum \(v)") }
         if let v = input.int16Scale { src.append(("int16_scale", n(v))); flag("imu", "int16_scale", "--int16-scale \(v)") }
         if input.bigEndian { src.append(("big_endian", PipelineDraft.bool(true))) }
         p.add(.source, "imu", type: "serial-imu", onError: onError, options: src)

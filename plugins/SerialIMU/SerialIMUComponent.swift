@@ -19,6 +19,7 @@ struct SerialIMUOptions: Decodable {
     var int16_scale: Double?
     var big_endian: Bool?
     var sync: String?
+    var checksum: String?
     var device: String?
     var device_mode: Bool?
     var silence: Double?
@@ -51,6 +52,8 @@ public let serialIMUComponent = ComponentDescriptor(
         OptionDoc("int16_scale", "g per LSB", default: "4/32768", "scale of int16 frames"),
         OptionDoc("big_endian", "bool", default: "false", "int16 frames are big-endian (Bluefruit)"),
         OptionDoc("sync", "hex", default: "none", "frame marker before each binary frame, e.g. AA55"),
+        OptionDoc("checksum", "none | xor8 | sum8", default: "none",
+                  "a check byte after each binary frame's payload (XOR or sum of its bytes); it confirms the frame"),
         OptionDoc("device", "text", default: "the path's last component", "device name stored with samples and sessions"),
         OptionDoc("device_mode", "bool", default: "auto", "treat the path as a device even if it is not a character device yet"),
         OptionDoc("silence", "seconds", default: "3", "on a device, this long without bytes ends the open session as idle "
@@ -113,6 +116,10 @@ enum SerialIMUSettingsBuilder {
         if let hex = o.sync {
             guard let bytes = parseHex(hex), !bytes.isEmpty else { throw b.error("sync is hex bytes such as AA55", option: "sync") }
             layout.sync = bytes
+        }
+        if let c = o.checksum {
+            guard let checksum = StreamLayout.Checksum(rawValue: c) else { throw b.error("checksum is none, xor8 or sum8", option: "checksum") }
+            layout.checksum = checksum
         }
         s.layout = layout
         if let start = o.start {

@@ -20,6 +20,8 @@ public protocol OutputChecking: FileRoleDescribing {
 /// transforming and writing overlap. Collects the run report and decides the outcome.
 public struct GraphRunner {
     public var queueCapacity = 4
+    /// Sources that read at the same time; the others wait their turn (see `run`).
+    public static let maxRunningSources = 32
     public var showProgress: Bool
 
     public init(showProgress: Bool = false) { self.showProgress = showProgress }
@@ -67,11 +69,17 @@ public struct GraphRunner {
         }
 
         let group = DispatchGroup()
+        // Sources beyond `maxRunningSources` wait for a slot, in order: 20,000 input files are 20,000
+        // source stages, and run all at once they held 20,000 threads, open files and read buffers.
+        let slots = DispatchSemaphore(value: Self.maxRunningSources)
+        var waiting: [StageJob] = []
         if failure.message == nil {
             for (i, n) in nodes.enumerated() {
                 let job = StageJob(stage: n.stage, context: contexts[i], input: queues[i], outputs: downstream[i])
+                let isSource = n.stage is any Source
                 group.enter()
                 let thread = Thread {
+                    defer { if isSource { slots.signal() } }
                     let started = ContinuousClock.now
                     do { try job.execute() } catch is Cancelled {
                     } catch is ReadInterrupted {  // a stop request reached a read: the run is interrupted, not failed
@@ -85,9 +93,28 @@ public struct GraphRunner {
                 }
                 thread.name = "stage \(n.name)"
                 thread.stackSize = 4 << 20
-                thread.start()
+                if isSource {
+                    job.thread = thread
+                    waiting.append(job)
+                } else { thread.start() }
             }
         }
+        let launcher = Thread { [waiting] in
+            for job in waiting {
+                slots.wait()
+                // A failed or stopped run starts no more sources; theirs end as if read.
+                if failure.aborted || StopRequest.isRequested {
+                    for q in job.outputs { q.producerFinished() }
+                    job.thread = nil
+                    slots.signal()
+                    group.leave()
+                    continue
+                }
+                job.thread?.start()
+                job.thread = nil
+            }
+        }
+        launcher.start()
         let bar = showProgress ? ProgressBar(meter: progress) : nil
         bar?.start()
         group.wait()
@@ -100,7 +127,7 @@ public struct GraphRunner {
         report.outcome = report.error != nil ? .failed : (StopRequest.isRequested ? .interrupted : .completed)
         for (i, n) in nodes.enumerated() {
             let c = contexts[i]
-            report.inputs.append(contentsOf: c.inputs)
+            report.inputs.append(contentsOf: c.inputsAfterGate)
             report.stages.append(.init(name: n.name, type: n.descriptor.name, role: n.descriptor.role, recordsIn: c.recordsIn,
                                        recordsOut: c.recordsOut, quarantined: c.quarantined, skipped: c.skipped,
                                        seconds: c.seconds, warnings: c.warnings, sampleErrors: c.sampleErrors))
@@ -127,10 +154,14 @@ private final class FailureLatch: Sendable {
     private let queues: [BatchQueue]
     init(queues: [BatchQueue]) { self.queues = queues }
 
+    private let abortedFlag = Atomic<Bool>(false)
     @Sendable func fail(_ message: String) {
         record(message)
+        abortedFlag.store(true, ordering: .releasing)
         for q in queues { q.abort() }
     }
+    /// True once `fail` aborted the queues (a recorded failure alone lets the other stages go on).
+    var aborted: Bool { abortedFlag.load(ordering: .acquiring) }
 
     /// Records a failure without stopping the other stages.
     @Sendable func record(_ message: String) {
@@ -145,6 +176,8 @@ private final class StageJob: @unchecked Sendable {
     let context: StageContext
     let input: BatchQueue?
     let outputs: [BatchQueue]
+    /// A source's thread until the launcher starts it.
+    var thread: Thread?
 
     init(stage: any Stage, context: StageContext, input: BatchQueue?, outputs: [BatchQueue]) {
         self.stage = stage

@@ -6,9 +6,9 @@ public enum RecordGate {
     /// Removes the implausible records from `batch`, rejecting each through `context`.
     public static func admit(_ batch: inout RecordBatch, context: StageContext) throws {
         try filter(&batch.measurements, context, problem: { m in PlausibleTime.problem(start: m.start, end: m.end) },
-                   describe: { m in (m.provenance, "\(m.metric.text) \(m.value) at \(m.start)") })
+                   describe: { m in (m.provenance, "\(m.metric.text) \(m.value) at \(m.start)") }, tally: .measurements)
         try filter(&batch.events, context, problem: { e in PlausibleTime.problem(start: e.start, end: e.end) },
-                   describe: { e in (e.provenance, "\(e.kind) event at \(e.start)") })
+                   describe: { e in (e.provenance, "\(e.kind) event at \(e.start)") }, tally: .events)
         try filter(&batch.entries, context, problem: { e in PlausibleTime.problem(start: e.event.start, end: e.event.end) },
                    describe: { e in (e.event.provenance, "entry \(e.id) at \(e.event.start)") })
         try filter(&batch.reports, context, problem: { r in PlausibleTime.problem(r.start, what: "report time") },
@@ -20,8 +20,10 @@ public enum RecordGate {
     }
 
     /// `problem` runs on every record (integer compares only); `describe` only on a rejected one.
+    private enum Tally { case measurements, events, other }
+
     private static func filter<T>(_ records: inout [T], _ context: StageContext, problem: (T) -> String?,
-                                  describe: (T) -> (Provenance, String)) throws {
+                                  describe: (T) -> (Provenance, String), tally: Tally = .other) throws {
         guard records.contains(where: { problem($0) != nil }) else { return }
         var kept: [T] = []
         kept.reserveCapacity(records.count)
@@ -29,6 +31,11 @@ public enum RecordGate {
             guard let reason = problem(r) else { kept.append(r); continue }
             let (provenance, raw) = describe(r)
             try context.reject(RowError(file: provenance.file.text, line: provenance.line, reason: reason, raw: raw))
+            switch tally {
+            case .measurements: context.noteGated(file: provenance.file.text, measurements: 1)
+            case .events: context.noteGated(file: provenance.file.text, events: 1)
+            case .other: context.noteGated(file: provenance.file.text, other: 1)
+            }
         }
         records = kept
     }

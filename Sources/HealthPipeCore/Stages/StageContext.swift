@@ -62,6 +62,28 @@ public final class StageContext: @unchecked Sendable {
     }
 
     public func updateInput(_ index: Int, _ update: (inout InputFileInfo) -> Void) { update(&inputs[index]) }
+
+    /// Records `RecordGate` refused after the source counted them, by file: the input's counts in the
+    /// run report (and the imports table) say what landed, and the gate's refusals count as rejected.
+    private var gated: [String: (measurements: Int64, events: Int64, other: Int64)] = [:]
+
+    func noteGated(file: String, measurements: Int64 = 0, events: Int64 = 0, other: Int64 = 0) {
+        let g = gated[file] ?? (0, 0, 0)
+        gated[file] = (g.measurements + measurements, g.events + events, g.other + other)
+    }
+
+    /// The inputs with the gate's refusals moved from what landed to what was rejected.
+    public var inputsAfterGate: [InputFileInfo] {
+        guard !gated.isEmpty else { return inputs }
+        return inputs.map { info in
+            guard let g = gated[info.path] else { return info }
+            var out = info
+            out.measurements = max(0, out.measurements - g.measurements)
+            out.events = max(0, out.events - g.events)
+            out.rejected += g.measurements + g.events + g.other
+            return out
+        }
+    }
 }
 
 /// Bytes read of bytes expected, summed over all sources; drawn by the progress bar.

@@ -26,6 +26,9 @@ public enum NonexistentTimePolicy: String, Sendable, Decodable, CaseIterable {
 public enum ZoneResolutionError: Error, CustomStringConvertible, Sendable {
     case ambiguous(local: Int64, zone: String)
     case nonexistent(local: Int64, zone: String)
+    /// A time in a spring-forward gap in a file listed newest first (`LocalTimePlacer`): the device
+    /// clock had not moved forward, and the readings after it were already placed on the new offset.
+    case gapInNewestFirstFile(local: Int64, zone: String)
 
     public var description: String {
         switch self {
@@ -33,6 +36,9 @@ public enum ZoneResolutionError: Error, CustomStringConvertible, Sendable {
             return "local time \(CivilDate.isoDateTime(seconds: l)) occurs twice in \(z) (DST change); set ambiguous_time: earlier|later"
         case .nonexistent(let l, let z):
             return "local time \(CivilDate.isoDateTime(seconds: l)) does not exist in \(z) (DST gap); set nonexistent_time: shift-forward"
+        case .gapInNewestFirstFile(let l, let z):
+            return "local time \(CivilDate.isoDateTime(seconds: l)) does not exist in \(z) (DST gap): the device clock had not moved "
+                + "forward, and in a file listed newest first the readings after it already took the new offset, so its place is unknown"
         }
     }
 }

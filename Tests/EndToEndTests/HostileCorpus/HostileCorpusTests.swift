@@ -3,7 +3,7 @@ import Testing
 
 /// The bad-input corpus (docs/reliability.md): every case runs the real binary in a fresh folder.
 enum HostileCorpus {
-    static var all: [HostileCase] { outputs + outputRule + boundary + contract + xlsx + inputs + csv + time + xml + config + signals + streams }
+    static var all: [HostileCase] { heldOut + moreOutputRule + moreBoundary + moreTruncation + moreTerminal + moreContract + moreFullDisk + outputs + outputRule + boundary + contract + xlsx + inputs + csv + time + xml + config + signals + streams }
 
     /// True where a private mount namespace with a tmpfs can be made (root, unshare permitted).
     static let canMountTmpfs: Bool = {
@@ -40,6 +40,38 @@ enum HostileCorpus {
             let input = try box.write("in.csv", bad)
             try FileManager.default.createDirectory(atPath: box.path("full"), withIntermediateDirectories: true)
             let run = "mount -t tmpfs -o size=16k tmpfs \(box.path("full")) && exec $HEALTHPIPE " + box.importing([input], ["--quarantine", box.path("full/q.ndjson")]).joined(separator: " ")
+            return Invocation(arguments: ["exec unshare -m /bin/bash -c '\(run)'"], shell: true)
+        }
+        let problems = try HostileRunner.run(c)
+        #expect(problems.isEmpty, Comment(rawValue: problems.joined(separator: "\n")))
+    }
+
+    /// The run report on a full disk: the run fails (exit 1) naming the path and the OS reason, and
+    /// the summary never says "completed" (it did before: exit 0, the report lost).
+    @Test(.enabled(if: HostileCorpus.canMountTmpfs, "needs unshare -m and mount (root)"))
+    func reportOnAFullDiskFailsTheRun() throws {
+        let c = HostileCase("report-on-a-full-disk",
+                            Expectation(exit: 1, stderr: ["full/r.json", "No space left on device", "failed in"], stderrNot: ["completed in"],
+                                        writes: Sandbox.defaultOutputs.union(["full"]))) { box in
+            let input = try box.write("in.csv", CorpusData.clarity)
+            try FileManager.default.createDirectory(atPath: box.path("full"), withIntermediateDirectories: true)
+            let run = "mount -t tmpfs -o size=8k tmpfs \(box.path("full")) && head -c 8192 /dev/zero > \(box.path("full/fill")); exec $HEALTHPIPE "
+                + box.importing([input], ["--report", box.path("full/r.json")]).joined(separator: " ")
+            return Invocation(arguments: ["exec unshare -m /bin/bash -c '\(run)'"], shell: true)
+        }
+        let problems = try HostileRunner.run(c)
+        #expect(problems.isEmpty, Comment(rawValue: problems.joined(separator: "\n")))
+    }
+
+    /// The database on a full disk: exit 1 naming the database and SQLite's reason, never "completed".
+    @Test(.enabled(if: HostileCorpus.canMountTmpfs, "needs unshare -m and mount (root)"))
+    func databaseOnAFullDiskFailsTheRun() throws {
+        let c = HostileCase("database-on-a-full-disk",
+                            Expectation(exit: 1, stderr: ["full/h.sqlite", "database or disk is full"], stderrNot: ["completed in"],
+                                        writes: Sandbox.defaultOutputs.union(["full"]))) { box in
+            let input = try box.write("in.csv", CorpusData.clarity)
+            try FileManager.default.createDirectory(atPath: box.path("full"), withIntermediateDirectories: true)
+            let run = "mount -t tmpfs -o size=200k tmpfs \(box.path("full")) && exec $HEALTHPIPE import \(input) --db \(box.path("full/h.sqlite")) --timezone UTC"
             return Invocation(arguments: ["exec unshare -m /bin/bash -c '\(run)'"], shell: true)
         }
         let problems = try HostileRunner.run(c)

@@ -54,8 +54,18 @@ extension ExportHandler {
     /// The draft's device symbol (`.empty` when the element has no `device`).
     var deviceSymbol: Symbol { draft.device?.symbol ?? .empty }
 
-    /// A rejected element, with what was read of it (type, source, value, unit, dates) as its raw text.
+    /// A rejected element. A whole top-level element keeps its own bytes, every line of it (its
+    /// metadata entries too); a child (a route location) keeps what was read of it (type, source,
+    /// value, unit, dates).
     func reject(_ reason: String, line: Int64? = nil) {
+        if line == nil {
+            var bytes = elementBytes()
+            while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 { bytes.removeLast() }
+            if !bytes.isEmpty {
+                rejects.append(RowError(file: path, line: draft.line, reason: reason, raw: EchoText.raw(bytes)))
+                return
+            }
+        }
         var raw = "<\(draft.type?.identifier ?? "?") sourceName=\"\(draft.sourceName)\""
         if let u = draft.unit { raw += " unit=\"\(u.appleUnit)\"" }
         if let n = draft.number { raw += " value=\"\(Plausibility.number(n))\"" } else if let t = draft.text { raw += " value=\"\(t)\"" }

@@ -17,6 +17,8 @@ final class ExportHandler: SAXElementHandler {
     var consumed: () -> Int64 = { 0 }
     /// Stops the parser from inside a callback.
     var stopParser: () -> Void = {}
+    /// The raw bytes of the top-level element being read (set by `RecoveringParser`), for the quarantine.
+    var elementBytes: () -> [UInt8] = { [] }
 
     /// Where the last complete top-level element (or the root's start tag) ended, and its line:
     /// everything before it is imported; a malformed element is looked for from here.

@@ -66,6 +66,32 @@ final class RecoveringParser {
         handler.currentLine = { [unowned p] in p.line + lines }
         handler.consumed = { [unowned p] in base + p.consumed - synthetic }
         handler.stopParser = { [unowned p] in p.stop() }
+        handler.elementBytes = { [unowned self] in self.currentElement() }
+    }
+
+    /// The top-level element being read, from its `<` through its end tag (all its lines; the quarantine
+    /// caps them): the window holds it whole while the parser is inside it, from `lastGoodEnd` on.
+    private func currentElement() -> [UInt8] {
+        let from = max(handler.lastGoodEnd, windowStart)
+        guard from < windowEnd else { return [] }
+        var skipper = ElementSkipper(offset: from, line: handler.lastGoodLine)
+        return window.withUnsafeBytes { all -> [UInt8] in
+            let bytes = UnsafeRawBufferPointer(rebasing: all[Int(from - windowStart)...])
+            var i = 0
+            var start: Int?
+            while let event = skipper.next(in: bytes, from: &i) {
+                switch event {
+                case .start(let at, _):
+                    if start == nil { start = Int(at - from) }
+                case .end(let at, _):
+                    guard let s = start else { continue }
+                    return Array(bytes[s..<max(s, Int(at - from))])
+                case .rootEnd:
+                    return []
+                }
+            }
+            return start.map { Array(bytes[$0...]) } ?? []
+        }
     }
 
     private var windowEnd: Int64 { windowStart + Int64(window.count) }

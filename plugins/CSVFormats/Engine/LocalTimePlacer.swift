@@ -6,6 +6,13 @@ import HealthPipeCore
 /// Under `ambiguous_time: file-order` (the default) it follows the file's clock through a DST
 /// fall-back: the repeated hour maps to its first instant until the clock goes back inside it, and
 /// to the second from there on, so readings of the two passes never land on the same instant.
+///
+/// A DST spring-forward gap works the same way: a file that shows a time in the gap (02:30 on the
+/// night 02:00 became 03:00) proves its clock did not move forward. That time is read with the offset
+/// before the jump, and so are the file's next times, until its clock steps forward by more than the
+/// gap (the owner set it) or goes back: 02:30 and the reading an hour later, 03:30, are an hour apart, never one
+/// instant. A newest-first file meets the unswitched readings after their successors were placed on the
+/// new offset, so there a time in the gap is refused with the reason (the row is quarantined).
 struct LocalTimePlacer {
     private var resolver: ZoneResolver?
     let file: String
@@ -19,6 +26,8 @@ struct LocalTimePlacer {
     private var secondPass = false
     /// A step back inside the repeated hour shorter than this is jitter, not the clock going back.
     static let backStepSeconds: Int64 = 120
+    /// After a time in a spring-forward gap: the offset the file's clock still keeps, and the jump it skipped.
+    private var unswitched: (offset: Int32, jump: Int64)?
 
     init(zone: TimeZone?, ambiguous: AmbiguousTimePolicy, nonexistent: NonexistentTimePolicy, file: String, format: String) {
         resolver = zone.map { ZoneResolver(zone: $0, ambiguous: ambiguous, nonexistent: nonexistent) }
@@ -38,6 +47,15 @@ struct LocalTimePlacer {
         }
         guard followsFile else { return try resolver!.resolve(local: t.seconds) }
         let local = t.seconds
+        if let u = unswitched {
+            // A step of at most the jump would put this time, on the zone's offset, at or before the
+            // previous reading: the clock has not been set forward yet.
+            if let last = lastLocal, local >= last, local - last <= u.jump {
+                lastLocal = local
+                return .init(utc: local - Int64(u.offset), offset: u.offset, flags: [])
+            }
+            unswitched = nil  // the clock was set forward, or the file went back: the zone's offsets again
+        }
         var placed = try resolver!.resolve(local: local, ambiguous: secondPass ? .later : .earlier)
         if placed.flags.contains(.ambiguousLocalTime) {
             let before = secondPass
@@ -49,6 +67,11 @@ struct LocalTimePlacer {
                 if direction < 0, local > last + Self.backStepSeconds { secondPass = false }
             }
             if secondPass != before { placed = try resolver!.resolve(local: local, ambiguous: secondPass ? .later : .earlier) }
+        } else if placed.flags.contains(.nonexistentLocalTime) {
+            // The gap reading is placed with the offset before the jump (local − utc).
+            guard direction >= 0 else { throw ZoneResolutionError.gapInNewestFirstFile(local: local, zone: resolver!.zone.identifier) }
+            let before = Int32(local - placed.utc)
+            unswitched = (before, Int64(placed.offset - before))
         } else {
             inRepeatedHour = false
             secondPass = false
@@ -58,3 +81,4 @@ struct LocalTimePlacer {
         return placed
     }
 }
+

@@ -141,11 +141,17 @@ public let healthReportsJSONComponent = ComponentDescriptor(
     ],
     produces: [.measurements, .events, .reports, .entries],
     detect: { sniff in
-        guard let doc = JSONSniff.firstObject(sniff, table: HealthReportsJSONSource.F.table) else { return 0 }
+        var cut = false
+        guard let doc = JSONSniff.firstObject(sniff, table: HealthReportsJSONSource.F.table, cut: &cut) else { return 0 }
         let report = doc.kind(HealthReportsJSONSource.F.values) == .array && doc.present(HealthReportsJSONSource.F.time)
         let entry = doc.string(HealthReportsJSONSource.F.kind).flatMap { EntryKind(rawValue: $0) } != nil
             && doc.present(HealthReportsJSONSource.F.start)
-        return report || entry ? 85 : 0
+        if report || entry { return 85 }
+        // A first report longer than the prefix (a long note before its values): its time and note are
+        // seen, its values not yet. Weaker evidence, so a format that sees more wins.
+        let cutReport = cut && !doc.present(HealthReportsJSONSource.F.values) && doc.string(HealthReportsJSONSource.F.time) != nil
+            && doc.present(HealthReportsJSONSource.F.note)
+        return cutReport ? 40 : 0
     },
     // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
     signature: ["\"time\"", "\"values\"", "\"metric\"", "\"importance\"", "\"kind\"", "\"start\""],

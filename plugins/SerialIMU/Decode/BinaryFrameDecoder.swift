@@ -2,8 +2,11 @@
 /// optionally preceded by sync bytes.
 ///
 /// Resynchronisation: with sync bytes, bytes before a sync marker are skipped and reported as one
-/// bad run, and a frame whose values fail the checks is dropped and the search restarts one byte
-/// after its marker. Without sync bytes, a frame that fails the checks (NaN, beyond the physical
+/// bad run, and a frame counts only when the next frame's marker follows it (or the stream ends right
+/// after it): stray bytes hold marker-like pairs (a cut frame, line noise), and a marker alone would
+/// decode them as frames. With a check byte (`checksum`), the check byte confirms the frame instead,
+/// so a good frame followed by noise is kept. A frame whose values fail the checks, or that nothing
+/// confirms, is dropped and the search restarts one byte after its marker. Without sync bytes, a frame that fails the checks (NaN, beyond the physical
 /// range) means the stream slipped: one byte is skipped and decoding retried, until a frame is
 /// valid again; the skipped run is reported once. Without a marker a slip is only seen when a
 /// misaligned frame fails the checks (misaligned bytes often still make in-range floats), so use
@@ -22,13 +25,35 @@ public struct BinaryFrameDecoder: StreamDecoder {
         self.payloadSize = layout.encoding == .float32 ? 12 : 6
     }
 
-    private var frameSize: Int { layout.sync.count + payloadSize }
+    private var frameSize: Int { layout.sync.count + payloadSize + (layout.checksum == .none ? 0 : 1) }
+
+    /// The check byte after the payload at `p` matches the payload.
+    private func checksumMatches(payloadAt p: Int) -> Bool {
+        var x: UInt8 = 0
+        for k in p..<(p + payloadSize) { x = layout.checksum == .xor8 ? x ^ pending[k] : x &+ pending[k] }
+        return x == pending[p + payloadSize]
+    }
 
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ out: (DecodeEvent) throws -> Void) rethrows {
         pending.append(contentsOf: bytes)
+        try decodeFrames(final: false, out)
+    }
+
+    private mutating func decodeFrames(final: Bool, _ out: (DecodeEvent) throws -> Void) rethrows {
         var i = 0
         while pending.count - i >= frameSize {
-            if !layout.sync.isEmpty, !matchesSync(at: i) { skip(at: i); i += 1; continue }
+            if layout.checksum != .none {
+                if !layout.sync.isEmpty, !matchesSync(at: i) { skip(at: i); i += 1; continue }
+                if !checksumMatches(payloadAt: i + layout.sync.count) { skip(at: i); i += 1; continue }
+            } else if !layout.sync.isEmpty {
+                if !matchesSync(at: i) { skip(at: i); i += 1; continue }
+                // The next marker confirms the frame; wait for it unless the stream ended right here.
+                let next = i + frameSize
+                if pending.count - next < layout.sync.count {
+                    if !final { break }
+                    if next != pending.count { skip(at: i); i += 1; continue }
+                } else if !matchesSync(at: next) { skip(at: i); i += 1; continue }
+            }
             let reading = decode(at: i + layout.sync.count)
             if ReadingCheck.problem(reading.accel, nil, layout: layout) != nil { skip(at: i); i += 1; continue }
             try flushSkipped(out)
@@ -40,6 +65,7 @@ public struct BinaryFrameDecoder: StreamDecoder {
     }
 
     public mutating func endOfStream(_ out: (DecodeEvent) throws -> Void) rethrows {
+        try decodeFrames(final: true, out)
         for b in pending { if skipStart < 0 { skipStart = offset }; if skipped.count < 64 { skipped.append(b) } }
         offset += Int64(pending.count)
         pending.removeAll()

@@ -46,6 +46,17 @@ public struct StreamLayout: Sendable, Hashable {
     public var bigEndian = false
     /// Optional frame marker for binary streams; frames are then `sync + payload`.
     public var sync: [UInt8] = []
+
+    /// An optional check byte after a binary frame's payload, over the payload's bytes.
+    public enum Checksum: String, Sendable, CaseIterable {
+        case none
+        /// All payload bytes XORed.
+        case xor8 = "xor8"
+        /// All payload bytes added, modulo 256.
+        case sum8 = "sum8"
+    }
+    /// With a checksum a frame is `sync + payload + check byte`, and the check byte confirms it.
+    public var checksum: Checksum = .none
     /// Longest acceptable text line; longer runs of bytes are garbage.
     public var maxLineBytes = 256
 
