@@ -89,7 +89,8 @@ struct ChartCommand: ParsableCommand {
             printError("\(options.db): \(error)")
             throw ExitCode(1)
         }
-        let data = ReportChartData(queries: queries, path: path, subject: options.subject ?? "default")
+        let data = ReportChartData(queries: queries, path: path,
+                                   subject: try SubjectRule.resolve(options.subject, database: path, label: options.db))
         let name = try metric.map { m -> String in
             guard let n = HealthValues.metricName(m) else { throw configFailure(ValidationError("--metric \(m): not a health value name")) }
             return n
@@ -118,7 +119,7 @@ struct ChartCommand: ParsableCommand {
             throw configFailure(ValidationError("--period is week, month or year (got '\(period)')"))
         }
         let path = try options.databasePath()
-        let subject = options.subject ?? "default"
+        let subject = try SubjectRule.resolve(options.subject, database: path, label: options.db)
         let anchor: Int64
         if let date {
             anchor = try ChartOptions.day(date, option: "--date")

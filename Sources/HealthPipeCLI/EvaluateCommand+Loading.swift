@@ -34,7 +34,7 @@ enum SeriesLoader {
             pipeline.flags["in"] = "--input \(input!)"
         }
         pipeline.add(.sink, "collect", type: "evaluation-collector", inputs: ["in"])
-        let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
+        let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: cwd,
                                    pluginPaths: shared.pluginPaths)
         let quarantine = FileManager.default.temporaryDirectory.appendingPathComponent("healthpipe-evaluate-\(getpid()).ndjson").path
         defer { try? FileManager.default.removeItem(atPath: quarantine) }

@@ -79,7 +79,7 @@ struct ImportCommand: ParsableCommand {
             + [ndjson.map { FileRole(.output, ComponentBuilder.resolve($0, base: cwd), what: "NDJSON output") },
                report.map { FileRole(.output, ComponentBuilder.resolve($0, base: cwd), what: "report") },
                quarantinePath.map { FileRole(.output, $0, what: "quarantine file") }].compactMap { $0 })
-        let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
+        let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: cwd,
                                       pluginPaths: shared.pluginPaths)
         let derivation: DerivationSettings
         do { derivation = try ImportPipeline.settings(db: dbPath, preset: preset, registry: registry, run: runSettings) } catch let e as PGError {

@@ -71,7 +71,7 @@ enum MetricsPipeline {
         let graph: PipelineGraph
         do {
             graph = try PipelineGraph.build(spec: p.spec(), registry: registry,
-                                            settings: RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default",
+                                            settings: RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore,
                                                                   baseDirectory: FileManager.default.currentDirectoryPath,
                                                                   pluginPaths: shared.pluginPaths),
                                             defaultQuarantine: "/dev/null")

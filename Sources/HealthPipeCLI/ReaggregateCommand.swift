@@ -46,7 +46,7 @@ struct ReaggregateCommand: ParsableCommand {
         }
         let registry: ComponentRegistry
         do { registry = try shared.registry() } catch { throw configFailure(error) }
-        let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
+        let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: cwd,
                                       pluginPaths: shared.pluginPaths)
         let settings: DerivationSettings
         let rows: [DerivationSettingsTable.Row]

@@ -18,7 +18,7 @@ struct RunCommand: ParsableCommand {
         var spec: PipelineSpec
         let shard = try sharding.parsed()
         let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().path
-        let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: base,
+        let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: base,
                                    pluginPaths: shared.pluginPaths)
         do {
             registry = try shared.registry()
@@ -53,7 +53,7 @@ struct ValidateCommand: ParsableCommand {
             let document = try ConfigDocument.load(path: pipeline)
             let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().path
             let graph = try PipelineGraph.build(spec: try PipelineSpec(document: document), registry: registry,
-                                                settings: RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default",
+                                                settings: RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore,
                                                                       baseDirectory: base),
                                                 defaultQuarantine: URL(fileURLWithPath: base).appendingPathComponent("quarantine.ndjson").path)
             // The run's own output rule: a sink over a source, a database or another sink is an error here too.

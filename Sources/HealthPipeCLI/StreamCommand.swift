@@ -47,7 +47,7 @@ struct StreamCommand: ParsableCommand {
         let defaultQuarantine = quarantine.map(abs)
             ?? dbPath.map { DefaultQuarantine.beside(database: $0) }
             ?? abs("stream.quarantine.ndjson")
-        let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? "default", baseDirectory: cwd,
+        let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: cwd,
                                    pluginPaths: shared.pluginPaths)
         try RunExecution.execute(spec: draft.spec(), registry: registry, settings: settings,
                                  defaultQuarantine: defaultQuarantine, reportPath: report, quiet: quiet, showProgress: false,
