@@ -37,6 +37,8 @@ public struct FuzzTarget: Sendable {
         SourceTarget.make("apple-xml", component: "apple-health"),
         SourceTarget.make("dexcom-clarity-xlsx", component: "dexcom-clarity-xlsx", onDisk: true),
         SourceTarget.make("export-zip", component: "export-zip", onDisk: true),
+        // A YAML adapter whose real export is a workbook: on disk, so the workbook path is taken.
+        SourceTarget.make("eversense", component: "eversense", onDisk: true),
         FuzzTarget(name: "pipeline-config", summary: "ConfigDocument + PipelineSpec + PipelineGraph.build on YAML",
                    run: ConfigTargets.pipeline),
         FuzzTarget(name: "adapter-config", summary: "YAML adapter loading (MappedCSVAdapters.component)", run: ConfigTargets.adapter),

@@ -1,5 +1,6 @@
 import Foundation
 import HealthPipeCore
+import ZipReading
 
 /// CSV formats described by YAML adapter files instead of Swift code (see `MappedSpec` for the
 /// file format and plugins/adapters/ for examples). Each adapter becomes a source component
@@ -54,14 +55,25 @@ public enum MappedCSVAdapters {
         return ComponentDescriptor(
             name: adapter.name, role: .source, family: adapter.family, summary: adapter.summary,
             options: CSVCommonOptions.docs, produces: adapter.produces,
-            detect: { detector.score($0) },
+            // A workbook (zip) is judged by its first sheet's rows, a text file by its first bytes.
+            detect: { ZipArchive.hasMagic($0.prefix) ? MappedXLSXDetection.score(detector, $0) : detector.score($0) },
             // The first spelling of each required header cell: "unknown format" names the nearest adapter by them.
             signature: adapter.headerCells.prefix(8).compactMap { ColumnNames.alternatives($0).first.map(String.init) },
             build: { b in
                 var options = try b.options(CommonOptionFields.self).resolve(b)
                 // The user's zone (stage option or run setting) wins over the adapter's default.
                 if options.zone == nil { options.zone = adapter.timezone }
+                if isWorkbook(options.path) { return MappedXLSXSource(adapter: adapter, options: options) }
                 return MappedCSVSource(adapter: adapter, options: options)
             })
+    }
+
+    /// The file starts with a zip signature: an Excel workbook, read by `MappedXLSXSource`.
+    static func isWorkbook(_ path: String) -> Bool {
+        // Never a pipe or FIFO: reading its first bytes here would take them from the source.
+        guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
+              let h = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? h.close() }
+        return ZipArchive.hasMagic(h.readData(ofLength: 4))
     }
 }

@@ -8,6 +8,8 @@ protocol TableRow {
     func isEmpty(_ i: Int) -> Bool
     func strings() -> [String]
     var isBlank: Bool { get }
+    /// The row as text for error reports (a CSV line as written; a sheet row's cells joined by commas).
+    var rawText: String { get }
 }
 
 extension CSVRow: TableRow {}

@@ -23,7 +23,7 @@ struct MappedLayout {
 
     /// True for data rows; false for preamble, section markers, the header, blank rows and
     /// anything after the section.
-    mutating func isDataRow(_ row: CSVRow) throws -> Bool {
+    mutating func isDataRow<Row: TableRow>(_ row: Row) throws -> Bool {
         switch phase {
         case .done:
             return false
@@ -58,7 +58,7 @@ struct MappedLayout {
         }
     }
 
-    private mutating func seekHeader(_ row: CSVRow) throws {
+    private mutating func seekHeader<Row: TableRow>(_ row: Row) throws {
         if case .line(let n) = adapter.header {
             guard row.line >= n else { return }
             try accept(row, cells: row.strings().map(HeaderText.normalize))
@@ -76,7 +76,7 @@ struct MappedLayout {
         }
     }
 
-    private mutating func accept(_ row: CSVRow, cells: [String]) throws {
+    private mutating func accept<Row: TableRow>(_ row: Row, cells: [String]) throws {
         let (cols, missing) = ResolvedColumns.resolve(adapter, header: cells)
         guard let cols else {
             throw refuse(row.line, "the header has no column " + missing.map { "'\($0)'" }.joined(separator: ", ")
@@ -95,7 +95,7 @@ struct MappedLayout {
 
     /// The row's first cell starts with the marker: a cheap first-byte test, then the raw text
     /// (a marker may contain the separator, as in `# TREATMENTS (Insulin, Carbs, Exercise)`).
-    static func isMarker(_ row: CSVRow, _ marker: String) -> Bool {
+    static func isMarker<Row: TableRow>(_ row: Row, _ marker: String) -> Bool {
         let first = row.trimmed(0)
         guard let m = marker.utf8.first, first.count > 0, lower(first[0]) == m else { return false }
         var raw = Substring(row.rawText)

@@ -68,7 +68,7 @@ struct MappedRowMapper {
 
     // The per-row path calls only mutating or static members: a non-mutating call from here
     // would copy the whole mapper (and retain everything in it) on every row.
-    mutating func map(_ row: CSVRow, _ placer: inout LocalTimePlacer,
+    mutating func map<Row: TableRow>(_ row: Row, _ placer: inout LocalTimePlacer,
                       _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         if let f = c.filter, let filter, !filter.matches(row.trimmed(f)) { return }
         // Which entries read this row (`when:`); a row of a type no entry lists is skipped.
@@ -158,7 +158,7 @@ struct MappedRowMapper {
     }
 
     /// The row's free-text cells that are not empty, joined with " — "; nil when all are empty.
-    private static func note(_ row: CSVRow, _ columns: [Int]) -> String? {
+    private static func note<Row: TableRow>(_ row: Row, _ columns: [Int]) -> String? {
         var parts: [String] = []
         for i in columns where i >= 0 {
             let cell = row.trimmed(i)
@@ -168,7 +168,7 @@ struct MappedRowMapper {
     }
 
     /// The row's report values (canonical units, importance 1–5, at least two); nil when it has none.
-    private mutating func report(_ row: CSVRow, who: Symbol, at: ZoneResolver.Resolved, note: String?, _ prov: Provenance) throws -> HealthReport? {
+    private mutating func report<Row: TableRow>(_ row: Row, who: Symbol, at: ZoneResolver.Resolved, note: String?, _ prov: Provenance) throws -> HealthReport? {
         var draft = ReportDraft(id: nil, subject: who, start: at.utc, utcOffset: at.offset, note: note)
         for k in 0..<plans.count where plans[k].reportValue {
             guard let x = values[k], case .measurement(let metric, let unit, let glucose) = plans[k].target else { continue }
