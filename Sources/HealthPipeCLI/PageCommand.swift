@@ -25,6 +25,10 @@ struct PageCommand: ParsableCommand {
         try refuseFileClash([FileRole(.store, try options.databasePath(), what: "database"),
                              FileRole(.output, ComponentBuilder.resolve(output, base: FileManager.default.currentDirectoryPath), what: "HTML page")])
         let settings = try options.settings()
+        let withGlucose = try options.openQueries().subjects()
+        if options.subject.map({ !withGlucose.contains($0) }) ?? withGlucose.isEmpty {
+            return try writeWithoutGlucose(settings)
+        }
         let (loader, lastDay) = try options.openLoader(settings)
         let p = try ChartOptions.period(from: from, to: to, date: nil, length: 14, lastDay: lastDay)
         guard p.last - p.first < 366 else { throw configFailure(ValidationError("a page covers at most 366 days (one day view each)")) }
@@ -35,20 +39,51 @@ struct PageCommand: ParsableCommand {
         let table = try loader.dayTable(firstDay: tableFirst, lastDay: p.last)
         let bands = try days.last?.bands ?? loader.bands(around: p.last)
 
-        var history: [HistoryChart] = []
         let path = try options.databasePath()
-        let brushingSubject = options.subject ?? loader.subject
-        let year = try HistoryData.chart(path: path, subject: brushingSubject, period: .year, offset: 0, anchor: p.last)
-        if !year.isEmpty {
-            history = [try HistoryData.chart(path: path, subject: brushingSubject, period: .week, offset: 0, anchor: p.last),
-                       try HistoryData.chart(path: path, subject: brushingSubject, period: .month, offset: 0, anchor: p.last), year]
-        }
+        let history = try Self.history(path: path, subject: options.subject ?? loader.subject, lastDay: p.last)
         var page = HealthPage(subject: loader.subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, showBasal: settings.showBasal,
                               days: days, agp: agp, table: table, bands: bands, history: history,
                               generator: "healthpipe " + (HealthPipeMain.configuration.version))
         page.reports = try PageReports.charts(path: path, subject: loader.subject, lastDay: p.last)
         try writeOutput(page.html(), to: output)
         printError("wrote \(output): \(days.count) day views, AGP \(CivilDate.isoDate(fromDays: p.first)) – \(CivilDate.isoDate(fromDays: p.last)), \(table.rows.count) table days")
+    }
+
+    /// The toothbrushing history (week, month, year) around `lastDay`; empty without sessions.
+    static func history(path: String, subject: String, lastDay: Int64) throws -> [HistoryChart] {
+        let year = try HistoryData.chart(path: path, subject: subject, period: .year, offset: 0, anchor: lastDay)
+        guard !year.isEmpty else { return [] }
+        return [try HistoryData.chart(path: path, subject: subject, period: .week, offset: 0, anchor: lastDay),
+                try HistoryData.chart(path: path, subject: subject, period: .month, offset: 0, anchor: lastDay), year]
+    }
+
+    /// A person without glucose readings (a health log, a toothbrush): the page holds their health
+    /// reports and toothbrushing, ending at the last day with either, and says why the glucose views
+    /// are not there. The subject follows the subject rule over everything the database holds.
+    func writeWithoutGlucose(_ settings: ViewSettings) throws {
+        let path = try options.databasePath()
+        let subject = try SubjectRule.resolve(options.subject, database: path, label: options.db)
+        var last = try HealthLogQueries(path: path).reportSpan(subject: subject)?.last
+        if let b = try BrushingHistory.latest(path: path, subject: subject) {
+            last = max(last ?? .min, CivilDate.floorDiv(b.start + Int64(b.utcOffset), 86_400))
+        }
+        guard let lastDay = last else {
+            printError("\(options.db): nothing to show for '\(subject)': no glucose readings, health reports or toothbrushing sessions")
+            throw ExitCode(1)
+        }
+        let p = try ChartOptions.period(from: from, to: to, date: nil, length: 14, lastDay: lastDay)
+        let history = try Self.history(path: path, subject: subject, lastDay: p.last)
+        let agp = AGPBuilder.build(subject: subject, firstDay: p.first, lastDay: p.last, readings: [], unit: settings.unit)
+        var page = HealthPage(subject: subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, showBasal: settings.showBasal,
+                              days: [], agp: agp, table: DayTable(subject: subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, rows: []),
+                              bands: ChartBands(scheme: settings.scheme ?? .seeds), history: history,
+                              generator: "healthpipe " + (HealthPipeMain.configuration.version))
+        page.hasGlucose = false
+        page.reports = try PageReports.charts(path: path, subject: subject, lastDay: p.last)
+        try writeOutput(page.html(), to: output)
+        printError("wrote \(output): no glucose readings for '\(subject)'; " + (page.reports == nil ? "no" : "the") + " health reports, "
+                   + (history.isEmpty ? "no" : "the") + " toothbrushing history, " + CivilDate.isoDate(fromDays: p.first) + " – "
+                   + CivilDate.isoDate(fromDays: p.last))
     }
 }
 

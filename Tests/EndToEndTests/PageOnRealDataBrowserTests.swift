@@ -197,4 +197,33 @@ import Testing
         let html = try String(contentsOf: file, encoding: .utf8)
         #expect(html.contains(".hp-chart .forecast{fill:none;stroke:#C0172C;stroke-width:2.6;stroke-linecap:round;stroke-dasharray:0 5}"))
     }
+
+    /// Issue 22 (7): a person without glucose readings — a health log only, a toothbrush only — gets
+    /// a page of what they logged (before: "no glucose readings to chart", exit 1), saying why the
+    /// glucose views are missing, and it fits a phone as it fits a desktop.
+    @Test func aPersonWithoutGlucoseGetsAPageOfWhatTheyLogged() throws {
+        let dir = E2E.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("log.sqlite"), brush = dir.appendingPathComponent("brush.sqlite")
+        #expect(try E2E.run(["import", E2E.samples.appendingPathComponent("health-reports/health_log.json").path, "--db", log.path,
+                             "--timezone", "Europe/Rome", "--quiet"]).code == 0)
+        let stream = try E2E.run(["stream", "--replay", E2E.samples.appendingPathComponent("imu/brushing_stream_tms.csv").path,
+                                  "--start", "2024-04-03T07:30:00Z", "--db", brush.path])
+        #expect([0, 3].contains(stream.code), "\(stream.stderr)")
+        for (db, section) in [(log, "<section id=\"reports\""), (brush, "<section id=\"history\"")] {
+            let html = try String(contentsOf: try page(db), encoding: .utf8)
+            #expect(html.contains("<h2>No glucose readings</h2>") && html.contains(section), "\(db.lastPathComponent)")
+            #expect(!html.contains("<section id=\"day\""))
+            for width in Self.widths {
+                let m = try measure(try page(db), hash: "", width: width)
+                #expect((m["scrollWidth"] as? Int ?? .max) <= width, "\(db.lastPathComponent) at \(width) px scrolls sideways: \(m["outside"] ?? "")")
+                #expect((m["outside"] as? [Any])?.isEmpty == true, "\(db.lastPathComponent) at \(width) px: \(m["outside"] ?? "")")
+            }
+        }
+        // A database with nothing of the person: a clear reason, exit 1.
+        let empty = dir.appendingPathComponent("empty.sqlite")
+        #expect(try E2E.run(["add", "insulin", "1", "--db", empty.path, "--at", "2024-01-01 08:00", "--timezone", "UTC"]).code == 0)
+        let none = try E2E.run(["page", "--db", empty.path, "-o", dir.appendingPathComponent("x.html").path])
+        #expect(none.code == 1 && none.stderr.contains("nothing to show for 'default'"), "\(none.stderr)")
+    }
 }

@@ -20,6 +20,9 @@ public struct HealthPage {
     public var generator: String
     /// The seed-004 graphs — values over the week and reports per day — when the subject has reports.
     public var reports: (values: [ReportValuesView], days: ReportDaysView)?
+    /// False for a person without glucose readings (a health log, a toothbrush): the page holds
+    /// their other sections and says why the glucose views are not there (`days`, `agp`, `table` unused).
+    public var hasGlucose = true
 
     public init(subject: String, firstDay: Int64, lastDay: Int64, unit: DisplayUnit, showBasal: Bool, days: [DayView], agp: AGPView,
                 table: DayTable, bands: ChartBands, history: [HistoryChart], generator: String) {
@@ -52,20 +55,24 @@ public struct HealthPage {
         m.raw("<header class=\"top\"><div class=\"wrap\"><div class=\"brand\">HealthPipe · health views</div><h1>")
         m.escaped(subject)
         m.raw("</h1><p>")
-        m.escaped(period + " · glucose in " + unit.rawValue + " · bands: " + bands.bands.enumerated().map { $0.element.title + " " + bands.rangeText($0.offset, unit: unit) }.joined(separator: ", "))
-        m.raw("</p><nav class=\"tabs\"><a href=\"#day\">Day</a><a href=\"#agp\">AGP report</a><a href=\"#days\">Days</a>")
+        if hasGlucose {
+            m.escaped(period + " · glucose in " + unit.rawValue + " · bands: " + bands.bands.enumerated().map { $0.element.title + " " + bands.rangeText($0.offset, unit: unit) }.joined(separator: ", "))
+        } else {
+            m.escaped(period + " · no glucose readings")
+        }
+        m.raw("</p><nav class=\"tabs\">")
+        if hasGlucose { m.raw("<a href=\"#day\">Day</a><a href=\"#agp\">AGP report</a><a href=\"#days\">Days</a>") }
         if reports != nil { m.raw("<a href=\"#reports\">Reports</a>") }
         if !history.isEmpty { m.raw("<a href=\"#history\">Toothbrushing</a>") }
         m.raw("</nav></div></header><main>")
-        daySection(&m)
-        m.raw("<section id=\"agp\" class=\"card sheet\"><h2>AGP report</h2><p class=\"lead\">The standard one-page summary of the period for clinicians (prints on one A4 page).</p>")
-        periodNotice(&m)
-        m.raw("<div class=\"chart-scroll\">" + AGPSVG(view: agp).element() + "</div>")
-        m.raw("</section>")
-        m.raw("<section id=\"days\" class=\"card\"><h2>Days</h2><p class=\"lead\">Low, average and high glucose of each day with its hypo, hyper, exercise, stress and illness marks and favourites. Filter to find days; a date opens that day.</p>")
-        periodNotice(&m)
-        DayTableHTML(table: table, bands: bands, viewable: Set(days.map(\.day))).render(&m)
-        m.raw("</section>")
+        if hasGlucose {
+            glucoseSections(&m)
+        } else {
+            m.raw("<section id=\"no-glucose\" class=\"card\"><h2>No glucose readings</h2><p class=\"lead\">")
+            m.escaped("The database holds no glucose readings for " + subject + ", so the day view, the AGP report and the day table "
+                      + "are not on this page. Import a CGM or meter export to see them; what this person logged is below.")
+            m.raw("</p></section>")
+        }
         if let reports {
             m.raw("<section id=\"reports\" class=\"card\"><h2>Health reports</h2><p class=\"lead\">The values of the reports over the week "
                   + "(each dot numbered with its importance, the daily average dashed, alert thresholds in red) and how many reports were made each day.</p>")
@@ -83,6 +90,19 @@ public struct HealthPage {
         m.escaped("Made by " + generator + " from the database on " + Fmt.shortDate(lastDay) + " data. Everything on this page is in this one file; it works without a network and without JavaScript.")
         m.raw("</footer><div id=\"bubble\" role=\"tooltip\" hidden></div><script>\n" + PageScript.js + "</script></body></html>\n")
         return m.text
+    }
+
+    /// The day view, the AGP report and the day table.
+    func glucoseSections(_ m: inout Markup) {
+        daySection(&m)
+        m.raw("<section id=\"agp\" class=\"card sheet\"><h2>AGP report</h2><p class=\"lead\">The standard one-page summary of the period for clinicians (prints on one A4 page).</p>")
+        periodNotice(&m)
+        m.raw("<div class=\"chart-scroll\">" + AGPSVG(view: agp).element() + "</div>")
+        m.raw("</section>")
+        m.raw("<section id=\"days\" class=\"card\"><h2>Days</h2><p class=\"lead\">Low, average and high glucose of each day with its hypo, hyper, exercise, stress and illness marks and favourites. Filter to find days; a date opens that day.</p>")
+        periodNotice(&m)
+        DayTableHTML(table: table, bands: bands, viewable: Set(days.map(\.day))).render(&m)
+        m.raw("</section>")
     }
 
     /// Every period view says how much of the period has data, and warns when that is short of the
