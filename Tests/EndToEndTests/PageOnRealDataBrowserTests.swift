@@ -226,4 +226,20 @@ import Testing
         let none = try E2E.run(["page", "--db", empty.path, "-o", dir.appendingPathComponent("x.html").path])
         #expect(none.code == 1 && none.stderr.contains("nothing to show for 'default'"), "\(none.stderr)")
     }
+
+    /// Issue 22 (8): a page of 7 of the fortnight's days says which days it holds, that readings run
+    /// further and the command for other days; an arrow to a day off the page that has readings says
+    /// how to write its page; it still fits a phone. Before: "Not on this page" and nothing else.
+    @Test func thePageSaysWhichDaysItHoldsAndHowToWriteOthers() throws {
+        let db = try ChartFixture.db()
+        let file = try page(db, ["--from", "1961-04-15", "--to", "1961-04-21"])
+        let html = try String(contentsOf: file, encoding: .utf8)
+        #expect(html.contains("This page holds Sat 15 Apr 1961 – Fri 21 Apr 1961 (7 days). Readings run Wed 12 Apr 1961 – Tue 25 Apr 1961"), "\(html.range(of: "page-span").map { String(html[$0.lowerBound...].prefix(300)) } ?? "no note")")
+        #expect(html.contains("<code>healthpipe page --from 1961-04-12 --to 1961-04-25 --db …</code>"))
+        #expect(html.contains("title=\"Not on this page; it has readings: healthpipe page --from 1961-04-22 --to 1961-05-05 --db …\""))
+        for width in Self.widths {
+            let m = try measure(file, hash: "day-1961-04-21", width: width)
+            #expect((m["scrollWidth"] as? Int ?? .max) <= width, "at \(width) px scrolls sideways: \(m["outside"] ?? "")")
+        }
+    }
 }

@@ -126,16 +126,20 @@ public struct HealthPage {
             m.raw("<span class=\"js-only\"><label for=\"day-picker\">Go to</label><input type=\"date\" id=\"day-picker\" min=\"\(CivilDate.isoDate(fromDays: first))\" max=\"\(CivilDate.isoDate(fromDays: last))\" value=\"\(CivilDate.isoDate(fromDays: current))\">")
             m.raw("<button type=\"button\" class=\"btn\" id=\"go-today\">\(current == days.last?.navigation.today ? "Today" : "Latest day")</button></span>")
         }
-        m.raw("</div><div class=\"dayviews\">")
+        m.raw("</div>")
+        spanNote(&m)
+        m.raw("<div class=\"dayviews\">")
         let onPage = Set(days.map(\.day))
         for v in days {
             let iso = CivilDate.isoDate(fromDays: v.day)
             m.raw("<article class=\"dayview\(v.day == currentDay ? " current" : "")\" id=\"day-\(iso)\" data-date=\"\(iso)\"><nav class=\"daynav\">")
-            navLink(&m, day: v.navigation.previous, onPage: onPage, rel: "prev", text: "‹ " + Fmt.shortDate(v.navigation.previous))
+            navLink(&m, day: v.navigation.previous, onPage: onPage, hasData: dataDays.contains(v.navigation.previous), rel: "prev",
+                    text: "‹ " + Fmt.shortDate(v.navigation.previous))
             m.raw("<h3>")
             m.escaped(Fmt.longDate(v.day))
             m.raw("</h3>")
-            navLink(&m, day: v.navigation.next, onPage: onPage, rel: "next", text: Fmt.shortDate(v.navigation.next) + " ›")
+            navLink(&m, day: v.navigation.next, onPage: onPage, hasData: dataDays.contains(v.navigation.next), rel: "next",
+                    text: Fmt.shortDate(v.navigation.next) + " ›")
             m.raw("</nav>")
             m.raw("<div class=\"chart-scroll\">" + DaySVG(view: v, inPage: true).element() + "</div>")
             facts(&m, v)
@@ -151,13 +155,48 @@ public struct HealthPage {
         m.raw("</ol></details></section>")
     }
 
-    func navLink(_ m: inout Markup, day: Int64, onPage: Set<Int64>, rel: String, text: String) {
+    /// The days the database has readings on (first...last), from the day views' navigation.
+    var dataDays: ClosedRange<Int64> {
+        guard let first = days.last?.navigation.first, let last = days.last?.navigation.last, first <= last else { return 1...0 }
+        return first...last
+    }
+
+    /// The command that writes the 14-day page ending at `day` (what a greyed arrow or the span note offers).
+    static func command(endingAt day: Int64) -> String {
+        "healthpipe page --from " + CivilDate.isoDate(fromDays: day - 13) + " --to " + CivilDate.isoDate(fromDays: day)
+    }
+
+    /// Which days the page holds, and — when the readings run beyond them — how to write the others.
+    func spanNote(_ m: inout Markup) {
+        guard let first = days.first?.day, let last = days.last?.day else { return }
+        var text = "This page holds " + Fmt.shortDate(first) + " – " + Fmt.shortDate(last) + " (\(days.count) days)."
+        let data = dataDays
+        if !data.isEmpty, data.lowerBound < first || data.upperBound > last {
+            text += " Readings run " + Fmt.shortDate(data.lowerBound) + " – " + Fmt.shortDate(data.upperBound) + "; for other days write another page: "
+            m.raw("<p class=\"page-span\">")
+            m.escaped(text)
+            m.raw("<code>")
+            m.escaped(Self.command(endingAt: data.upperBound > last ? data.upperBound : first - 1) + " --db …")
+            m.raw("</code></p>")
+            return
+        }
+        m.raw("<p class=\"page-span\">")
+        m.escaped(text)
+        m.raw("</p>")
+    }
+
+    /// A day on the page is a link; one off the page is greyed, and says how to write its page when it has readings.
+    func navLink(_ m: inout Markup, day: Int64, onPage: Set<Int64>, hasData: Bool, rel: String, text: String) {
         if onPage.contains(day) {
             m.raw("<a class=\"nav \(rel)\" rel=\"\(rel)\" href=\"#day-\(CivilDate.isoDate(fromDays: day))\">")
             m.escaped(text)
             m.raw("</a>")
         } else {
-            m.raw("<span class=\"nav \(rel) off\" title=\"Not on this page: make a page for another period with --from/--to\">")
+            let why = hasData ? "Not on this page; it has readings: " + Self.command(endingAt: rel == "next" ? day + 13 : day) + " --db …"
+                : "No readings, and not on this page"
+            m.raw("<span class=\"nav \(rel) off\" title=\"")
+            m.escaped(why)
+            m.raw("\">")
             m.escaped(text)
             m.raw("</span>")
         }

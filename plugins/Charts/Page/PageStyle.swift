@@ -29,6 +29,7 @@ enum PageStyle {
     .controls input[type=date]{font:inherit;padding:4px 6px;border:1px solid #CBD5E1;border-radius:6px}
     .btn{font:inherit;font-weight:600;padding:5px 12px;border-radius:6px;border:1px solid #0072B2;background:#fff;color:#0B5C91;cursor:pointer;text-decoration:none}
     .btn:hover{background:#E8F1F8}
+    .page-span{margin:4px 0 8px;color:#4B5563;font-size:14px}.page-span code{overflow-wrap:anywhere;background:#F3F4F6;padding:1px 4px;border-radius:3px}
     .daynav{display:flex;align-items:center;justify-content:space-between;gap:8px;margin:6px 0 4px}
     .daynav h3{margin:0;font-size:17px;text-align:center;flex:1}
     .daynav .nav{min-width:150px}
