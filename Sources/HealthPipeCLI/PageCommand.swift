@@ -45,8 +45,18 @@ struct PageCommand: ParsableCommand {
                               days: days, agp: agp, table: table, bands: bands, history: history,
                               generator: "healthpipe " + (HealthPipeMain.configuration.version))
         page.reports = try PageReports.charts(path: path, subject: loader.subject, lastDay: p.last)
+        page.dailyMetrics = try Self.dailyMetrics(try options.openQueries(), subject: loader.subject, first: p.first, last: p.last)
         try writeOutput(page.html(), to: output)
         printError("wrote \(output): \(days.count) day views, AGP \(CivilDate.isoDate(fromDays: p.first)) – \(CivilDate.isoDate(fromDays: p.last)), \(table.rows.count) table days")
+    }
+
+    /// The daily summaries other than glucose of `first...last`; nil when there are none.
+    static func dailyMetrics(_ q: ChartQueries, subject: String, first: Int64, last: Int64) throws -> DailyMetricsTable? {
+        let rows = try q.otherDailySummaries(subject: subject, fromDay: CivilDate.isoDate(fromDays: first), toDay: CivilDate.isoDate(fromDays: last))
+        let cells = rows.compactMap { r in
+            CivilDate.days(fromISO: r.day).map { DailyMetricsTable.Cell(day: $0, metric: r.metric, unit: r.unit, n: r.n, mean: r.mean, min: r.min, max: r.max) }
+        }
+        return cells.isEmpty ? nil : DailyMetricsTable(cells: cells)
     }
 
     /// The toothbrushing history (week, month, year) around `lastDay`; empty without sessions.
@@ -67,8 +77,10 @@ struct PageCommand: ParsableCommand {
         if let b = try BrushingHistory.latest(path: path, subject: subject) {
             last = max(last ?? .min, CivilDate.floorDiv(b.start + Int64(b.utcOffset), 86_400))
         }
+        let queries = try options.openQueries()
+        if let d = try queries.lastOtherSummaryDay(subject: subject).flatMap(CivilDate.days(fromISO:)) { last = max(last ?? .min, d) }
         guard let lastDay = last else {
-            printError("\(options.db): nothing to show for '\(subject)': no glucose readings, health reports or toothbrushing sessions")
+            printError("\(options.db): nothing to show for '\(subject)': no glucose readings, daily metrics, health reports or toothbrushing sessions")
             throw ExitCode(1)
         }
         let p = try ChartOptions.period(from: from, to: to, date: nil, length: 14, lastDay: lastDay)
@@ -80,8 +92,10 @@ struct PageCommand: ParsableCommand {
                               generator: "healthpipe " + (HealthPipeMain.configuration.version))
         page.hasGlucose = false
         page.reports = try PageReports.charts(path: path, subject: subject, lastDay: p.last)
+        page.dailyMetrics = try Self.dailyMetrics(queries, subject: subject, first: p.first, last: p.last)
         try writeOutput(page.html(), to: output)
-        printError("wrote \(output): no glucose readings for '\(subject)'; " + (page.reports == nil ? "no" : "the") + " health reports, "
+        printError("wrote \(output): no glucose readings for '\(subject)'; " + (page.dailyMetrics == nil ? "no" : "the") + " daily metrics, "
+                   + (page.reports == nil ? "no" : "the") + " health reports, "
                    + (history.isEmpty ? "no" : "the") + " toothbrushing history, " + CivilDate.isoDate(fromDays: p.first) + " – "
                    + CivilDate.isoDate(fromDays: p.last))
     }

@@ -198,7 +198,8 @@ import Testing
         #expect(html.contains(".hp-chart .forecast{fill:none;stroke:#C0172C;stroke-width:2.6;stroke-linecap:round;stroke-dasharray:0 5}"))
     }
 
-    /// Issue 22 (7): a person without glucose readings — a health log only, a toothbrush only — gets
+    /// Issue 22 (7): a person without glucose readings — a health log only, a toothbrush only, Apple
+    /// Health only (its daily metrics) — gets
     /// a page of what they logged (before: "no glucose readings to chart", exit 1), saying why the
     /// glucose views are missing, and it fits a phone as it fits a desktop.
     @Test func aPersonWithoutGlucoseGetsAPageOfWhatTheyLogged() throws {
@@ -210,7 +211,10 @@ import Testing
         let stream = try E2E.run(["stream", "--replay", E2E.samples.appendingPathComponent("imu/brushing_stream_tms.csv").path,
                                   "--start", "2024-04-03T07:30:00Z", "--db", brush.path])
         #expect([0, 3].contains(stream.code), "\(stream.stderr)")
-        for (db, section) in [(log, "<section id=\"reports\""), (brush, "<section id=\"history\"")] {
+        let apple = dir.appendingPathComponent("apple.sqlite")
+        #expect(try E2E.run(["import", E2E.samples.appendingPathComponent("apple-health/healthkit-to-sqlite_export.zip").path,
+                             "--db", apple.path, "--timezone", "Europe/London", "--quiet"]).code == 0)
+        for (db, section) in [(log, "<section id=\"reports\""), (brush, "<section id=\"history\""), (apple, "<section id=\"metrics\"")] {
             let html = try String(contentsOf: try page(db), encoding: .utf8)
             #expect(html.contains("<h2>No glucose readings</h2>") && html.contains(section), "\(db.lastPathComponent)")
             #expect(!html.contains("<section id=\"day\""))
@@ -220,6 +224,7 @@ import Testing
                 #expect((m["outside"] as? [Any])?.isEmpty == true, "\(db.lastPathComponent) at \(width) px: \(m["outside"] ?? "")")
             }
         }
+        #expect(try String(contentsOf: try page(apple), encoding: .utf8).contains("heart rate (count/min)"))
         // A database with nothing of the person: a clear reason, exit 1.
         let empty = dir.appendingPathComponent("empty.sqlite")
         #expect(try E2E.run(["add", "insulin", "1", "--db", empty.path, "--at", "2024-01-01 08:00", "--timezone", "UTC"]).code == 0)

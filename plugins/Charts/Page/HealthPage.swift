@@ -23,6 +23,8 @@ public struct HealthPage {
     /// False for a person without glucose readings (a health log, a toothbrush): the page holds
     /// their other sections and says why the glucose views are not there (`days`, `agp`, `table` unused).
     public var hasGlucose = true
+    /// Daily summaries other than glucose (Apple steps, heart rate, sleep …) of the page's days.
+    public var dailyMetrics: DailyMetricsTable?
 
     public init(subject: String, firstDay: Int64, lastDay: Int64, unit: DisplayUnit, showBasal: Bool, days: [DayView], agp: AGPView,
                 table: DayTable, bands: ChartBands, history: [HistoryChart], generator: String) {
@@ -63,6 +65,7 @@ public struct HealthPage {
         m.raw("</p><nav class=\"tabs\">")
         if hasGlucose { m.raw("<a href=\"#day\">Day</a><a href=\"#agp\">AGP report</a><a href=\"#days\">Days</a>") }
         if reports != nil { m.raw("<a href=\"#reports\">Reports</a>") }
+        if dailyMetrics != nil { m.raw("<a href=\"#metrics\">Daily metrics</a>") }
         if !history.isEmpty { m.raw("<a href=\"#history\">Toothbrushing</a>") }
         m.raw("</nav></div></header><main>")
         if hasGlucose {
@@ -80,6 +83,12 @@ public struct HealthPage {
             for v in reports.values { m.raw(ReportValuesSVG(view: v).element()) }
             m.raw(ReportDaysSVG(view: reports.days).element())
             m.raw("</div></section>")
+        }
+        if let dailyMetrics {
+            m.raw("<section id=\"metrics\" class=\"card\"><h2>Daily metrics</h2><p class=\"lead\">Each day's other measurements "
+                  + "(Apple Health and other sources: steps, heart rate, sleep, activity …): the day's mean, its count and range on hover.</p>")
+            dailyMetrics.render(&m)
+            m.raw("</section>")
         }
         if !history.isEmpty {
             m.raw("<section id=\"history\" class=\"card\"><h2>Toothbrushing</h2><p class=\"lead\">Sessions by week, month and year.</p><div class=\"history-grid\">")

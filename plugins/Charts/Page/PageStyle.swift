@@ -58,6 +58,7 @@ enum PageStyle {
     .chip:has(input:checked){background:#E8F1F8;border-color:#0072B2;font-weight:600}
     #days-count{margin-left:auto;font-weight:700;color:#0B3D66}
     .table-wrap{overflow-x:auto}
+    .metrics-table{border-collapse:collapse;font-size:14px}.metrics-table th,.metrics-table td{padding:4px 8px;border-bottom:1px solid #E5E7EB;text-align:right;white-space:nowrap}.metrics-table th[scope=row],.metrics-table thead th:first-child{text-align:left}
     .day-table{width:100%;border-collapse:collapse}
     .day-table th,.day-table td{padding:5px 8px;border-bottom:1px solid #E5E7EB;text-align:left;white-space:nowrap}
     .day-table thead th{font-size:12px;color:#4B5563;font-weight:600;border-bottom:2px solid #CBD5E1}

@@ -235,6 +235,32 @@ public final class ChartQueries {
 
     /// The `day_log` rows of local days `fromDay...toDay` (YYYY-MM-DD), oldest first: a range of
     /// `daily_summaries`' key (subject, day, metric) and of `favourites`' (subject, day).
+    /// Daily summaries other than glucose with values (steps, heart rate, sleep …) of local days
+    /// `fromDay...toDay` (YYYY-MM-DD), one per (day, metric), in day order.
+    public func otherDailySummaries(subject: String, fromDay: String, toDay: String)
+        throws -> [(day: String, metric: String, unit: String, n: Int, mean: Double?, min: Double?, max: Double?)] {
+        let s = try db.prepare("""
+            SELECT day, metric, unit, n, mean, min, max FROM daily_summaries
+            WHERE subject = ?1 AND day BETWEEN ?2 AND ?3 AND metric != 'glucose' AND n > 0 ORDER BY day, metric
+            """)
+        try s.bindText(1, subject)
+        try s.bindText(2, fromDay)
+        try s.bindText(3, toDay)
+        var out: [(day: String, metric: String, unit: String, n: Int, mean: Double?, min: Double?, max: Double?)] = []
+        while try s.step() {
+            out.append((s.text(0) ?? "", s.text(1) ?? "", s.text(2) ?? "", Int(s.int(3)),
+                        s.isNull(4) ? nil : s.double(4), s.isNull(5) ? nil : s.double(5), s.isNull(6) ? nil : s.double(6)))
+        }
+        return out
+    }
+
+    /// The last local day (YYYY-MM-DD) with a daily summary other than glucose; nil without one.
+    public func lastOtherSummaryDay(subject: String) throws -> String? {
+        let s = try db.prepare("SELECT max(day) FROM daily_summaries WHERE subject = ?1 AND metric != 'glucose' AND n > 0")
+        try s.bindText(1, subject)
+        return try s.step() ? s.text(0) : nil
+    }
+
     public func dayLog(subject: String, fromDay: String, toDay: String) throws -> [DayLogRow] {
         let s = try db.prepare("""
             SELECT day, metric, n, min, mean, max, hypo, hyper, exercise_min, stress, illness FROM daily_summaries
