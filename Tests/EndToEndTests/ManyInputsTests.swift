@@ -79,8 +79,9 @@ import Testing
         #expect(m.code == 0, Comment(rawValue: String(m.stderr.prefix(2000))))
         #expect(E2E.count(db, "measurements") == 20_000)
         #expect(E2E.count(db, "imports", "status = 'complete'") == 20_000)
-        // Measured 137 MB (the old build: over 2.4 GB); the bound leaves room for a busy machine.
-        #expect(m.maxRSSBytes < 300 << 20, "peak RSS \(m.maxRSSBytes >> 20) MB")
+        // Measured 132–137 MB alone, 383–401 MB while the whole suite saturates the machine (the old
+        // build: over 2.4 GB); the bound is the corpus's 1 GiB rule with room, far below the old cost.
+        #expect(m.maxRSSBytes < 640 << 20, "peak RSS \(m.maxRSSBytes >> 20) MB")
         // Measured 25 s in a debug build on a loaded machine (the old build: argument parsing alone took minutes).
         #expect(m.seconds < 120, "took \(m.seconds) s")
     }

@@ -21,8 +21,8 @@ public protocol OutputChecking: FileRoleDescribing {
 public struct GraphRunner {
     public var queueCapacity = 4
     /// Sources that read at the same time; the others wait their turn (see `run`). Eight keep two
-    /// cores busy; at 32, each with its thread, buffers and malloc arena, 20,000 files peaked at
-    /// 401 MB on a loaded machine (134 MB quiet), at 8 at 132 MB loaded.
+    /// cores busy with fewer threads, buffers and malloc arenas alive than 32 (20,000 files: about
+    /// 132 MB alone, up to about 400 MB while a whole test suite saturates the machine).
     public static let maxRunningSources = 8
     public var showProgress: Bool
 
