@@ -87,8 +87,8 @@ struct ChartOptions: ParsableArguments {
     }
 
     /// A loader over the store for the subject, and the subject's last day with readings (exit 1 when it has none).
-    func openLoader(_ settings: ViewSettings) throws -> (loader: ChartLoader, lastDay: Int64) {
-        let queries = try openQueries()
+    func openLoader(_ settings: ViewSettings, queries opened: ChartQueries? = nil) throws -> (loader: ChartLoader, lastDay: Int64) {
+        let queries = try opened ?? openQueries()
         let subject = try resolveSubject(queries)
         let loader = ChartLoader(source: StoreChartSource(queries: queries, subject: subject), subject: subject, settings: settings)
         guard let span = try loader.span() else {

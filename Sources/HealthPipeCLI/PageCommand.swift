@@ -25,11 +25,12 @@ struct PageCommand: ParsableCommand {
         try refuseFileClash([FileRole(.store, try options.databasePath(), what: "database"),
                              FileRole(.output, ComponentBuilder.resolve(output, base: FileManager.default.currentDirectoryPath), what: "HTML page")])
         let settings = try options.settings()
-        let withGlucose = try options.openQueries().subjects()
+        let queries = try options.openQueries()
+        let withGlucose = try queries.subjects()
         if options.subject.map({ !withGlucose.contains($0) }) ?? withGlucose.isEmpty {
-            return try writeWithoutGlucose(settings)
+            return try writeWithoutGlucose(settings, queries)
         }
-        let (loader, lastDay) = try options.openLoader(settings)
+        let (loader, lastDay) = try options.openLoader(settings, queries: queries)
         let p = try ChartOptions.period(from: from, to: to, date: nil, length: 14, lastDay: lastDay)
         guard p.last - p.first < 366 else { throw configFailure(ValidationError("a page covers at most 366 days (one day view each)")) }
         guard tableDays >= 1 else { throw configFailure(ValidationError("--table-days is at least 1")) }
@@ -45,7 +46,7 @@ struct PageCommand: ParsableCommand {
                               days: days, agp: agp, table: table, bands: bands, history: history,
                               generator: "healthpipe " + (HealthPipeMain.configuration.version))
         page.reports = try PageReports.charts(path: path, subject: loader.subject, lastDay: p.last)
-        page.dailyMetrics = try Self.dailyMetrics(try options.openQueries(), subject: loader.subject, first: p.first, last: p.last)
+        page.dailyMetrics = try Self.dailyMetrics(queries, subject: loader.subject, first: p.first, last: p.last)
         try writeOutput(page.html(), to: output)
         printError("wrote \(output): \(days.count) day views, AGP \(CivilDate.isoDate(fromDays: p.first)) – \(CivilDate.isoDate(fromDays: p.last)), \(table.rows.count) table days")
     }
@@ -70,14 +71,13 @@ struct PageCommand: ParsableCommand {
     /// A person without glucose readings (a health log, a toothbrush): the page holds their health
     /// reports and toothbrushing, ending at the last day with either, and says why the glucose views
     /// are not there. The subject follows the subject rule over everything the database holds.
-    func writeWithoutGlucose(_ settings: ViewSettings) throws {
+    func writeWithoutGlucose(_ settings: ViewSettings, _ queries: ChartQueries) throws {
         let path = try options.databasePath()
         let subject = try SubjectRule.resolve(options.subject, database: path, label: options.db)
         var last = try HealthLogQueries(path: path).reportSpan(subject: subject)?.last
         if let b = try BrushingHistory.latest(path: path, subject: subject) {
             last = max(last ?? .min, CivilDate.floorDiv(b.start + Int64(b.utcOffset), 86_400))
         }
-        let queries = try options.openQueries()
         if let d = try queries.lastOtherSummaryDay(subject: subject).flatMap(CivilDate.days(fromISO:)) { last = max(last ?? .min, d) }
         guard let lastDay = last else {
             printError("\(options.db): nothing to show for '\(subject)': no glucose readings, daily metrics, health reports or toothbrushing sessions")

@@ -15,6 +15,17 @@ def write_or_check(here, got):
         target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")
 
 
+def main(here, compute, count):
+    """`count.py` writes expected.json, `count.py --check` compares it, and `count.py FILE…` prints
+    what each file (e.g. a full original kept outside the repository) stores."""
+    if len(sys.argv) > 1 and sys.argv[1] != "--check":
+        import pathlib
+        for a in sys.argv[1:]:
+            print(a, json.dumps(count(pathlib.Path(a)), ensure_ascii=False))
+        sys.exit(0)
+    write_or_check(here, compute())
+
+
 def totals(measurements, events):
     """Per metric and per event kind: distinct stored rows and (insulin, meal) amount sums, as
     expected.json holds them. `measurements` maps (metric, …key) → value; `events` is keyed by

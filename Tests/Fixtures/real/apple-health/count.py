@@ -32,12 +32,12 @@ documentation (the export's DTD says which elements exist):
   events (kind, subtype, source, start, amount).
 
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
-import calendar, json, math, pathlib, re, sys, zipfile
+import calendar, math, pathlib, re, sys, zipfile
 import xml.etree.ElementTree as ET
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from expected_io import write_or_check  # noqa: E402
+from expected_io import main  # noqa: E402
 
 FILES = [  # file, language (of the locale), layout
     ("apple-health-en-us-ios10-food.xml", "en", "export version 3 (iOS 10), en_US: Food correlations, mg/dL glucose, workouts, 40 types from 15 apps"),
@@ -202,9 +202,4 @@ def compute():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] not in ("--check",):
-        # python3 count.py FILE…: print what each (e.g. a full original) stores
-        for a in sys.argv[1:]:
-            print(a, json.dumps(count(pathlib.Path(a)), ensure_ascii=False))
-        sys.exit(0)
-    write_or_check(HERE, compute())
+    main(HERE, compute, count)

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from expected_io import write_or_check  # noqa: E402
+from expected_io import main  # noqa: E402
 
 NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}
 HEADER = ["EventDateStr", "EventTimeStr", "Value", "UnitMeasureVal", "SensorID"]
@@ -61,8 +61,4 @@ def compute():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] not in ("--check",):
-        for p in sys.argv[1:]:
-            print(p, *count(pathlib.Path(p)))
-        sys.exit(0)
-    write_or_check(HERE, compute())
+    main(HERE, compute, count)

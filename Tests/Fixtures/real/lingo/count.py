@@ -7,11 +7,11 @@ Measurement(mg/dL)` (the UK app: `Measurement(mmol/L)`), then one reading per li
 holds no value (and no direction): HealthPipe must quarantine that row, so it is counted apart.
 mmol/L values are stored as whole mg/dL (× 18.0156, rounded). Distinct UTC instants are counted.
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
-import csv, datetime, json, pathlib, sys
+import csv, datetime, pathlib, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from expected_io import write_or_check  # noqa: E402
+from expected_io import main  # noqa: E402
 
 FILES = [
     ("lingo-en-us-mgdl.csv", "en", "Lingo app export (US), mg/dL, local time with offset, Out of range cells"),
@@ -50,9 +50,4 @@ def compute():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] not in ("--check",):
-        # `count.py FILE…`: the counts of other files of this layout (the full originals, checked locally).
-        for p in sys.argv[1:]:
-            print(p, *count(pathlib.Path(p)))
-        sys.exit(0)
-    write_or_check(HERE, compute())
+    main(HERE, compute, count)
