@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The first command: sets up, builds, imports each bundled sample as its own person into
 # out/health.sqlite, logs a patient's meals, exercise, a stress episode and favourite days with the
-# CLI (as the seed apps' forms would), and writes one page per person for their richest 14 days plus
-# out/index.html linking them all. The README's screenshots are taken from these very files
+# CLI (as the seed apps' forms would), and writes one page per person (their richest 14 days of glucose,
+# or what they logged) plus out/index.html linking them all. The README's screenshots are taken from these very files
 # (scripts/make_screenshots.sh).
 #
 #   scripts/demo.sh                 HEALTHPIPE_BIN=path skips the build; DEMO_OUT=dir writes elsewhere
@@ -62,16 +62,20 @@ for subject in $(sqlite3 "$db" "SELECT DISTINCT subject FROM daily_summaries WHE
   readings=$(sqlite3 "$db" "SELECT sum(n) FROM daily_summaries WHERE subject = '$subject' AND metric = 'glucose' AND day BETWEEN '$first' AND '$last'")
   rows+="<tr><td><a href=\"$subject.html\">$subject</a></td><td>$first – $last</td><td>$readings</td></tr>"
 done
-others=$(sqlite3 "$db" "SELECT group_concat(subject, ', ') FROM (SELECT DISTINCT subject FROM measurements UNION SELECT subject FROM reports
-  EXCEPT SELECT DISTINCT subject FROM daily_summaries WHERE metric = 'glucose')")
+# People without glucose readings (a health log, Apple Health's daily metrics) get a page of what they logged.
+for subject in $(sqlite3 "$db" "SELECT DISTINCT subject FROM measurements UNION SELECT subject FROM reports
+  EXCEPT SELECT DISTINCT subject FROM daily_summaries WHERE metric = 'glucose' ORDER BY 1"); do
+  "$bin" page --db "$db" --subject "$subject" -o "$out/$subject.html" 2>/dev/null
+  rows+="<tr><td><a href=\"$subject.html\">$subject</a></td><td>their last 14 days</td><td>none: what they logged</td></tr>"
+done
 cat >"$out/index.html.tmp" <<HTML
 <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>HealthPipe demo</title><style>body{font:16px system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1f2937}
 table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #e5e7eb}a{color:#0b5394}</style></head>
 <body><h1>HealthPipe demo</h1><p>Each bundled sample imported as its own person into <code>health.sqlite</code>; each page shows
-that person's 14 days with the most glucose readings (day view, AGP report, day table).</p>
+that person's 14 days with the most glucose readings (day view, AGP report, day table); a person without glucose
+readings gets a page of what they logged (a health log's calendar and graphs, Apple Health's daily metrics).</p>
 <table><tr><th>Person (sample)</th><th>Days on the page</th><th>Glucose readings</th></tr>$rows</table>
-<p>Without glucose readings (health log, Apple metrics): ${others:-none} — <code>healthpipe reports list --db health.sqlite --subject …</code>.</p>
 </body></html>
 HTML
 mv "$out/index.html.tmp" "$out/index.html"

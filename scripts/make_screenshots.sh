@@ -29,5 +29,13 @@ days_height=$(sed -n 's/.*height="\([0-9.]*\)" viewBox.*/\1/p' "$work/days.svg" 
 shot "$work/days.svg" docs/images/days.png 800 "${days_height%.*}"
 shot "$work/history.svg" docs/images/history.png 800 300
 shot "$work/clarity-g6.html" docs/images/page.png 1200 900
+# A phone (390 px) in a frame: headless chromium makes no window narrower than 500 px.
+phone() { # page (in $work), png, height
+  printf '<!doctype html><body style="margin:0;background:#d1d5db"><iframe src="%s" style="border:0;width:390px;height:%spx;margin-left:55px;background:#fff"></iframe>' \
+    "$1" "$3" >"$work/phone.html"
+  shot "$work/phone.html" "$2" 500 "$3"
+}
+phone clarity-g6.html docs/images/page-phone.png 1400
+shot "$work/health-log.html" docs/images/health-log.png 1200 1000
 shot "$work/index.html" docs/images/demo-index.png 900 420
 echo "screenshots in docs/images/: $(ls docs/images | tr '\n' ' ')"

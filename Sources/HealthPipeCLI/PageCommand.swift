@@ -101,15 +101,19 @@ struct PageCommand: ParsableCommand {
     }
 }
 
-/// The health-report graphs of the page: the week's most reported values (up to four) and the
-/// reports per day of the 30 days ending at the page's last day; nil without reports.
+/// The health log on the page: the month calendar, the week's most reported values (up to four) and
+/// the reports per day of the 30 days ending at the page's last day; nil without reports.
 enum PageReports {
-    static func charts(path: String, subject: String, lastDay: Int64) throws -> (values: [ReportValuesView], days: ReportDaysView)? {
+    static func charts(path: String, subject: String, lastDay: Int64) throws -> HealthPage.Reports? {
         let queries = try HealthLogQueries(path: path)
         let data = ReportChartData(queries: queries, path: path, subject: subject)
         let week = try queries.reports(subject: subject, fromDay: lastDay - 6, toDay: lastDay)
         guard let days = try data.days(first: lastDay - 29, last: lastDay), days.total > 0 else { return nil }
         let values = try ReportChartData.metricsByUse(week).prefix(4).compactMap { try data.values(metric: $0, lastDay: lastDay) }
-        return (values, days)
+        // Whole months, from the month of the first report of the 30 days to the page's last day's.
+        let firstReport = try queries.reports(subject: subject, fromDay: lastDay - 29, toDay: lastDay).first?.localDay ?? lastDay
+        let (y, m, _) = CivilDate.date(fromDays: firstReport)
+        let calendar = try data.calendar(first: CivilDate.days(year: y, month: m, day: 1), last: lastDay)
+        return HealthPage.Reports(values: values, days: days, calendar: calendar)
     }
 }

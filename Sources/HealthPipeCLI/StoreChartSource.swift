@@ -18,7 +18,7 @@ struct StoreChartSource: ChartDataSource {
     }
 
     func basalRates(fromUTC: Int64, toUTC: Int64) throws -> [Measurement] {
-        try queries.readings(subject: subject, metric: "basal_rate", fromUTC: fromUTC, toUTC: toUTC)
+        try queries.readings(subject: subject, metric: BasalRates.metric.text, fromUTC: fromUTC, toUTC: toUTC)
     }
 
     func glucoseSpan() throws -> (first: Measurement, last: Measurement)? {

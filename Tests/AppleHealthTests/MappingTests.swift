@@ -99,16 +99,20 @@ import Testing
     }
 
     @Test func insulinDeliveryReasons() throws {
-        func insulin(_ v: String, _ reason: String, _ start: String) -> String {
-            record("HKQuantityTypeIdentifierInsulinDelivery", value: v, unit: "IU", source: "Loop", start: start,
+        func insulin(_ v: String, _ reason: String, _ start: String, _ end: String? = nil) -> String {
+            record("HKQuantityTypeIdentifierInsulinDelivery", value: v, unit: "IU", source: "Loop", start: start, end: end,
                    children: "  <MetadataEntry key=\"HKInsulinDeliveryReason\" value=\"\(reason)\"/>\n")
         }
         let run = try read(try write(healthXML(insulin("0.35", "1", "2024-01-02 10:00:00 +0100")
-                                              + insulin("4.5", "2", "2024-01-02 10:05:00 +0100"))))
-        #expect(run.events.map(\.kind) == [.insulin, .insulin])
-        #expect(run.events.map(\.subtype.text) == ["basal", "bolus"])
-        #expect(run.events.map(\.insulin) == [0.35, 4.5])
-        #expect(run.measurements.isEmpty)
+                                              + insulin("4.5", "2", "2024-01-02 10:05:00 +0100")
+                                              + insulin("0.3", "1", "2024-01-02 10:10:00 +0100", "2024-01-02 10:40:00 +0100"))))
+        #expect(run.events.map(\.kind) == [.insulin, .insulin, .insulin])
+        #expect(run.events.map(\.subtype.text) == ["basal", "bolus", "basal"])
+        #expect(run.events.map(\.insulin) == [0.35, 4.5, 0.3])
+        // A basal delivery over a span also gives its rate, stored as every pump's is (BasalRates):
+        // 0.3 U over 30 minutes is 0.6 U/h over that span; an instant dose has no rate.
+        #expect(run.measurements.map { [$0.metric.text, $0.unit.text] } == [["basal_rate", "U/h"]])
+        #expect(run.measurements.map { [$0.value, Double($0.end - $0.start)] } == [[0.6, 1800]])
     }
 
     @Test func categoriesWithAndWithoutValue() throws {

@@ -42,8 +42,8 @@ import Testing
         let current = html.components(separatedBy: "<article class=\"dayview current\"")
         #expect(current.count == 2)
         #expect(current[1].hasPrefix(" id=\"day-\(CivilDate.isoDate(fromDays: days.last!.day))\""))
-        // One point per reading, server-side.
-        #expect(html.components(separatedBy: "<circle class=\"reading").count - 1 == days.reduce(0) { $0 + $1.points.count })
+        // One point per reading, server-side, in each of the day's two layouts (wide and phone).
+        #expect(html.components(separatedBy: "<circle class=\"reading").count - 1 == 2 * days.reduce(0) { $0 + $1.points.count })
         #expect(html.components(separatedBy: "class=\"percentile\"").count - 1 == 5)
         // User text is escaped everywhere.
         #expect(!html.contains("<b>&</b>"))

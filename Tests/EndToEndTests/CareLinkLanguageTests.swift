@@ -109,9 +109,9 @@ import Testing
         #expect(E2E.scalar(db, "SELECT sum(rejected) FROM imports") == "0")
         // The same rows as the English file (Tests/Fixtures/real/carelink/expected.json).
         #expect(E2E.query(db, "SELECT metric, count(*), sum(value) FROM measurements GROUP BY metric")
-                == [["blood_glucose", "57", "6836.0"]])
+                == [["basal_rate", "1", "1.4"], ["blood_glucose", "57", "6836.0"]])
         #expect(E2E.query(db, "SELECT kind, count(*) FROM events GROUP BY kind ORDER BY kind")
-                == [["device", "11"], ["insulin", "25"], ["meal", "10"]])
+                == [["device", "11"], ["insulin", "24"], ["meal", "10"]])
     }
 
     /// The Dutch "Data Export File" with `;`: header words as a Dutch user's own importer reads them

@@ -3,8 +3,9 @@ import Testing
 
 /// Temp basals of a CareLink export (real rows of the v1.0.1 corpus files: `1.45,Rate,02:00:00` with
 /// Raw-Type `ChangeTempBasal`, `50,Percent,01:30:00` with `ChangeTempBasalPercent`) land as Nightscout's
-/// `Temp Basal` does (docs/formats.md): an insulin event `temp_basal` without an amount, ending after its
-/// duration, the rate or percent in metadata. Before, these rows were read and dropped.
+/// `Temp Basal` does (docs/formats.md): a rate with a duration is a `basal_rate` measurement over its span
+/// (the one basal representation, BasalRates), so the day view draws it as a step; a percentage is an
+/// insulin event `temp_basal` without an amount, the percent in metadata, never guessed into U/h.
 @Suite struct CareLinkTempBasalTests {
     static let text = """
         Index,Date,Time,Timestamp,New Device Time,BG Reading (mg/dL),Linked BG Meter ID,Temp Basal Amount (U/h),\
@@ -15,7 +16,7 @@ import Testing
 
         """
 
-    @Test func tempBasalsBecomeTempBasalEvents() throws {
+    @Test func tempBasalRatesAreBasalRatesAndPercentagesEvents() throws {
         let dir = E2E.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let csv = dir.appendingPathComponent("carelink.csv"), db = dir.appendingPathComponent("h.sqlite")
@@ -28,8 +29,9 @@ import Testing
         #expect(E2E.scalar(db, "SELECT sum(rejected) FROM imports") == "0")
         let e = E2E.query(db, "SELECT subtype, coalesce(insulin_u, 'none'), coalesce(end - start, 0), coalesce(metadata, '') "
                               + "FROM events WHERE kind = 'insulin' ORDER BY start")
-        #expect(e == [["temp_basal", "none", "7200", "{\"rate_u_h\":1.45,\"type\":\"Rate\"}"],
-                      ["temp_basal", "none", "5400", "{\"percent\":50,\"type\":\"Percent\"}"],
+        #expect(E2E.query(db, "SELECT value, unit, end - start, metadata FROM measurements WHERE metric = 'basal_rate'")
+                == [["1.45", "U/h", "7200", "{\"type\":\"Rate\"}"]])
+        #expect(e == [["temp_basal", "none", "5400", "{\"percent\":50,\"type\":\"Percent\"}"],
                       ["bolus", "2.5", "0", ""]])
         let again = try E2E.run(args)
         #expect(again.code == 0)

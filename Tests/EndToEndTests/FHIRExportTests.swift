@@ -19,7 +19,7 @@ import Testing
         #expect(r.code == 3, "\(r.stderr)")  // the Tidepool sample has one bad reading
         let observations = try String(contentsOf: out.appendingPathComponent("Observation.ndjson"), encoding: .utf8)
             .split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        let expectedCount = 24 + 1 + 1 + 2 + 3922  // Tidepool cbg, smbg, ketone; Apple HRV and heart rate; Clarity EGV
+        let expectedCount = 24 + 1 + 1 + 4 + 2 + 3922  // Tidepool cbg, smbg, ketone, basal rates; Apple HRV and heart rate; Clarity EGV
         #expect(observations.count == expectedCount)
         func codes(_ o: [String: Any]) -> [String] {
             ((o["code"] as? [String: Any])?["coding"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
@@ -41,7 +41,7 @@ import Testing
         #expect(patients.contains("\"gender\":\"female\"") && patients.contains("\"birthDate\":\"1985-02-03\""), "\(patients)")
         let v = try Process.run(python: E2E.packageRoot.appendingPathComponent("scripts/validate_fhir.py").path, args: [out.path])
         #expect(v.code == 0, "\(v.output)")
-        #expect(v.output.contains("3952 passed, 0 failed"), "\(v.output)")
+        #expect(v.output.contains("3956 passed, 0 failed"), "\(v.output)")
     }
 
     @Test func theValidatorRejectsABrokenResource() throws {

@@ -10,6 +10,7 @@ import Testing
         let r = try E2E.run(["import", file, "--db", db.path, "--quarantine", q.path])
         #expect(r.code == 3, "\(r.stderr)")
         let want1: [[String]] = [
+            ["basal_rate", "InsOmn-130101234", "4", "0.0", "1.2", "U/h"],
             ["blood_glucose", "InsOmn-130101234", "1", "130.0", "130.0", "mg/dL"],
             ["glucose", "Dexcom", "24", "40.0", "127.0", "mg/dL"],
             ["ketone", "InsOmn-130101234", "1", "0.4", "0.4", "mmol/L"]]
@@ -103,11 +104,15 @@ import Testing
         let r = try E2E.run(["import", file, "--db", db.path, "--timezone", "America/New_York", "--quarantine", q.path])
         #expect(r.code == 3, "\(r.stderr)")
         let want10: [[String]] = [
-            ["blood_glucose", "t:slim X2 Insulin Pump", "1", "mg/dL"], ["glucose", "Dexcom", "48", "mg/dL"],
+            ["basal_rate", "t:slim X2 Insulin Pump", "3", "U/h"], ["blood_glucose", "t:slim X2 Insulin Pump", "1", "mg/dL"],
+            ["glucose", "Dexcom", "48", "mg/dL"],
             ["insulin_on_board", "t:slim X2 Insulin Pump", "4", "U"]]  // the pump as the file's readings name it
         #expect(E2E.query(db, "SELECT metric, source, count(*), unit FROM measurements GROUP BY 1, 2 ORDER BY 1") == want10)
+        // Basal rate changes are scheduled steps (BasalRates: a rate at an instant), as CareLink's and Tidepool's are.
+        #expect(E2E.query(db, "SELECT value, end - start FROM measurements WHERE metric = 'basal_rate' ORDER BY start")
+                == [["0.85", "0"], ["0.95", "0"], ["0.8", "0"]])
         let want11: [[String]] = [
-            ["insulin", "basal_rate", "3", "NULL", "NULL"], ["insulin", "bolus", "3", "10.14", "NULL"], ["meal", "", "2", "NULL", "90.0"]]
+            ["insulin", "bolus", "3", "10.14", "NULL"], ["meal", "", "2", "NULL", "90.0"]]
         #expect(E2E.query(db, "SELECT kind, subtype, count(*), sum(insulin_u), sum(carbs_g) FROM events GROUP BY 1, 2 ORDER BY 1, 2") == want11)
         // InsulinDelivered is the whole bolus, extended part included (as a real Tandem Source export shows:
         // docs/vendors/tandem.md); it lasts from its request to the end of the extended part (2 h 1 min).

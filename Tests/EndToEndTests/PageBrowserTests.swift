@@ -19,10 +19,13 @@ import Testing
     }
 
     /// The elements inside the `<article id="day-…">` of one day in a DOM dump.
-    func article(_ dom: String, _ day: String) -> String {
+    /// A day's article: its wide chart (`compact: false`) or its phone layout with the side strip.
+    func article(_ dom: String, _ day: String, compact: Bool = false) -> String {
         guard let start = dom.range(of: " id=\"day-\(day)\" data-date") else { return "" }
         let rest = dom[start.lowerBound...]
-        return String(rest[..<(rest.range(of: "</article>")?.lowerBound ?? rest.endIndex)])
+        let whole = rest[..<(rest.range(of: "</article>")?.lowerBound ?? rest.endIndex)]
+        let parts = whole.components(separatedBy: "<div class=\"day-compact\">")
+        return compact ? (parts.count > 1 ? parts[1] : "") : parts[0]
     }
 
     func count(_ text: String, _ needle: String) -> Int { text.components(separatedBy: needle).count - 1 }
@@ -49,6 +52,10 @@ import Testing
         #expect(a.contains("<title>Cycling at 08:30: 45min, medium intensity</title>"))
         #expect(a.contains("<title>Pasta &amp; \"sauce\" &lt;home&gt; at 18:35: carbs 78 g, protein 30 g, fat 22 g</title>"))
         #expect(a.range(of: #"<title>Basal insulin at \d\d:\d\d: \d+(\.\d+)? U</title>"#, options: .regularExpression) != nil)
+        // The phone's layout of the day draws the same readings and markers, the six side days as a strip.
+        let phone = article(dom, day, compact: true)
+        #expect(count(phone, "<circle class=\"reading") == readings && count(phone, "<g class=\"event ") == events.count)
+        #expect(count(phone, "<ol class=\"side-strip\"") == 1 && count(phone, "</li>") == 6 && !phone.contains("class=\"side-day\""))
         // The six side views, each with its range bar.
         #expect(count(a, "<g class=\"side-day\"") == 6)
         #expect(count(a, "<g class=\"range-bar\">") == 6)

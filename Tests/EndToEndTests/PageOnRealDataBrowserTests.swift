@@ -1,4 +1,5 @@
 import Foundation
+import HealthPipeCore
 import Testing
 
 /// Issue 22 in a real browser, at a desktop (1400 px) and a phone (390 px) width, on real-shaped
@@ -30,15 +31,25 @@ import Testing
       [].forEach.call(svg.querySelectorAll('text'),function(t){if(t.getBoundingClientRect().width===0)return;var fs=parseFloat(w.getComputedStyle(t).fontSize)*k;
         if(fs<min)min=fs;if(fs<10)small.push(t.textContent.slice(0,40))});return {min:min,small:small.slice(0,5)}}
     var day=d.querySelector('.dayview.shown');out.shownDay=day?day.getAttribute('data-date'):null;
-    out.dayFonts=fonts(day&&day.querySelector('svg.day-chart'));out.agpFonts=fonts(d.querySelector('svg.agp-chart'));
+    var chart=day?[].filter.call(day.querySelectorAll('svg.day-chart'),function(s){return s.getBoundingClientRect().width>0})[0]:null;
+    out.dayLayout=chart?chart.getAttribute('class'):null;var frame=chart&&chart.querySelector('rect.frame');
+    if(frame)out.plotX=[+frame.getAttribute('x'),+frame.getAttribute('x')+(+frame.getAttribute('width'))];
+    out.dayFonts=fonts(chart);out.agpFonts=fonts(d.querySelector('svg.agp-chart'));
     var outside=[];[].forEach.call(d.querySelectorAll('body *'),function(e){var b=e.getBoundingClientRect();
       if(b.width>0&&(b.right>w.innerWidth+0.5||b.left<-0.5)&&!boxed(e))outside.push(e.tagName+'.'+(e.getAttribute('class')||''))});out.outside=outside.slice(0,6);
     var nav=day&&day.querySelector('.daynav');out.navOutside=nav?[].filter.call(nav.children,function(c){var b=c.getBoundingClientRect();return b.left<0||b.right>w.innerWidth}).length:-1;
     var tw=d.querySelector('.table-wrap');if(tw){out.tableRight=tw.getBoundingClientRect().right;out.tableScrolls=w.getComputedStyle(tw).overflowX==='auto'}
-    var path=day&&day.querySelector('path.forecast');out.forecastPoints=day?[].map.call(day.querySelectorAll('circle.forecast-point'),function(c){return +c.getAttribute('cx')}):[];
-    if(path){var p=path.getPointAtLength(0),rs=day.querySelectorAll('circle.reading'),last=rs[rs.length-1];out.forecastStart=[p.x,p.y];out.lastReading=[+last.getAttribute('cx'),+last.getAttribute('cy')]}
-    var boxes=[];if(day)[].forEach.call(day.querySelectorAll('g.event'),function(g,i){[].forEach.call(g.querySelectorAll('text,.mark'),function(e){
+    var path=chart&&chart.querySelector('path.forecast');out.forecastPoints=chart?[].map.call(chart.querySelectorAll('circle.forecast-point'),function(c){return +c.getAttribute('cx')}):[];
+    if(path){var p=path.getPointAtLength(0),rs=chart.querySelectorAll('circle.reading'),last=rs[rs.length-1];out.forecastStart=[p.x,p.y];out.lastReading=[+last.getAttribute('cx'),+last.getAttribute('cy')]}
+    var boxes=[];if(chart)[].forEach.call(chart.querySelectorAll('g.event'),function(g,i){[].forEach.call(g.querySelectorAll('text,.mark'),function(e){
       var b=e.getBoundingClientRect();if(b.width>0)boxes.push([i,b.left,b.top,b.right,b.bottom,e.tagName])})});out.laneBoxes=boxes;
+    var overlaps=[];[].forEach.call(d.querySelectorAll('svg'),function(svg){if(svg.getBoundingClientRect().width===0)return;
+      var ts=[].filter.call(svg.querySelectorAll('text'),function(t){var b=t.getBoundingClientRect();return b.width>0&&b.height>0&&t.textContent.trim()});
+      var bs=ts.map(function(t){return t.getBoundingClientRect()});
+      for(var i=0;i<bs.length;i++)for(var j=i+1;j<bs.length;j++){var a=bs[i],b=bs[j],ox=Math.min(a.right,b.right)-Math.max(a.left,b.left),oy=Math.min(a.bottom,b.bottom)-Math.max(a.top,b.top);
+        if(ox>1&&oy>2)overlaps.push((svg.getAttribute('class')||'svg')+': "'+ts[i].textContent.slice(0,30)+'" × "'+ts[j].textContent.slice(0,30)+'"')}});
+    out.textOverlaps=overlaps.slice(0,12);
+    var open=d.querySelector('details.report-day[open]');out.openReportDay=open?open.id:null;
         var pre=document.createElement('pre');pre.id='measured';pre.textContent=JSON.stringify(out);document.body.appendChild(pre)}
     f.addEventListener('load',function(){var h=f.getAttribute('data-hash');if(h)f.contentWindow.location.hash=h;setTimeout(measure,200)})})();
     """
@@ -55,7 +66,7 @@ import Testing
         let dom = try Chromium.run(server.url, ["--dump-dom", "--window-size=\(max(width, 500) + 40),1000"]).stdout
         guard let start = dom.range(of: "<pre id=\"measured\">"), let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex),
               let json = try JSONSerialization.jsonObject(with: Data(dom[start.upperBound..<end.lowerBound].replacingOccurrences(of: "&quot;", with: "\"")
-                .replacingOccurrences(of: "&amp;", with: "&").utf8)) as? [String: Any] else {
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&").utf8)) as? [String: Any] else {
             Issue.record("the harness measured nothing at \(width) px")
             return [:]
         }
@@ -89,7 +100,18 @@ import Testing
             #expect((f?["min"] as? Double ?? 0) >= 9.99, "\(what) at \(width) px: \(chart) text of \(f?["min"] ?? "-") px: \(f?["small"] ?? "")")
         }
         #expect(m["navOutside"] as? Int == 0, "\(what) at \(width) px: the day navigation leaves the screen")
+        if let layout = m["dayLayout"] as? String {
+            #expect(layout.contains("compact") == (width < 700), "\(what) at \(width) px: the day chart is '\(layout)'")
+        }
+        expectNoTextOverlaps(m, width, what)
         #expect((m["tableRight"] as? Double ?? .infinity) <= Double(width) + 0.5 && m["tableScrolls"] as? Bool == true, "\(what) at \(width) px: the day table")
+    }
+
+    /// Issue 22 (6): no two texts of any chart on the page (the shown day, the AGP report, the report
+    /// graphs, the toothbrushing history) overlap, as the browser lays them out.
+    func expectNoTextOverlaps(_ m: [String: Any], _ width: Int, _ what: String) {
+        let overlaps = m["textOverlaps"] as? [String] ?? ["not measured"]
+        #expect(overlaps.isEmpty, "\(what) at \(width) px: overlapping text \(overlaps)")
     }
 
     /// Issue 22 (2): 2 of 14 days with readings. Before, the AGP said "14 days", CGM active 100 %
@@ -160,7 +182,8 @@ import Testing
             let total = String(format: "%g", Double(h[2])!)
             #expect(html.contains("<title>Micro-boluses \(h[0]):00–\(next):00: \(h[1]) doses, \(total) U in total ("), "hour \(h[0]): \(h[1]) doses, \(total) U")
         }
-        let article = html.components(separatedBy: "id=\"day-2026-03-24\"").dropFirst().first?.components(separatedBy: "</article>").first ?? ""
+        let article = (html.components(separatedBy: "id=\"day-2026-03-24\"").dropFirst().first?.components(separatedBy: "</article>").first ?? "")
+            .components(separatedBy: "<div class=\"day-compact\">")[0]  // the wide chart; the phone's draws the same
         let doses = Int(E2E.scalar(db, "SELECT count(*) FROM events WHERE kind = 'insulin'"))!
         let drawn = count(article, "<g class=\"event bolus") + count(article, "<g class=\"event basal")
         #expect(doses > 30 && drawn < doses / 3, "\(drawn) insulin markers for \(doses) doses")
@@ -189,7 +212,8 @@ import Testing
             let m = try measure(file, hash: "day-2025-09-14", width: width)
             #expect(m["shownDay"] as? String == "2025-09-14")
             let xs = m["forecastPoints"] as? [Double] ?? []
-            #expect(!xs.isEmpty && xs.allSatisfy { $0 >= 204 && $0 <= 828 }, "forecast points at \(xs)")
+            let plot = m["plotX"] as? [Double] ?? [0, 0]
+            #expect(!xs.isEmpty && xs.allSatisfy { $0 >= plot[0] && $0 <= plot[1] }, "forecast points at \(xs), the x axis \(plot)")
             let start = m["forecastStart"] as? [Double] ?? [], last = m["lastReading"] as? [Double] ?? [1, 1]
             #expect(start.count == 2 && zip(start, last).allSatisfy { abs($0 - $1) < 0.2 }, "the line starts at \(start), the last reading is at \(last)")
             expectFits(m, width, "the Loop day")
@@ -222,6 +246,7 @@ import Testing
                 let m = try measure(try page(db), hash: "", width: width)
                 #expect((m["scrollWidth"] as? Int ?? .max) <= width, "\(db.lastPathComponent) at \(width) px scrolls sideways: \(m["outside"] ?? "")")
                 #expect((m["outside"] as? [Any])?.isEmpty == true, "\(db.lastPathComponent) at \(width) px: \(m["outside"] ?? "")")
+                expectNoTextOverlaps(m, width, db.lastPathComponent)
             }
         }
         #expect(try String(contentsOf: try page(apple), encoding: .utf8).contains("heart rate (count/min)"))
@@ -245,6 +270,73 @@ import Testing
         for width in Self.widths {
             let m = try measure(file, hash: "day-1961-04-21", width: width)
             #expect((m["scrollWidth"] as? Int ?? .max) <= width, "at \(width) px scrolls sideways: \(m["outside"] ?? "")")
+        }
+    }
+
+    /// Issue 22 (7): the health log's month calendar (seed 004 §1.1): each day with reports is a cell
+    /// with the store's count of its reports and their highest importance, and opens that day's
+    /// reports and summary; whole months, Monday first; it fits a phone.
+    @Test func theHealthLogHasAMonthCalendar() throws {
+        let dir = E2E.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("log.sqlite")
+        #expect(try E2E.run(["import", E2E.samples.appendingPathComponent("health-reports/health_log.json").path, "--db", db.path,
+                             "--timezone", "Europe/Rome", "--quiet"]).code == 0)
+        let file = try page(db)
+        let html = try String(contentsOf: file, encoding: .utf8)
+        let days = E2E.query(db, """
+            SELECT date(r.start + r.utc_offset, 'unixepoch'), count(DISTINCT r.id), max(v.importance)
+              FROM reports r JOIN report_values v ON v.subject = r.subject AND v.report_id = r.id GROUP BY 1 ORDER BY 1
+            """)
+        #expect(days.count >= 3)
+        let last = days.last![0]
+        for d in days where d[0] >= String(CivilDate.isoDate(fromDays: CivilDate.days(fromISO: last)! - 29).prefix(8)) + "01" {
+            let day = Int(d[0].suffix(2))!
+            #expect(html.contains("<a class=\"cal-link\" href=\"#reports-\(d[0])\""), "\(d[0]) has no cell")
+            #expect(html.contains("<span class=\"num\">\(day)</span><span class=\"badges\"><span class=\"count\">\(d[1])</span><span class=\"imp imp-\(d[2])\" style=\"background:"),
+                    "\(d[0]): \(d[1]) reports, importance \(d[2])")
+            #expect(html.contains("<details class=\"report-day\" id=\"reports-\(d[0])\" data-importance=\"\(d[2])\">"))
+        }
+        // Whole weeks: every row of every month has seven cells.
+        for table in html.components(separatedBy: "<table class=\"calendar\">").dropFirst() {
+            let body = table.components(separatedBy: "</table>")[0].components(separatedBy: "<tbody>")[1]
+            for row in body.components(separatedBy: "<tr>").dropFirst() {
+                #expect(row.components(separatedBy: "<td").count - 1 == 7)
+            }
+        }
+        for width in Self.widths {
+            let m = try measure(file, hash: "reports-" + last, width: width)
+            #expect((m["scrollWidth"] as? Int ?? .max) <= width, "at \(width) px the calendar scrolls sideways: \(m["outside"] ?? "")")
+            #expect(m["openReportDay"] as? String == "reports-" + last, "the link opens its day: \(m["openReportDay"] ?? "none")")
+            expectNoTextOverlaps(m, width, "the health log")
+        }
+    }
+
+    /// Issue 22 (1, 6, 9): exactly what `scripts/demo.sh` writes (the first command of the README) —
+    /// every person's page, with glucose or without — fits a phone and a desktop with no overlapping
+    /// chart text; the index links every page.
+    @Test func everyDemoPageHoldsUpAtBothWidths() throws {
+        let out = E2E.tempDir()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let demo = Process()
+        demo.executableURL = URL(fileURLWithPath: "/bin/bash")
+        demo.arguments = [E2E.packageRoot.appendingPathComponent("scripts/demo.sh").path]
+        demo.environment = ProcessInfo.processInfo.environment.merging(["HEALTHPIPE_BIN": E2E.binary.path, "DEMO_OUT": out.path]) { $1 }
+        demo.standardOutput = FileHandle.nullDevice
+        try demo.run()
+        demo.waitUntilExit()
+        #expect(demo.terminationStatus == 0)
+        let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        let pages = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".html") && $0 != "index.html" }.sorted()
+        #expect(pages.count >= 8, "\(pages)")
+        for name in pages {
+            #expect(index.contains("<a href=\"\(name)\">"), "the index links \(name)")
+            for width in Self.widths {
+                let m = try measure(out.appendingPathComponent(name), hash: "", width: width)
+                #expect((m["scrollWidth"] as? Int ?? .max) <= width, "\(name) at \(width) px scrolls sideways: \(m["outside"] ?? "")")
+                #expect((m["outside"] as? [Any])?.isEmpty == true, "\(name) at \(width) px: \(m["outside"] ?? "")")
+                expectNoTextOverlaps(m, width, name)
+            }
         }
     }
 }

@@ -59,4 +59,28 @@ struct ReportChartData {
     }
 
     static func mostReported(_ reports: [HealthLogQueries.StoredReport]) -> String? { metricsByUse(reports).first }
+
+    /// The month calendar of every month from `first`'s to `last`'s: each day's reports, its summary
+    /// report (`report_days`) and the alerts on watched averages raised that day.
+    func calendar(first: Int64, last: Int64) throws -> ReportCalendar {
+        var days: [Int64: ReportCalendar.Day] = [:]
+        for r in try queries.reports(subject: subject, fromDay: first, toDay: last) {
+            days[r.localDay, default: .init()].reports.append(.init(utc: r.start, offset: r.utcOffset, note: r.note, values: r.values.map {
+                (metric: $0.metric.text, value: $0.value, unit: $0.unit.text, importance: $0.importance)
+            }))
+        }
+        for d in try queries.reportDays(subject: subject, fromDay: first, toDay: last) {
+            guard let day = CivilDate.days(fromISO: d.day) else { continue }
+            days[day, default: .init()].summary.append(.init(metric: d.metric, unit: d.unit, n: d.n, mean: d.mean, min: d.min, max: d.max,
+                                                             maxImportance: d.maxImportance))
+        }
+        for a in try queries.alerts(subject: subject, kinds: [.averageAbove, .averageBelow]) {
+            let day = LocalDays.day(a.end, a.utcOffset)
+            guard day >= first, day <= last else { continue }
+            days[day, default: .init()].alerts.append("Average of \(a.metric.text.replacingOccurrences(of: "_", with: " ")) "
+                + "\(AlertsDue.number(a.value)), \(a.kind == .averageAbove ? "above" : "below") \(AlertsDue.number(a.threshold)) since "
+                + LocalTimeText.wallClock(utc: a.start, offset: a.utcOffset))
+        }
+        return ReportCalendar(firstDay: first, lastDay: last, days: days)
+    }
 }

@@ -33,4 +33,6 @@ public struct RecordFlags: OptionSet, Hashable, Sendable {
     public static let interpolated = RecordFlags(rawValue: 1 << 7)
     /// An episode still running: started but not ended yet (its `end` equals its start until then).
     public static let openEnded = RecordFlags(rawValue: 1 << 8)
+    /// A basal rate over a span that was the pump's schedule (not a temp, automated or suspended rate).
+    public static let scheduledRate = RecordFlags(rawValue: 1 << 9)
 }

@@ -34,6 +34,13 @@ extension ExportHandler {
             let subtype = draft.insulinReason == 1 ? InsulinKinds.basal : draft.insulinReason == 2 ? InsulinKinds.bolus : .empty
             add(Event(subject: subject, kind: .insulin, subtype: subtype, source: draft.source, start: start.utc, end: end.utc,
                       utcOffset: offset, insulin: units, flags: flags, provenance: prov, device: deviceSymbol, metadata: metadataJSON()))
+            // A basal delivery over a span (Loop, Trio write each dose so) also gives its rate, stored as
+            // every pump's rate is (BasalRates) so the day view draws it as a step; an instant has none.
+            if subtype == InsulinKinds.basal, let rate = BasalRates.rate(units: units, start: start.utc, end: end.utc),
+               Plausibility.problem(metric: BasalRates.metric, value: rate, unit: BasalRates.unit) == nil {
+                add(BasalRates.measurement(rate, subject: subject, source: draft.source, start: start.utc, end: end.utc, utcOffset: offset,
+                                           flags: flags, provenance: prov, device: deviceSymbol))
+            }
             return
         }
         guard type.kind != .category, let raw = draft.number else {

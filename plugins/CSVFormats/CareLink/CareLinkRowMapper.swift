@@ -18,8 +18,6 @@ struct CareLinkRowMapper {
     private var bolusTypes = ByteSymbolCache()
 
     private let bloodGlucose = Symbol("blood_glucose")
-    private let basalRate = Symbol("basal_rate")
-    private let unitsPerHour = Symbol("U/h")
     private let nanoamps = Symbol("nA")
     private let rewind = Symbol("rewind")
     private let tempBasal = Symbol("temp_basal")
@@ -85,8 +83,8 @@ struct CareLinkRowMapper {
             try out.add(stamp.measurement(bloodGlucose, value: v, unit: mgdl, flags: f.union(.userEntered)), emit)
         }
         if let isig { try out.add(stamp.measurement(Metrics.sensorSignal, value: isig, unit: nanoamps, flags: []), emit) }
-        if let basal { try out.add(stamp.measurement(basalRate, value: basal, unit: unitsPerHour, flags: []), emit) }
-        if let tempBasal { try add(tempBasalEvent(tempBasal, row, stamp), &out, emit) }
+        if let basal { try out.add(stamp.basalRate(basal), emit) }
+        if let tempBasal { try addTempBasal(tempBasal, row, stamp, &out, emit) }
 
         if let delivered, keepBolus(row, delivered: delivered, local: local) {
             let duration = ByteText.duration(cell(c.bolusDuration)).flatMap { $0 > 0 ? $0 : nil }
@@ -106,18 +104,25 @@ struct CareLinkRowMapper {
         if !cell(c.rewind).isEmpty { try add(stamp.event(.device, subtype: rewind), &out, emit) }
     }
 
-    /// A temp basal as Nightscout's `Temp Basal` maps (docs/formats.md): insulin event `temp_basal` without
-    /// an amount (a later temp basal or a suspend may cut it short), ending after its duration, the rate
-    /// (`Rate`/`Absolute`, U/h) or percent (`Percent`) in metadata.
-    private func tempBasalEvent(_ amount: Double, _ row: CSVRow, _ stamp: RowStamp) -> Event {
+    /// A temp basal as Nightscout's `Temp Basal` lands (docs/formats.md): a rate (`Rate`/`Absolute`, U/h)
+    /// with a duration is a `basal_rate` measurement over its span (BasalRates); a percentage of the
+    /// scheduled rate, or a rate without a duration, is an insulin event `temp_basal` without an amount,
+    /// the rate or percent in its metadata, never guessed into U/h.
+    private mutating func addTempBasal(_ amount: Double, _ row: CSVRow, _ stamp: RowStamp, _ out: inout BatchBuilder,
+                              _ emit: (RecordBatch) throws -> Void) throws {
         let type = columns.tempBasalType.map { row.trimmed($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
         let duration = columns.tempBasalDuration.flatMap { ByteText.duration(row.trimmed($0)) }.flatMap { $0 > 0 ? $0 : nil }
-        var e = stamp.event(.insulin, subtype: tempBasal, end: duration.map { stamp.at.utc + $0 })
-        let value = ByteText.equalsIgnoringCase(type, "Percent") ? "\"percent\":" : "\"rate_u_h\":"
+        let percent = ByteText.equalsIgnoringCase(type, "Percent")
         let name = type.text  // a code (`Rate`, `Percent`, `Absolute`): kept only when it needs no JSON escaping
-        let keep = !name.isEmpty && name.allSatisfy { $0.isLetter || $0 == "_" || $0 == " " }
-        e.metadata = "{" + value + amount.formattedForJSON + (keep ? ",\"type\":\"" + name + "\"" : "") + "}"
-        return e
+        let typeJSON = !name.isEmpty && name.allSatisfy { $0.isLetter || $0 == "_" || $0 == " " } ? "\"type\":\"" + name + "\"" : nil
+        if !percent, let duration {
+            if let why = Plausibility.check(amount, Plausibility.basalRate, "Temp Basal Amount", unit: "U/h") { throw CSVFileRun.Reject(why) }
+            try out.add(stamp.basalRate(amount, end: stamp.at.utc + duration, metadata: typeJSON.map { "{" + $0 + "}" }), emit)
+            return
+        }
+        var e = stamp.event(.insulin, subtype: tempBasal, end: duration.map { stamp.at.utc + $0 })
+        e.metadata = "{" + (percent ? "\"percent\":" : "\"rate_u_h\":") + amount.formattedForJSON + (typeJSON.map { "," + $0 } ?? "") + "}"
+        try add(e, &out, emit)
     }
 
     /// The rate of a `BasalProfileStart` record (`PATTERN_NAME=standard, PROFILE_INDEX=0, RATE=0.75, …`).

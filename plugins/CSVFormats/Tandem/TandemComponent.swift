@@ -6,7 +6,7 @@ public let tandemComponent = ComponentDescriptor(
     summary: "Tandem t:connect / Tandem Source CSV (t:slim X2 and Mobi pumps with a Dexcom CGM), the sectioned Therapy Timeline "
         + "and the current export and Source Daily Timeline (`Readings (mg/dL)` EGV and `BG (mg/dL)` sections, bolus table by "
         + "CompletionDateTime): EGV readings become glucose (source Dexcom), BG readings blood_glucose, IOB insulin_on_board, "
-        + "basal rate changes basal_rate insulin events (rate in metadata), boluses bolus insulin events (InsulinDelivered, "
+        + "basal rate changes basal_rate measurements (U/h; with a Duration, over its span), boluses bolus insulin events (InsulinDelivered, "
         + "the extended part included) with their carbs as meal events. "
         + "Sections are found by their headers in any order. Times are the pump's local clock: a zone is required.",
     options: CSVCommonOptions.docs,

@@ -38,7 +38,7 @@ struct TandemRowMapper {
     private var pumps = ByteSymbolCache()
     private var cgmDevices: [Symbol: Symbol] = [:]
     private let dexcom = Symbol(CGMSource.dexcom), bloodGlucose = Symbol("blood_glucose")
-    private let iobMetric = Symbol("insulin_on_board"), basalRate = Symbol("basal_rate")
+    private let iobMetric = Symbol("insulin_on_board")
     /// The pump of IOB, basal and bolus rows: the readings' DeviceType (`Tandem Mobi system`), t:slim X2 until one is read.
     private var pumpSource = Symbol("t:slim X2")
 
@@ -139,19 +139,19 @@ struct TandemRowMapper {
                                 provenance: Provenance(file: file, line: row.line)), emit)
     }
 
-    /// A basal rate change: an insulin event `basal_rate` with the rate (U/h) in its metadata; the
-    /// amount delivered is not in the file, so it does not count in daily insulin totals.
+    /// A basal rate change: a `basal_rate` measurement (BasalRates): at an instant a scheduled change,
+    /// with a Duration a rate over that span. The amount delivered is not in the file, so it does not
+    /// count in daily insulin totals.
     private mutating func basal<Row: TableRow>(_ row: Row, _ c: TandemSection.Basal, _ out: inout BatchBuilder,
                                                _ emit: (RecordBatch) throws -> Void) throws {
         let at = try time(row, c.time)
         guard let rate = try number(row, c.rate, "BasalRate", TandemRanges.basalRate) else {
             throw CSVFileRun.Reject("basal row without a BasalRate")
         }
-        var e = Event(subject: options.subject, kind: .insulin, subtype: basalRate, source: pumpSource, start: at.utc,
-                      utcOffset: at.offset, flags: at.flags, provenance: Provenance(file: file, line: row.line),
-                      metadata: "{\"rate_u_h\":\(rate.formattedForJSON)}")
-        if let minutes = try number(row, c.duration, "Duration", 0...(14 * 24 * 60)) { e.end = at.utc + Int64(minutes * 60) }
-        try out.add(e, emit)
+        let minutes = try number(row, c.duration, "Duration", 0...(14 * 24 * 60))
+        try out.add(BasalRates.measurement(rate, subject: options.subject, source: pumpSource, start: at.utc,
+                                           end: at.utc + Int64((minutes ?? 0) * 60), utcOffset: at.offset, flags: at.flags,
+                                           provenance: Provenance(file: file, line: row.line)), emit)
     }
 
     /// A bolus: insulin delivered as an insulin event `bolus` from request (an extended bolus: from its

@@ -34,10 +34,14 @@ public struct AGPSVG: ChartDrawing {
     var periodText: String { Fmt.shortDate(view.firstDay) + " – " + Fmt.shortDate(view.lastDay) }
 
     func header(_ m: inout Markup) {
-        m.textElement(x: 24, y: 38, "AGP Report: Continuous Glucose Monitoring", attributes: "class=\"t-title\" style=\"font-size:20px\"")
-        m.textElement(x: 776, y: 30, view.subject, attributes: "class=\"t-head\" text-anchor=\"end\"")
-        m.textElement(x: 776, y: 52, Fmt.dayMonth(view.firstDay) + " – " + Fmt.dayMonth(view.lastDay) + " " + String(CivilDate.date(fromDays: view.lastDay).year)
-                      + " · \(view.days) days, \(view.statistics.daysWithData) with data", attributes: "class=\"t-sub\" text-anchor=\"end\"")
+        // Title, then who and when on a line of their own: no subject name, however long, can run into the title.
+        m.textElement(x: 24, y: 32, "AGP Report: Continuous Glucose Monitoring", attributes: "class=\"t-title\" style=\"font-size:20px\"")
+        m.raw("<text x=\"24\" y=\"53\" class=\"t-sub\"><tspan class=\"t-head\">")
+        m.escaped(view.subject)
+        m.raw("</tspan>")
+        m.escaped(" · " + Fmt.dayMonth(view.firstDay) + " – " + Fmt.dayMonth(view.lastDay) + " " + String(CivilDate.date(fromDays: view.lastDay).year)
+                  + " · \(view.days) days, \(view.statistics.daysWithData) with data")
+        m.raw("</text>")
         m.line(16, 60, 784, 60, attributes: "stroke=\"#1F2937\" stroke-width=\"1.5\"")
     }
 
@@ -96,8 +100,8 @@ public struct AGPSVG: ChartDrawing {
             m.textElement(x: l, y: y, t.0, attributes: i == 0 ? "style=\"font-weight:700\"" : "")
             m.textElement(x: r, y: y, t.1, attributes: "text-anchor=\"end\"" + (i == 0 ? " style=\"font-weight:700\"" : ""))
         }
-        m.textElement(x: l, y: 342, "Each 5% increase in time in range is clinically beneficial.", attributes: "class=\"t-small\"")
-        m.textElement(x: l, y: 352, "Older or high-risk people: more than 50% in range, less than 1% below " + unit.edgeText(70) + " " + unit.rawValue + ".",
+        m.textElement(x: l, y: 339, "Each 5% increase in time in range is clinically beneficial.", attributes: "class=\"t-small\"")
+        m.textElement(x: l, y: 353, "Older or high-risk people: more than 50% in range, less than 1% below " + unit.edgeText(70) + " " + unit.rawValue + ".",
                       attributes: "class=\"t-small\"")
         m.line(l, 360, r, 360, attributes: "stroke=\"#D1D5DB\"")
         row(382, "Average glucose", s.mean.map { unit.text($0) + " " + unit.rawValue } ?? "–", big: true)
@@ -146,16 +150,17 @@ public struct AGPSVG: ChartDrawing {
             m.raw("</tspan></text>")
             m.textElement(x: lx, y: ly + 14, "target " + p.target, attributes: "class=\"t-small\"")
             m.textElement(x: r, y: ly, Fmt.percent(p.percent) + "%", attributes: "class=\"t-big\" text-anchor=\"end\" data-range=\"\(p.name)\"")
-            m.textElement(x: r, y: ly + 14, Fmt.duration(minutes: p.percent * 14.4) + " " + view.perDayText, attributes: "class=\"t-small\" text-anchor=\"end\"")
+            // A line below the target: "target <25% above 10.0" and "3h 22min a data day" do not fit side by side.
+            m.textElement(x: r, y: ly + 27, Fmt.duration(minutes: p.percent * 14.4) + " " + view.perDayText, attributes: "class=\"t-small\" text-anchor=\"end\"")
         }
         // Time in tight range under the bar: no consensus target yet, so no target line.
-        m.line(l, 426, r, 426, attributes: "stroke=\"#D1D5DB\"")
-        m.textElement(x: l, y: 448, "Time in tight range", attributes: "class=\"t-head\"")
-        m.textElement(x: l, y: 464, unit.edgeText(70) + "–" + unit.edgeText(140) + " " + unit.rawValue, attributes: "class=\"t-small\"")
+        m.line(l, 432, r, 432, attributes: "stroke=\"#D1D5DB\"")
+        m.textElement(x: l, y: 452, "Time in tight range", attributes: "class=\"t-head\"")
+        m.textElement(x: l, y: 467, unit.edgeText(70) + "–" + unit.edgeText(140) + " " + unit.rawValue, attributes: "class=\"t-small\"")
         let tight = view.statistics.tightRange
-        m.textElement(x: r, y: 452, tight.map { Fmt.percent($0) + "%" } ?? "–", attributes: "class=\"t-big\" text-anchor=\"end\" data-stat=\"titr\"")
+        m.textElement(x: r, y: 455, tight.map { Fmt.percent($0) + "%" } ?? "–", attributes: "class=\"t-big\" text-anchor=\"end\" data-stat=\"titr\"")
         if let tight {
-            m.textElement(x: r, y: 466, Fmt.duration(minutes: tight * 14.4) + " " + view.perDayText, attributes: "class=\"t-small\" text-anchor=\"end\"")
+            m.textElement(x: r, y: 469, Fmt.duration(minutes: tight * 14.4) + " " + view.perDayText, attributes: "class=\"t-small\" text-anchor=\"end\"")
         }
     }
 

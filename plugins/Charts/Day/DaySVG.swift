@@ -9,32 +9,30 @@ public struct DaySVG: ChartDrawing {
     let id: String
     /// On the page a checkbox shows or hides basal insulin; a standalone SVG follows the setting.
     let inPage: Bool
+    let layout: DayLayout
 
-    static let width = 1000.0, height = 440.0
-    static let plotLeft = 204.0, plotRight = 828.0, plotTop = 104.0, plotBottom = 384.0
-    static let sideWidth = 142.0, sideGap = 16.0
-    static let laneTop = 44.0, laneHeight = 18.0
     /// Height of a side view's outer edge relative to its inner edge.
     static let perspective = 0.74
 
-    public init(view: DayView, inPage: Bool = false) {
+    public init(view: DayView, inPage: Bool = false, layout: DayLayout = .wide) {
         self.view = view
         self.inPage = inPage
-        id = "d" + CivilDate.isoDate(fromDays: view.day).replacingDashes()
+        self.layout = layout
+        id = "d" + CivilDate.isoDate(fromDays: view.day).replacingDashes() + layout.idSuffix
     }
 
     var unit: DisplayUnit { view.unit }
-    public var width: Double { Self.width }
-    public var height: Double { Self.height }
-    public var kind: String { "day-chart" }
+    public var width: Double { layout.width }
+    public var height: Double { layout.height }
+    public var kind: String { layout.hasSides ? "day-chart" : "day-chart compact" }
     public var titleID: String? { id + "-t" }
 
-    func x(minute: Double) -> Double { Self.plotLeft + (Self.plotRight - Self.plotLeft) * minute / 1440 }
+    func x(minute: Double) -> Double { layout.plotLeft + (layout.plotRight - layout.plotLeft) * minute / 1440 }
     func y(_ mgdl: Double) -> Double {
         let v = min(max(unit.value(mgdl), 0), unit.axisMax)
-        return Self.plotBottom - (Self.plotBottom - Self.plotTop) * v / unit.axisMax
+        return layout.plotBottom - (layout.plotBottom - layout.plotTop) * v / unit.axisMax
     }
-    func y(unitValue v: Double) -> Double { Self.plotBottom - (Self.plotBottom - Self.plotTop) * v / unit.axisMax }
+    func y(unitValue v: Double) -> Double { layout.plotBottom - (layout.plotBottom - layout.plotTop) * v / unit.axisMax }
 
     public func body(_ m: inout Markup) {
         let s = view.stats
@@ -42,19 +40,21 @@ public struct DaySVG: ChartDrawing {
         m.escaped("Glucose on " + Fmt.longDate(view.day) + (s.count == 0 ? ": no readings" :
             ": \(s.count) readings, lowest \(unit.text(s.min!)), mean \(unit.text(s.mean!)), highest \(unit.text(s.max!)) \(unit.rawValue)"))
         m.raw("</title>")
-        m.raw("<rect width=\"1000\" height=\"440\" fill=\"#fff\"/>")
+        m.raw("<rect width=\"\(Fmt.coord(layout.width))\" height=\"\(Fmt.coord(layout.height))\" fill=\"#fff\"/>")
         header(&m)
-        sideView(&m, days: view.previous, left: 12, outerOnLeft: true, caption: "3 days before")
-        sideView(&m, days: view.next, left: Self.width - 12 - Self.sideWidth, outerOnLeft: false, caption: "3 days after")
+        if layout.hasSides {
+            sideView(&m, days: view.previous, left: 12, outerOnLeft: true, caption: "3 days before")
+            sideView(&m, days: view.next, left: layout.width - 12 - layout.sideWidth, outerOnLeft: false, caption: "3 days after")
+        }
         plot(&m)
         lanes(&m)
-        var note = "Side views: lowest, mean (●) and highest reading of each day. Hover or tap a point or marker for details."
+        var note = (layout.hasSides ? "Side views: lowest, mean (●) and highest reading of each day. " : "") + "Hover or tap a point or marker for details."
         let order = sources
         if order.count > 1 {
             note = "Traces: " + order.enumerated().map { $0.element + (["", " (grey)", " (light blue)", " (purple)"][$0.offset % 4]) }
                 .joined(separator: ", ") + ". " + note
         }
-        m.textElement(x: 12, y: 428, note, attributes: "class=\"t-small\"")
+        m.textElement(x: 12, y: layout.height - 12, note, attributes: "class=\"t-small\"")
     }
 
     // MARK: Header
@@ -67,17 +67,18 @@ public struct DaySVG: ChartDrawing {
             "mean \(unit.text(s.mean!)) · range \(unit.text(s.min!))–\(unit.text(s.max!)) \(unit.rawValue) · \(s.count) readings"
         m.textElement(x: inPage ? 12 : 178, y: 24, summary, attributes: "class=\"t-sub\"")
         // Legend, right-aligned.
-        var x = Self.width - 12
+        var x = layout.width - 12
         let items: [(String, String)] = [("forecast", "Forecast"), ("basal", "Basal"), ("bolus", "Bolus"), ("exercise", "Exercise"),
                                          ("meal", "Meal"), ("trace", "Glucose")]
         for (kind, label) in items {
             if kind == "basal" && !view.showBasal && !inPage { continue }
+            if kind == "trace" && !layout.hasSides { continue }  // no room on a phone; the axis says glucose
             let w = Double(label.count) * 6.4 + 8
             m.raw("<g class=\"legend-\(kind)\">")
-            m.textElement(x: x - w + 8, y: 24, label, attributes: "class=\"t-small\"")
-            legendMark(&m, kind: kind, x: x - w - 2, y: 20.5)
+            m.textElement(x: x - w + 8, y: layout.legendY, label, attributes: "class=\"t-small\"")
+            legendMark(&m, kind: kind, x: x - w - 2, y: layout.legendY - 3.5)
             m.raw("</g>")
-            x -= w + 22
+            x -= w + layout.legendGap
         }
     }
 
@@ -92,7 +93,7 @@ public struct DaySVG: ChartDrawing {
     // MARK: Main plot
 
     func plot(_ m: inout Markup) {
-        let (l, r, t, b) = (Self.plotLeft, Self.plotRight, Self.plotTop, Self.plotBottom)
+        let (l, r, t, b) = (layout.plotLeft, layout.plotRight, layout.plotTop, layout.plotBottom)
         m.raw("<defs><clipPath id=\"\(id)-clip\"><rect x=\"\(Fmt.coord(l))\" y=\"\(Fmt.coord(t - 2))\" width=\"\(Fmt.coord(r - l))\" height=\"\(Fmt.coord(b - t + 4))\"/></clipPath></defs>")
         // Bands with their names.
         m.raw("<g class=\"bands\">")
@@ -101,7 +102,7 @@ public struct DaySVG: ChartDrawing {
             guard bottom - top > 0.5 else { continue }
             m.rect(l, top, r - l, bottom - top, attributes: "class=\"band band-\(band.name)\" fill=\"\(band.fill)\"")
             let label = band.title + " " + view.bands.rangeText(i, unit: unit)
-            let ty = bottom - top >= 30 ? top + 15 : (top + bottom) / 2 + 4
+            let ty = bandLabelY(top: top, bottom: bottom)
             m.textElement(x: r - 8, y: ty, label, attributes: "class=\"t-band\" text-anchor=\"end\" fill=\"\(band.ink)\" style=\"fill:\(band.ink)\"")
         }
         m.raw("</g>")
@@ -114,7 +115,9 @@ public struct DaySVG: ChartDrawing {
         for h in stride(from: 0, through: 24, by: 6) {
             let xx = x(minute: Double(h * 60))
             if h > 0 && h < 24 { m.line(xx, t, xx, b, attributes: "class=\"grid\"") }
-            m.textElement(x: xx, y: b + 17, Fmt.pad2(h) + ":00", attributes: "text-anchor=\"middle\"")
+            // Without side views the plot nearly reaches the edge: 24:00 ends at its tick.
+            let anchor = h == 24 && !layout.hasSides ? "end" : "middle"
+            m.textElement(x: h == 24 && !layout.hasSides ? xx + 4 : xx, y: b + 17, Fmt.pad2(h) + ":00", attributes: "text-anchor=\"\(anchor)\"")
         }
         m.rect(l, t, r - l, b - t, attributes: "class=\"frame\"")
         m.raw("<text x=\"\(Fmt.coord(l - 34))\" y=\"\(Fmt.coord((t + b) / 2))\" transform=\"rotate(-90 \(Fmt.coord(l - 34)) \(Fmt.coord((t + b) / 2)))\" text-anchor=\"middle\" class=\"t-small\">")
@@ -179,15 +182,38 @@ public struct DaySVG: ChartDrawing {
         if let end = xy.last {
             // Right of the line's end; near 24:00 above the line, ending at the axis, clear of the trace.
             let label = "+\(f.points.count * 5) min"
-            if end.x + 45 <= Self.plotRight {
+            if end.x + 45 <= layout.plotRight {
                 m.textElement(x: end.x + 5, y: end.y - 7, label, attributes: "class=\"t-small t-halo\" style=\"fill:#A3142A\"")
             } else {
-                let top = xy.map(\.y).min() ?? end.y
-                m.textElement(x: Self.plotRight - 2, y: max(Self.plotTop + 12, top - 14), label,
+                // Above the line, else below it: never over a band's name at the right edge.
+                let top = xy.map(\.y).min() ?? end.y, bottom = xy.map(\.y).max() ?? end.y
+                let width = Double(label.count) * 6 + 4
+                let candidates = [max(layout.plotTop + 12, top - 14), min(layout.plotBottom - 4, bottom + 18)]
+                let y = candidates.first { y in !bandLabelBoxes.contains { $0.overlaps(x: layout.plotRight - 2 - width, y: y - 10, w: width, h: 13) } }
+                m.textElement(x: layout.plotRight - 2, y: y ?? candidates[0], label,
                               attributes: "class=\"t-small t-halo\" text-anchor=\"end\" style=\"fill:#A3142A\"")
             }
         }
         m.raw("</g>")
+    }
+
+    func bandLabelY(top: Double, bottom: Double) -> Double { bottom - top >= 30 ? top + 15 : (top + bottom) / 2 + 4 }
+
+    /// Where the bands' names are drawn (right-aligned at the plot's right edge, 10.5 px bold).
+    var bandLabelBoxes: [TextBox] {
+        view.bands.bands.enumerated().compactMap { i, band in
+            let top = band.upper.map { y($0) } ?? layout.plotTop, bottom = band.lower.map { y($0) } ?? layout.plotBottom
+            guard bottom - top > 0.5 else { return nil }
+            let w = Double((band.title + " " + view.bands.rangeText(i, unit: unit)).count) * 6.6
+            return TextBox(x: layout.plotRight - 8 - w, y: bandLabelY(top: top, bottom: bottom) - 10, w: w, h: 13)
+        }
+    }
+
+    struct TextBox {
+        var x, y, w, h: Double
+        func overlaps(x x2: Double, y y2: Double, w w2: Double, h h2: Double) -> Bool {
+            x < x2 + w2 && x2 < x + w && y < y2 + h2 && y2 < y + h
+        }
     }
 
     // MARK: Event lanes
@@ -195,10 +221,10 @@ public struct DaySVG: ChartDrawing {
     func lanes(_ m: inout Markup) {
         let names = ["Meals", "Exercise", "Insulin"]
         for (i, name) in names.enumerated() {
-            let top = Self.laneTop + Double(i) * Self.laneHeight
-            m.rect(Self.plotLeft, top + 1, Self.plotRight - Self.plotLeft, Self.laneHeight - 2,
+            let top = layout.laneTop + Double(i) * layout.laneHeight
+            m.rect(layout.plotLeft, top + 1, layout.plotRight - layout.plotLeft, layout.laneHeight - 2,
                    attributes: "fill=\"\(i % 2 == 0 ? "#F3F4F6" : "#F9FAFB")\"")
-            m.textElement(x: Self.plotLeft - 7, y: top + 12.5, name, attributes: "class=\"t-small\" text-anchor=\"end\"")
+            m.textElement(x: layout.plotLeft - 7, y: top + 12.5, name, attributes: "class=\"t-small\" text-anchor=\"end\"")
         }
         basalSteps(&m)
         m.raw("<g class=\"events\">")
@@ -217,7 +243,7 @@ public struct DaySVG: ChartDrawing {
         for (index, item) in items.enumerated() {
             let marker = item.markers[0]
             let lane = Double(laneOf(marker.kind))
-            let cy = Self.laneTop + lane * Self.laneHeight + Self.laneHeight / 2
+            let cy = layout.laneTop + lane * layout.laneHeight + layout.laneHeight / 2
             let cx = x(minute: min(max(item.minute, 0), 1440))
             let kind = marker.kind == .insulin ? (marker.isBasal ? "basal" : "bolus") : marker.kind.rawValue
             let attrs = "class=\"event \(kind)\(item.isGroup ? " hourly" : "")\" data-kind=\"\(marker.kind.rawValue)\" data-time=\"\(marker.clock)\""
@@ -226,7 +252,7 @@ public struct DaySVG: ChartDrawing {
             m.title(item.detail)
             let colour = MarkerShape.colour(kind)
             // One guide line per marker or hourly group; an hour's group draws none (its hour is in the text).
-            if !item.isGroup { m.line(cx, cy + 7, cx, Self.plotBottom, attributes: "class=\"guide\" stroke=\"\(colour)\"") }
+            if !item.isGroup { m.line(cx, cy + 7, cx, layout.plotBottom, attributes: "class=\"guide\" stroke=\"\(colour)\"") }
             var labelX = cx + 9
             if marker.kind == .exercise {
                 let x2 = max(cx + 6, x(minute: min(marker.minute + marker.durationMinutes, 1440)))
@@ -254,7 +280,7 @@ public struct DaySVG: ChartDrawing {
     /// floor); each step tells its rate and span on hover or tap. The basal switch hides it.
     func basalSteps(_ m: inout Markup) {
         guard !view.basal.isEmpty, view.showBasal || inPage else { return }
-        let top = Self.laneTop + 2 * Self.laneHeight + 2, bottom = top + Self.laneHeight - 4
+        let top = layout.laneTop + 2 * layout.laneHeight + 2, bottom = top + layout.laneHeight - 4
         let highest = max(view.basal.map(\.rate).max() ?? 0, 0.1)
         let colour = MarkerShape.colour("basal")
         m.raw("<g class=\"basal-rate\" data-highest=\"\(Fmt.amount(highest, 2))\">")
@@ -278,8 +304,8 @@ public struct DaySVG: ChartDrawing {
 
     /// Three day columns on the bands, leaning away from the main graph.
     func sideView(_ m: inout Markup, days: [DayView.SideDay], left: Double, outerOnLeft: Bool, caption: String) {
-        let w = Self.sideWidth
-        let mid = (Self.plotTop + Self.plotBottom) / 2
+        let w = layout.sideWidth
+        let mid = (layout.plotTop + layout.plotBottom) / 2
         func scale(_ x: Double) -> Double {
             let f = (x - left) / w
             return outerOnLeft ? Self.perspective + (1 - Self.perspective) * f : 1 - (1 - Self.perspective) * f
@@ -288,7 +314,7 @@ public struct DaySVG: ChartDrawing {
         let x0 = left, x1 = left + w
         m.raw("<g class=\"side-view \(outerOnLeft ? "previous" : "next")\">")
         for band in view.bands.bands {
-            let top = band.upper.map { y($0) } ?? Self.plotTop, bottom = band.lower.map { y($0) } ?? Self.plotBottom
+            let top = band.upper.map { y($0) } ?? layout.plotTop, bottom = band.lower.map { y($0) } ?? layout.plotBottom
             guard bottom - top > 0.5 else { continue }
             let pts = [(x0, py(top, x0)), (x1, py(top, x1)), (x1, py(bottom, x1)), (x0, py(bottom, x0))]
             m.raw("<polygon fill=\"\(band.fill)\" stroke=\"#D1D5DB\" stroke-width=\".6\" points=\"" +
@@ -297,7 +323,7 @@ public struct DaySVG: ChartDrawing {
         let col = w / 3
         for i in 1..<3 {
             let xx = x0 + col * Double(i)
-            m.line(xx, py(Self.plotTop, xx), xx, py(Self.plotBottom, xx), attributes: "class=\"side-sep\"")
+            m.line(xx, py(layout.plotTop, xx), xx, py(layout.plotBottom, xx), attributes: "class=\"side-sep\"")
         }
         for (i, d) in days.enumerated() {
             let cx = x0 + col * (Double(i) + 0.5)
@@ -318,10 +344,10 @@ public struct DaySVG: ChartDrawing {
                 m.title(Fmt.shortDate(d.day) + ": no readings")
             }
             let (_, _, dd) = CivilDate.date(fromDays: d.day)
-            m.textElement(x: cx, y: Self.plotBottom + 17, Fmt.weekday(d.day) + " " + String(dd), attributes: "text-anchor=\"middle\" class=\"t-small\"")
+            m.textElement(x: cx, y: layout.plotBottom + 17, Fmt.weekday(d.day) + " " + String(dd), attributes: "text-anchor=\"middle\" class=\"t-small\"")
             m.raw("</g>")
         }
-        m.textElement(x: left + w / 2, y: Self.plotTop - 8, caption, attributes: "text-anchor=\"middle\" class=\"t-small\"")
+        m.textElement(x: left + w / 2, y: layout.plotTop - 8, caption, attributes: "text-anchor=\"middle\" class=\"t-small\"")
         m.raw("</g>")
     }
 }

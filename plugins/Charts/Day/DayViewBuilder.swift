@@ -31,6 +31,10 @@ public struct DayViewBuilder {
         }
         var markers: [DayView.Marker] = []
         var episodes: [DayView.Episode] = []
+        let basal = Self.basalSegments(basalRates, day: day)
+        // A basal delivery over a span whose rate is a step (Tidepool segments, Apple deliveries) is
+        // drawn by that step, not again as a marker; basal injections (an instant) stay markers.
+        let drawnBasal = Set(basal.map(\.utc))
         for e in events {
             let startDay = LocalDays.day(e.start, e.utcOffset)
             if e.kind == .episode {
@@ -40,6 +44,7 @@ public struct DayViewBuilder {
                                                 endUTC: e.end, offset: e.utcOffset))
                 continue
             }
+            if e.kind == .insulin, e.subtype == InsulinKinds.basal, e.end > e.start, drawnBasal.contains(e.start) { continue }
             guard startDay == day, let marker = Self.marker(e, midnight: midnight) else { continue }
             markers.append(marker)
         }
@@ -48,7 +53,7 @@ public struct DayViewBuilder {
             < ($1.utc, $1.kind.rawValue, $1.insulinType, $1.insulin ?? $1.carbs ?? 0, $1.name) }
         func side(_ d: Int64) -> DayView.SideDay { Self.side(day: d, readings: readingsByDay[d] ?? []) }
         return DayView(subject: subject, day: day, unit: settings.unit, bands: bands, showBasal: settings.showBasal,
-                       points: points, markers: markers, episodes: episodes, basal: Self.basalSegments(basalRates, day: day), forecast: forecast.flatMap { Self.insideDay($0, midnight: midnight) },
+                       points: points, markers: markers, episodes: episodes, basal: basal, forecast: forecast.flatMap { Self.insideDay($0, midnight: midnight) },
                        previous: (1...3).reversed().map { side(day - Int64($0)) }, next: (1...3).map { side(day + Int64($0)) },
                        navigation: .init(previous: day - 1, next: day + 1, today: today, first: firstDay, last: lastDay))
     }
@@ -56,11 +61,12 @@ public struct DayViewBuilder {
     /// The longest a scheduled rate is taken to hold without a next change.
     static let scheduledRateHolds: Int64 = 86_400
 
-    /// The day's delivered basal from `basal_rate` readings (U/h): a reading with a span is a
-    /// temporary rate over it (Nightscout temp basals, suspends at 0 U/h); a reading at an instant is
-    /// a scheduled rate (CareLink's Basal Rate column) that holds until the next such change, at most
-    /// a day; a temporary rate ends where the next begins. Scheduled steps come first, then the
-    /// temporary spans drawn over them, each in time order.
+    /// The day's delivered basal from `basal_rate` readings (U/h, BasalRates, whichever source wrote
+    /// them): a reading with a span is a rate over it (flagged `scheduledRate`: the schedule's; else
+    /// temporary: temp basals, automated and suspended segments, deliveries over a span); a reading at
+    /// an instant is a scheduled rate that holds until the next such change, at most a day; a
+    /// temporary rate ends where the next begins. Scheduled steps come
+    /// first, then the temporary spans drawn over them, each in time order.
     static func basalSegments(_ rates: [Measurement], day: Int64) -> [DayView.BasalSegment] {
         let midnight = day * 86_400
         var out: [DayView.BasalSegment] = []
@@ -77,8 +83,9 @@ public struct DayViewBuilder {
             let next = i + 1 < changes.count ? changes[i + 1].start : Int64.max
             add(m, until: min(next, m.start + scheduledRateHolds), temporary: false)
         }
+        for m in sorted where m.end > m.start && m.flags.contains(.scheduledRate) { add(m, until: m.end, temporary: false) }
         // A new temporary rate replaces the running one (as a pump does): each ends at the next one's start.
-        let temporary = sorted.filter { $0.end > $0.start }
+        let temporary = sorted.filter { $0.end > $0.start && !$0.flags.contains(.scheduledRate) }
         for (i, m) in temporary.enumerated() {
             add(m, until: i + 1 < temporary.count ? min(m.end, max(temporary[i + 1].start, m.start + 1)) : m.end, temporary: true)
         }

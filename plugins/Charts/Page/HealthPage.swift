@@ -18,8 +18,20 @@ public struct HealthPage {
     public var history: [HistoryChart]
     /// Shown in the footer, e.g. "healthpipe 0.1.0".
     public var generator: String
-    /// The seed-004 graphs — values over the week and reports per day — when the subject has reports.
-    public var reports: (values: [ReportValuesView], days: ReportDaysView)?
+    /// The seed-004 health log — the month calendar, values over the week and reports per day —
+    /// when the subject has reports.
+    public var reports: Reports?
+
+    public struct Reports {
+        public var values: [ReportValuesView]
+        public var days: ReportDaysView
+        public var calendar: ReportCalendar
+        public init(values: [ReportValuesView], days: ReportDaysView, calendar: ReportCalendar) {
+            self.values = values
+            self.days = days
+            self.calendar = calendar
+        }
+    }
     /// False for a person without glucose readings (a health log, a toothbrush): the page holds
     /// their other sections and says why the glucose views are not there (`days`, `agp`, `table` unused).
     public var hasGlucose = true
@@ -52,7 +64,7 @@ public struct HealthPage {
         m.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">")
         m.raw("<link rel=\"icon\" href=\"data:,\"><title>")
         m.escaped("Health views · " + subject + " · " + period)
-        m.raw("</title><style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + "</style></head><body>")
+        m.raw("</title><style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + ReportCalendarHTML.css + "</style></head><body>")
 
         m.raw("<header class=\"top\"><div class=\"wrap\"><div class=\"brand\">HealthPipe · health views</div><h1>")
         m.escaped(subject)
@@ -77,8 +89,10 @@ public struct HealthPage {
             m.raw("</p></section>")
         }
         if let reports {
-            m.raw("<section id=\"reports\" class=\"card\"><h2>Health reports</h2><p class=\"lead\">The values of the reports over the week "
+            m.raw("<section id=\"reports\" class=\"card\"><h2>Health reports</h2><p class=\"lead\">The calendar of reports (how many each day, "
+                  + "their highest importance, ✎ a note, ! an alert; a day opens its reports and summary), the values over the week "
                   + "(each dot numbered with its importance, the daily average dashed, alert thresholds in red) and how many reports were made each day.</p>")
+            ReportCalendarHTML(calendar: reports.calendar).render(&m)
             m.raw("<div class=\"history-grid\">")
             for v in reports.values { m.raw(ReportValuesSVG(view: v).element()) }
             m.raw(ReportDaysSVG(view: reports.days).element())
@@ -150,7 +164,12 @@ public struct HealthPage {
             navLink(&m, day: v.navigation.next, onPage: onPage, hasData: dataDays.contains(v.navigation.next), rel: "next",
                     text: Fmt.shortDate(v.navigation.next) + " ›")
             m.raw("</nav>")
-            m.raw("<div class=\"chart-scroll\">" + DaySVG(view: v, inPage: true).element() + "</div>")
+            // Both layouts; the style sheet shows the one that fits the screen (a phone gets the compact
+            // chart at full text size and the side days as a strip under it).
+            m.raw("<div class=\"chart-scroll day-wide\">" + DaySVG(view: v, inPage: true).element() + "</div>")
+            m.raw("<div class=\"day-compact\">" + DaySVG(view: v, inPage: true, layout: .compact).element())
+            sideStrip(&m, v, onPage: onPage)
+            m.raw("</div>")
             facts(&m, v)
             m.raw("</article>")
         }
@@ -211,6 +230,26 @@ public struct HealthPage {
         }
     }
 
+    /// The compact chart's three days before and after (the wide chart's side views): each day's
+    /// mean and range, a link when the day is on the page.
+    func sideStrip(_ m: inout Markup, _ v: DayView, onPage: Set<Int64>) {
+        m.raw("<ol class=\"side-strip\" aria-label=\"The three days before and after\">")
+        for d in v.previous + v.next {
+            let text = Fmt.weekday(d.day) + " " + String(CivilDate.date(fromDays: d.day).day)
+            m.raw("<li" + (d.day > v.day ? " class=\"after\"" : "") + ">")
+            if onPage.contains(d.day) { m.raw("<a href=\"#day-\(CivilDate.isoDate(fromDays: d.day))\">") }
+            m.raw("<b>" + text + "</b>")
+            if let mean = d.mean, let lo = d.min, let hi = d.max {
+                m.raw("<span>\(unit.text(mean))</span><small>\(unit.text(lo))–\(unit.text(hi))</small>")
+            } else {
+                m.raw("<small>no data</small>")
+            }
+            if onPage.contains(d.day) { m.raw("</a>") }
+            m.raw("</li>")
+        }
+        m.raw("</ol>")
+    }
+
     /// One line under the chart: the numbers a person looks for first, and what was logged.
     func facts(_ m: inout Markup, _ v: DayView) {
         m.raw("<p class=\"facts\">")
@@ -232,7 +271,8 @@ public struct HealthPage {
         let meals = v.markers.filter { $0.kind == .meal }, doses = v.markers.filter { $0.kind == .insulin }
         let carbs = meals.compactMap(\.carbs).reduce(0, +), units = doses.compactMap(\.insulin).reduce(0, +)
         if !meals.isEmpty { m.raw(" · \(meals.count) meal\(meals.count == 1 ? "" : "s") (\(Fmt.amount(carbs, 0)) g carbs)") }
-        if !doses.isEmpty { m.raw(" · insulin \(Fmt.amount(units, 1)) U") }
+        if !doses.isEmpty { m.raw(" · insulin doses \(Fmt.amount(units, 1)) U") }
+        if let top = v.basal.map(\.rate).max() { m.raw(" · basal up to \(Fmt.amount(top, 2)) U/h") }
         if let f = v.forecast, let end = f.points.last {
             m.raw(" · forecast (\(f.model)) \(unit.text(end.mgdl)) at \(Fmt.clock(localSeconds: LocalDays.local(end.utc, f.offset)))")
         }

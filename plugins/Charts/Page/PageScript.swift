@@ -23,12 +23,16 @@ enum PageScript {
       if(h.indexOf('days?')===0){h.slice(5).split('&').forEach(function(p){var kv=p.split('=');
           if(kv[0]==='last'){var r=d.getElementById('f-last-'+kv[1]);if(r)r.checked=true;else{customLast=parseInt(kv[1],10)||0;[].forEach.call(d.querySelectorAll('input[name=last]'),function(x){x.checked=false})}}else{var b=d.getElementById('f-'+(kv[0]==='favourites'?'fav':kv[0]));if(b)b.checked=true}});
         filters();var s=d.getElementById('days');if(s)s.scrollIntoView();return}
+      if(h.indexOf('reports-')===0){var r=d.getElementById(h);if(r){r.open=true;r.scrollIntoView()}}
       if(h.indexOf('day-')===0)showDay(h);else if(!d.querySelector('.dayview.shown'))showDay(current?current.id:'')}
     window.addEventListener('hashchange',route);route();filters();
     var form=d.getElementById('day-filters');if(form)form.addEventListener('change',function(e){if(e.target.name==='last')customLast=0;var f=filters();
       history.replaceState(null,'',f.length?'#days?'+f.join('&'):'#days')});
     if(picker)picker.addEventListener('change',function(){if(!picker.value)return;var id='day-'+picker.value;
       if(d.getElementById(id))location.hash=id;else{var best=null;views.forEach(function(v){if(v.getAttribute('data-date')<=picker.value)best=v});location.hash=(best||views[0]).id}});
+    var imp=d.getElementById('importance-filter');if(imp)imp.addEventListener('change',function(){var n=parseInt(imp.value,10);
+      [].forEach.call(d.querySelectorAll('td.has-reports'),function(c){c.classList.toggle('dim',parseInt(c.getAttribute('data-importance'),10)<n)});
+      [].forEach.call(d.querySelectorAll('details.report-day'),function(x){if(parseInt(x.getAttribute('data-importance'),10)<n)x.setAttribute('hidden','');else x.removeAttribute('hidden')})});
     var today=d.getElementById('go-today');if(today)today.addEventListener('click',function(){if(current)location.hash=current.id});
     d.addEventListener('keydown',function(e){if(e.target.tagName==='INPUT'||e.altKey||e.ctrlKey||e.metaKey)return;
       var v=d.querySelector('.dayview.shown');if(!v)return;var a=v.querySelector(e.key==='ArrowLeft'?'a.prev':e.key==='ArrowRight'?'a.next':'');if(a){location.hash=a.getAttribute('href')}});

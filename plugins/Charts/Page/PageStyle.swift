@@ -1,7 +1,8 @@
 /// The page's stylesheet: screen layout, the no-JavaScript day switching (`:target`), the basal
 /// toggle and table filters (`:has`), print (A4, the AGP alone on one page), and phones: the page
-/// never scrolls sideways; below 700 px the day chart and the AGP keep a legible size (text ≥ 10 px)
-/// and scroll sideways inside their own box, as the day table does, and the day navigation wraps.
+/// never scrolls sideways; below 700 px the day chart is its compact layout (DayLayout.compact: text
+/// at full size, the side days a strip under it), the AGP keeps its A4 layout at a legible size
+/// (text ≥ 10 px) inside its own sideways-scrolling box, as the day table does, and the day navigation wraps.
 enum PageStyle {
     static let css = """
     *{box-sizing:border-box}
@@ -83,13 +84,22 @@ enum PageStyle {
     #bubble{position:absolute;z-index:10;max-width:320px;background:#1F2937;color:#fff;padding:7px 10px;border-radius:8px;font-size:13px;box-shadow:0 4px 12px rgba(0,0,0,.25);pointer-events:none}
     footer{max-width:1120px;margin:0 auto;padding:0 24px 24px;color:#6B7280;font-size:12px}
     .chart-scroll{overflow-x:auto;overflow-y:hidden}
+    .day-compact{display:none}
+    .side-strip{list-style:none;display:grid;grid-template-columns:repeat(6,1fr);gap:3px;padding:0;margin:2px 0 6px;font-size:12px;text-align:center}
+    .side-strip li{background:#F3F4F6;border-radius:6px;padding:3px 0;display:flex;flex-direction:column;line-height:1.25}
+    .side-strip li.after{background:#EEF2FF}
+    .side-strip a{color:inherit;text-decoration:none;display:flex;flex-direction:column}
+    .side-strip span{font-weight:700}.side-strip small{color:#4B5563;font-size:11px}
     @media (max-width:700px){main{padding:10px}.card{padding:12px}.all-days ol{columns:2}
       .top{padding:10px 12px 0}
       .daynav{flex-wrap:wrap;row-gap:2px}
       .daynav h3{order:-1;flex-basis:100%}
       .daynav .nav{min-width:0}
       .chart-scroll{margin:0 -12px;padding:0 12px}
-      .chart-scroll svg.day-chart{width:1060px;max-width:none}
+      .day-wide{display:none}
+      .day-compact{display:block;margin:0 -12px}
+      .day-compact svg.day-chart{width:100%;height:auto}
+      .day-compact .side-strip{margin:2px 8px 6px}
       .chart-scroll svg.agp-chart{width:850px;max-width:none}
       .controls input[type=date]{max-width:150px}
       .day-table th,.day-table td{padding:4px 5px}

@@ -39,6 +39,10 @@ public final class ChartSink: Sink, OutputChecking {
             window(m.subject).add(m)
             touched.insert(m.subject)
         }
+        for m in batch.measurements where m.metric == BasalRates.metric {
+            window(m.subject).addBasalRate(m)
+            touched.insert(m.subject)
+        }
         for e in batch.events {
             window(e.subject).add(e)
             touched.insert(e.subject)
@@ -86,7 +90,8 @@ public final class ChartSink: Sink, OutputChecking {
         let builder = DayViewBuilder(subject: w.subject, bands: ChartBands(scheme: scheme), settings: settings, firstDay: w.firstDay,
                                      lastDay: w.lastDay, today: settings.today ?? CivilDate.floorDiv(Clock.nowSeconds(), 86_400))
         for d in days {
-            let view = builder.build(day: d, readingsByDay: w.readings, events: w.events(around: d), forecast: w.forecast(for: d))
+            let view = builder.build(day: d, readingsByDay: w.readings, events: w.events(around: d), forecast: w.forecast(for: d),
+                                     basalRates: w.basalRates(before: d))
             try emit(view.json(), w.subject, "day", CivilDate.isoDate(fromDays: d))
         }
     }

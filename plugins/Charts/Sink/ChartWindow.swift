@@ -10,6 +10,8 @@ final class ChartWindow {
     let subject: String
     private(set) var readings: [Int64: [Measurement]] = [:]
     private(set) var events: [Int64: [Event]] = [:]
+    /// `basal_rate` readings by local day (a scheduled rate holds into the next day).
+    private var basal: [Int64: [Measurement]] = [:]
     /// Newest local day seen from each input file.
     private var files: [Symbol: Int64] = [:]
     /// Days at or before this have been drawn (or dropped).
@@ -53,6 +55,17 @@ final class ChartWindow {
         advance(e.provenance.file, day)
     }
 
+    func addBasalRate(_ m: Measurement) {
+        let day = LocalDays.day(m.start, m.utcOffset)
+        guard day > drawnThrough else { lateRecords += 1; return }
+        basal[day, default: []].append(m)
+        advance(m.provenance.file, day)
+    }
+
+    /// The basal rates a day view of `day` draws: its own and the day before's (a scheduled rate
+    /// holds until the next change, at most a day: DayViewBuilder.scheduledRateHolds).
+    func basalRates(before day: Int64) -> [Measurement] { (basal[day - 1] ?? []) + (basal[day] ?? []) }
+
     /// The day table's row of a day from its summaries (as the store's `day_log` view combines them).
     func add(_ s: DailySummary) {
         var row = rows[s.day] ?? DayTable.Row(day: s.day, readings: 0, low: nil, avg: nil, high: nil, hypo: false, hyper: false,
@@ -94,6 +107,7 @@ final class ChartWindow {
         let cut = day - Int64(max(keepDays, 3))
         for d in readings.keys where d < cut { readings[d] = nil }
         for d in events.keys where d < cut { events[d] = nil }
+        for d in basal.keys where d < cut { basal[d] = nil }
         for d in dayForecast.keys where d < cut { dayForecast[d] = nil }
     }
 

@@ -42,7 +42,7 @@ enum FHIRCodes {
     static let ucum: [String: String] = [
         "mg/dL": "mg/dL", "mmol/L": "mmol/L", "count/min": "/min", "degC": "Cel", "mmHg": "mm[Hg]", "kg": "kg",
         "%": "%", "ms": "ms", "km": "km", "m": "m", "cm": "cm", "kcal": "kcal", "min": "min", "h": "h", "g": "g",
-        "U": "[iU]", "count": "1", "s": "s",
+        "U": "[iU]", "U/h": "[iU]/h", "count": "1", "s": "s",
     ]
 
     /// Metrics Apple exports as a fraction with unit `%` (0.97 = 97 %).

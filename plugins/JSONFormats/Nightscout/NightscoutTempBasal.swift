@@ -19,9 +19,6 @@ enum TempBasalRate: Equatable {
 }
 
 extension NightscoutMapper {
-    static let basalRateMetric = Symbol("basal_rate")
-    static let unitsPerHour = Symbol("U/h")
-
     /// A temp basal, or a `Suspend Pump` with a duration (0 U/h): a `basal_rate` measurement over its
     /// span where the rate is known (a temp basal with no rate at all is an event `temp_basal`); a percentage with no profile basal to apply it to waits for the
     /// file's end (a mongoexport may list profiles after treatments), then lands as an insulin event
@@ -108,9 +105,8 @@ extension NightscoutMapper {
     }
 
     func basalMeasurement(_ u: Double, _ base: Event, metadata: String?) -> Measurement {
-        Measurement(subject: base.subject, metric: Self.basalRateMetric, source: base.source, start: base.start, end: base.end,
-                    utcOffset: base.utcOffset, value: (u * 1000).rounded() / 1000, unit: Self.unitsPerHour,
-                    provenance: base.provenance, metadata: metadata)
+        BasalRates.measurement(u, subject: base.subject, source: base.source, start: base.start, end: base.end, utcOffset: base.utcOffset,
+                               provenance: base.provenance, metadata: metadata)
     }
 
     /// At the file's end: each percentage temp basal against the profile basal in force at its local

@@ -27,7 +27,9 @@ extension TidepoolMapper {
     }
 
     /// A basal segment: `rate` U/h for `duration` ms. Segments follow each other without overlap, so
-    /// the insulin delivered (rate × duration) counts in daily totals; a suspend delivers 0.
+    /// the insulin delivered (rate × duration) counts in daily totals; a suspend delivers 0. The rate
+    /// is also stored as every pump's rate is (BasalRates) over the segment's span, a scheduled segment
+    /// flagged `scheduledRate` (drawn as the schedule, temp/automated/suspended ones over it).
     func basal(_ doc: JSONDocument, _ at: Stamp, _ out: inout RecordBatcher) throws {
         typealias F = TidepoolFields
         let suspend = doc.equals(F.deliveryType, "suspend")
@@ -40,6 +42,16 @@ extension TidepoolMapper {
         out.add(Event(subject: options.subject, kind: .insulin, subtype: InsulinKinds.basal, source: s.source, start: at.start,
                       end: end, utcOffset: at.offset, insulin: delivered, provenance: at.provenance, device: s.device,
                       metadata: metadata(doc, skipping: [])))
+        let scheduled = doc.equals(F.deliveryType, "scheduled")
+        out.add(BasalRates.measurement(rate, subject: options.subject, source: s.source, start: at.start, end: end,
+                                       utcOffset: at.offset, flags: scheduled ? .scheduledRate : [], provenance: at.provenance, device: s.device,
+                                       metadata: doc.string(F.deliveryType).map(Self.deliveryTypeJSON)))
+    }
+
+    static func deliveryTypeJSON(_ type: String) -> String {
+        var w = JSONWriter(capacity: 48)
+        w.beginObject(); w.key("deliveryType"); w.string(type); w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     /// food (nutrition.carbohydrate.net g, fat, protein) and wizard (carbInput) → meal events.

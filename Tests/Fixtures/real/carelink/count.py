@@ -9,8 +9,9 @@ docs/vendors/medtronic.md:
 
   Sensor Glucose -> glucose; BG Reading and Sensor Calibration BG -> blood_glucose (a meter reading
   that is also the row's calibration once); ISIG Value -> isig; Basal Rate (U/h), or the RATE of a
-  BasalProfileStart record in the older layout's Raw-Values -> basal_rate; Temp Basal Amount -> an
-  insulin event `temp_basal` without an amount;
+  BasalProfileStart record in the older layout's Raw-Values -> basal_rate; Temp Basal Amount of type
+  Rate with a duration -> basal_rate over that span, of type Percent -> an insulin event `temp_basal`
+  without an amount;
   Bolus Volume Delivered -> insulin (not the programmed half: 0 delivered with a selected volume; one
   per Bolus Number); BWZ Carb Input > 0 -> meal; Event Marker `Insulin: n` -> insulin, `Meal: n` ->
   meal, others -> note (not the `Start of the day`/`End of the day` boundaries a 7xxG writes); Alarm/Alert
@@ -185,9 +186,16 @@ def count_file(path, zone):
         if basal is not None:
             measure("basal_rate", basal)
 
-        # a temp basal: an insulin event without an amount (as Nightscout's Temp Basal)
-        if cell("Temp Basal Amount") or cell("Temp Basal Amount (U/h)"):
-            event("insulin", "temp_basal", None)
+        # a temp basal: a rate (type Rate or Absolute) with a duration is a basal_rate over that span;
+        # a percentage (or no duration) an insulin event without an amount (as Nightscout's Temp Basal)
+        temp = cell("Temp Basal Amount") or cell("Temp Basal Amount (U/h)")
+        if temp:
+            hms = [int(p) for p in re.findall(r"\d+", cell("Temp Basal Duration (hh:mm:ss)"))]
+            span = hms[0] * 3600 + hms[1] * 60 + hms[2] if len(hms) == 3 else 0
+            if cell("Temp Basal Type").lower() != "percent" and span > 0:
+                measurements[("basal_rate", source, at, span)] = number(temp, comma)
+            else:
+                event("insulin", "temp_basal", None)
         delivered = number(cell("Bolus Volume Delivered (U)"), comma)
         selected = number(cell("Bolus Volume Selected (U)"), comma)
         if delivered is not None and not (delivered == 0 and selected):

@@ -10,8 +10,8 @@ What an import stores (docs/vendors/tandem.md):
   EGV -> glucose (source Dexcom), BG -> blood_glucose; IOB -> insulin_on_board; a bolus row -> one
   insulin event (InsulinDelivered, the whole bolus with its extended part; BolexInsulinDelivered only
   when that is empty; at RequestDateTime, else EventDateTime or CompletionDateTime, an extended bolus
-  at its BolexStartDateTime) and, with CarbSize > 0, one meal event; a basal row -> an insulin event
-  without an amount.
+  at its BolexStartDateTime) and, with CarbSize > 0, one meal event; a basal row -> a basal_rate
+  measurement (U/h).
 
 The Tandem Source "Daily Timeline Data Export" has the same kinds of sections with other headers: EGV
 readings (`DeviceType,SerialNumber,Description,EventDateTime,Readings (mg/dL)`), meter readings
@@ -88,7 +88,7 @@ def count_file(path):
         elif section == "iob":
             measurements[("insulin_on_board", "t:slim X2", cell("EventDateTime"))] = num(cell("IOB"))
         elif section == "basal":
-            events[("insulin", "basal_rate", "t:slim X2", cell("EventDateTime"), None)] = None
+            measurements[("basal_rate", "t:slim X2", clock(cell("EventDateTime")))] = num(cell("BasalRate"))
         elif section == "bolus":
             at = cell("RequestDateTime") or cell("EventDateTime") or cell("CompletionDateTime")
             # InsulinDelivered is the whole bolus, its extended (Bolex) part included; an extended
