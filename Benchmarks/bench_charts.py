@@ -10,8 +10,9 @@ side by side in the same run with the floors: `healthpipe --version` (process st
 reading the same day's readings (process start + the query). Goals (issue 12): chart day <= 100 ms,
 chart agp <= 150 ms, page <= 500 ms and <= 1.5 MB.
 
-Usage: python3 Benchmarks/bench_charts.py [--repeat 7] [--keep DIR]
-Needs a release build (swift build -c release --product healthpipe)."""
+Usage: python3 Benchmarks/bench_charts.py [--repeat 7] [--keep DIR] [--baseline BIN]
+Needs a release build (swift build -c release --product healthpipe). --baseline times another build's
+`chart day` and `page` in the same run (e.g. the previous commit's), side by side."""
 import argparse, os, statistics, subprocess, sys, tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure import ROOT, SHARED, measure
@@ -24,6 +25,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--keep")
+    ap.add_argument("--baseline", help="another healthpipe binary whose chart day and page run in the same loop")
     a = ap.parse_args()
     work = a.keep or tempfile.mkdtemp(prefix="hp-charts-")
     os.makedirs(work, exist_ok=True)
@@ -55,6 +57,10 @@ def main():
         ("chart days (90 days)", [BIN, "chart", "days", "--db", db]),
         ("page (14 days)", [BIN, "page", "--db", db, "-o", page]),
     ]
+    if a.baseline:
+        base_page = os.path.join(work, "baseline.html")
+        jobs += [("baseline: chart day (last day)", [a.baseline, "chart", "day", "--db", db]),
+                 ("baseline: page (14 days)", [a.baseline, "page", "--db", db, "-o", base_page])]
     runs = {name: [] for name, _ in jobs}
     for _ in range(a.repeat):  # interleaved, so every job sees the same machine load
         for name, cmd in jobs:
@@ -68,6 +74,8 @@ def main():
         walls = [w * 1000 for w, _ in runs[name]]
         print(f"| {name} | {statistics.median(walls):.0f} ({min(walls):.0f}–{max(walls):.0f}) | {max(r for _, r in runs[name]):.0f} |")
     print(f"\npage size: {os.path.getsize(page):,} bytes ({os.path.getsize(page) / 2**20:.2f} MiB)")
+    if a.baseline:
+        print(f"baseline page size: {os.path.getsize(base_page):,} bytes ({os.path.getsize(base_page) / 2**20:.2f} MiB)")
 
 
 if __name__ == "__main__":

@@ -49,6 +49,10 @@ import Testing
       for(var i=0;i<bs.length;i++)for(var j=i+1;j<bs.length;j++){var a=bs[i],b=bs[j],ox=Math.min(a.right,b.right)-Math.max(a.left,b.left),oy=Math.min(a.bottom,b.bottom)-Math.max(a.top,b.top);
         if(ox>1&&oy>2)overlaps.push((svg.getAttribute('class')||'svg')+': "'+ts[i].textContent.slice(0,30)+'" × "'+ts[j].textContent.slice(0,30)+'"')}});
     out.textOverlaps=overlaps.slice(0,12);
+    var crossed=[];if(chart){var dots=[].map.call(chart.querySelectorAll('circle.reading'),function(c){return c.getBoundingClientRect()});
+      [].forEach.call(chart.querySelectorAll('text.t-band'),function(t){var b=t.getBoundingClientRect();
+        if(dots.some(function(c){var x=(c.left+c.right)/2,y=(c.top+c.bottom)/2;return x>b.left&&x<b.right&&y>b.top&&y<b.bottom}))crossed.push(t.textContent)})}
+    out.bandsCrossed=crossed;
     var open=d.querySelector('details.report-day[open]');out.openReportDay=open?open.id:null;
         var pre=document.createElement('pre');pre.id='measured';pre.textContent=JSON.stringify(out);document.body.appendChild(pre)}
     f.addEventListener('load',function(){var h=f.getAttribute('data-hash');if(h)f.contentWindow.location.hash=h;setTimeout(measure,200)})})();
@@ -112,6 +116,8 @@ import Testing
     func expectNoTextOverlaps(_ m: [String: Any], _ width: Int, _ what: String) {
         let overlaps = m["textOverlaps"] as? [String] ?? ["not measured"]
         #expect(overlaps.isEmpty, "\(what) at \(width) px: overlapping text \(overlaps)")
+        let crossed = m["bandsCrossed"] as? [String] ?? []
+        #expect(crossed.isEmpty, "\(what) at \(width) px: the trace crosses the band names \(crossed)")
     }
 
     /// Issue 22 (2): 2 of 14 days with readings. Before, the AGP said "14 days", CGM active 100 %
@@ -337,6 +343,28 @@ import Testing
                 #expect((m["outside"] as? [Any])?.isEmpty == true, "\(name) at \(width) px: \(m["outside"] ?? "")")
                 expectNoTextOverlaps(m, width, name)
             }
+        }
+    }
+
+    /// A meter user (a real mySugr export: finger sticks, no CGM) is told the glucose views need CGM
+    /// readings and where their own readings are — not "no glucose readings" (what the page said
+    /// before) — and the page fits a phone.
+    @Test func aMeterUserIsToldWhereTheirReadingsAre() throws {
+        let dir = E2E.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("mysugr.sqlite")
+        let r = try E2E.run(["import", E2E.fixtures.appendingPathComponent("real/mysugr/mysugr-en-us-mgdl.csv").path, "--db", db.path,
+                             "--timezone", "America/New_York", "--quiet"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let file = try page(db)
+        let html = try String(contentsOf: file, encoding: .utf8)
+        let last = E2E.scalar(db, "SELECT max(day) FROM daily_summaries WHERE metric = 'blood_glucose'")
+        let sticks = E2E.scalar(db, "SELECT sum(n) FROM daily_summaries WHERE metric = 'blood_glucose' AND day > date('\(last)', '-14 days')")
+        #expect(html.contains("<h2>No CGM readings</h2>") && !html.contains("<h2>No glucose readings</h2>"))
+        #expect(html.contains("Their \(sticks) meter readings (finger sticks) of these days are in the daily metrics below"), "\(sticks)")
+        for width in Self.widths {
+            let m = try measure(file, hash: "", width: width)
+            #expect((m["scrollWidth"] as? Int ?? .max) <= width, "at \(width) px: \(m["outside"] ?? "")")
         }
     }
 }

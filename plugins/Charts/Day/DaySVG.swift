@@ -23,7 +23,8 @@ public struct DaySVG: ChartDrawing {
 
     var unit: DisplayUnit { view.unit }
     public var width: Double { layout.width }
-    public var height: Double { layout.height }
+    /// The compact chart grows by the band key's rows after the first.
+    public var height: Double { layout.height + (layout.hasSides ? 0 : 15 * Double(bandKeyItems.last?.row ?? 0)) }
     public var kind: String { layout.hasSides ? "day-chart" : "day-chart compact" }
     public var titleID: String? { id + "-t" }
 
@@ -40,7 +41,7 @@ public struct DaySVG: ChartDrawing {
         m.escaped("Glucose on " + Fmt.longDate(view.day) + (s.count == 0 ? ": no readings" :
             ": \(s.count) readings, lowest \(unit.text(s.min!)), mean \(unit.text(s.mean!)), highest \(unit.text(s.max!)) \(unit.rawValue)"))
         m.raw("</title>")
-        m.raw("<rect width=\"\(Fmt.coord(layout.width))\" height=\"\(Fmt.coord(layout.height))\" fill=\"#fff\"/>")
+        m.raw("<rect width=\"\(Fmt.coord(layout.width))\" height=\"\(Fmt.coord(height))\" fill=\"#fff\"/>")
         header(&m)
         if layout.hasSides {
             sideView(&m, days: view.previous, left: 12, outerOnLeft: true, caption: "3 days before")
@@ -48,7 +49,9 @@ public struct DaySVG: ChartDrawing {
         }
         plot(&m)
         lanes(&m)
-        var note = (layout.hasSides ? "Side views: lowest, mean (●) and highest reading of each day. " : "") + "Hover or tap a point or marker for details."
+        // The compact chart has its band key where this note would go (and a phone has no hover).
+        guard layout.hasSides else { return }
+        var note = "Side views: lowest, mean (●) and highest reading of each day. Hover or tap a point or marker for details."
         let order = sources
         if order.count > 1 {
             note = "Traces: " + order.enumerated().map { $0.element + (["", " (grey)", " (light blue)", " (purple)"][$0.offset % 4]) }
@@ -97,13 +100,15 @@ public struct DaySVG: ChartDrawing {
         m.raw("<defs><clipPath id=\"\(id)-clip\"><rect x=\"\(Fmt.coord(l))\" y=\"\(Fmt.coord(t - 2))\" width=\"\(Fmt.coord(r - l))\" height=\"\(Fmt.coord(b - t + 4))\"/></clipPath></defs>")
         // Bands with their names.
         m.raw("<g class=\"bands\">")
+        let labels = layout.hasSides ? bandLabelBoxes : []
         for (i, band) in view.bands.bands.enumerated() {
             let top = band.upper.map { y($0) } ?? t, bottom = band.lower.map { y($0) } ?? b
             guard bottom - top > 0.5 else { continue }
             m.rect(l, top, r - l, bottom - top, attributes: "class=\"band band-\(band.name)\" fill=\"\(band.fill)\"")
-            let label = band.title + " " + view.bands.rangeText(i, unit: unit)
-            let ty = bandLabelY(top: top, bottom: bottom)
-            m.textElement(x: r - 8, y: ty, label, attributes: "class=\"t-band\" text-anchor=\"end\" fill=\"\(band.ink)\" style=\"fill:\(band.ink)\"")
+            if layout.hasSides, let box = labels.first(where: { $0.band == i }) {
+                m.textElement(x: box.anchorX, y: box.y + 10, box.text,
+                              attributes: "class=\"t-band\" text-anchor=\"\(box.anchor)\" fill=\"\(band.ink)\" style=\"fill:\(band.ink)\"")
+            }
         }
         m.raw("</g>")
         // Grid and axes: every 4 mmol/L and every 6 hours.
@@ -120,6 +125,7 @@ public struct DaySVG: ChartDrawing {
             m.textElement(x: h == 24 && !layout.hasSides ? xx + 4 : xx, y: b + 17, Fmt.pad2(h) + ":00", attributes: "text-anchor=\"\(anchor)\"")
         }
         m.rect(l, t, r - l, b - t, attributes: "class=\"frame\"")
+        if !layout.hasSides { bandKey(&m, y: b + 36) }
         m.raw("<text x=\"\(Fmt.coord(l - 34))\" y=\"\(Fmt.coord((t + b) / 2))\" transform=\"rotate(-90 \(Fmt.coord(l - 34)) \(Fmt.coord((t + b) / 2)))\" text-anchor=\"middle\" class=\"t-small\">")
         m.escaped("glucose (" + unit.rawValue + ")")
         m.raw("</text>")
@@ -157,7 +163,11 @@ public struct DaySVG: ChartDrawing {
             m.raw("\"><path class=\"trace\" d=\"\(d)\"\(style)/>")
             for (p, c) in zip(pts, xy) {
                 let limit = p.flags.contains(.belowSensorRange) ? " (sensor Low: at or below)" : p.flags.contains(.aboveSensorRange) ? " (sensor High: at or above)" : ""
-                m.raw("<circle class=\"reading\(limit.isEmpty ? "" : " limit")\" cx=\"\(Fmt.coord(c.x))\" cy=\"\(Fmt.coord(c.y))\" r=\"2.1\"\(i == 0 ? "" : " style=\"fill:\(colour)\"")>")
+                let dot = "<circle class=\"reading\(limit.isEmpty ? "" : " limit")\" cx=\"\(Fmt.coord(c.x))\" cy=\"\(Fmt.coord(c.y))\" r=\"2.1\"\(i == 0 ? "" : " style=\"fill:\(colour)\"")"
+                // A phone's dot is too small to tap: the compact layout leaves each reading's tooltip to
+                // the wide chart (the page stays within its size goal with both layouts).
+                guard layout.hasSides else { m.raw(dot + "/>"); continue }
+                m.raw(dot + ">")
                 m.title(Fmt.clock(localSeconds: LocalDays.local(p.utc, p.offset)) + " · " + unit.text(p.mgdl) + " " + unit.rawValue + limit
                         + (order.count > 1 ? " · " + source : ""))
                 m.raw("</circle>")
@@ -182,14 +192,18 @@ public struct DaySVG: ChartDrawing {
         if let end = xy.last {
             // Right of the line's end; near 24:00 above the line, ending at the axis, clear of the trace.
             let label = "+\(f.points.count * 5) min"
+            let names = layout.hasSides ? bandLabelBoxes : []
             if end.x + 45 <= layout.plotRight {
-                m.textElement(x: end.x + 5, y: end.y - 7, label, attributes: "class=\"t-small t-halo\" style=\"fill:#A3142A\"")
+                // Right of the end, above it, else below it: never over a band's name.
+                let width = Double(label.count) * 6 + 4
+                let y = [end.y - 7, end.y + 16].first { y in !names.contains { $0.overlaps(x: end.x + 5, y: y - 10, w: width, h: 13) } }
+                m.textElement(x: end.x + 5, y: y ?? end.y - 7, label, attributes: "class=\"t-small t-halo\" style=\"fill:#A3142A\"")
             } else {
                 // Above the line, else below it: never over a band's name at the right edge.
                 let top = xy.map(\.y).min() ?? end.y, bottom = xy.map(\.y).max() ?? end.y
                 let width = Double(label.count) * 6 + 4
                 let candidates = [max(layout.plotTop + 12, top - 14), min(layout.plotBottom - 4, bottom + 18)]
-                let y = candidates.first { y in !bandLabelBoxes.contains { $0.overlaps(x: layout.plotRight - 2 - width, y: y - 10, w: width, h: 13) } }
+                let y = candidates.first { y in !names.contains { $0.overlaps(x: layout.plotRight - 2 - width, y: y - 10, w: width, h: 13) } }
                 m.textElement(x: layout.plotRight - 2, y: y ?? candidates[0], label,
                               attributes: "class=\"t-small t-halo\" text-anchor=\"end\" style=\"fill:#A3142A\"")
             }
@@ -197,20 +211,62 @@ public struct DaySVG: ChartDrawing {
         m.raw("</g>")
     }
 
+    /// The compact layout names its bands in a key under the axis: a full day's trace leaves no
+    /// place inside a phone-wide plot where a name would not be crossed.
+    func bandKey(_ m: inout Markup, y: Double) {
+        m.raw("<g class=\"band-key\">")
+        for item in bandKeyItems {
+            let band = view.bands.bands[item.band], yy = y + 15 * Double(item.row)
+            m.rect(item.x, yy - 9, 10, 10, attributes: "fill=\"\(band.fill)\" stroke=\"\(band.ink)\" stroke-width=\".8\"")
+            m.textElement(x: item.x + 14, y: yy, item.text, attributes: "class=\"t-band\" fill=\"\(band.ink)\" style=\"fill:\(band.ink)\"")
+        }
+        m.raw("</g>")
+    }
+
+    /// The key's items, highest band first, in rows as wide as the chart (five bands take three).
+    var bandKeyItems: [(band: Int, text: String, x: Double, row: Int)] {
+        var x = 12.0, row = 0
+        var out: [(band: Int, text: String, x: Double, row: Int)] = []
+        for (i, _) in view.bands.bands.enumerated().reversed() {
+            let text = view.bands.bands[i].title + " " + view.bands.rangeText(i, unit: unit)
+            let w = 14 + Double(text.count) * 6.6
+            if x > 12, x + w > layout.width - 8 { (x, row) = (12, row + 1) }
+            out.append((i, text, x, row))
+            x += w + 12
+        }
+        return out
+    }
+
     func bandLabelY(top: Double, bottom: Double) -> Double { bottom - top >= 30 ? top + 15 : (top + bottom) / 2 + 4 }
 
-    /// Where the bands' names are drawn (right-aligned at the plot's right edge, 10.5 px bold).
+    /// Where the bands' names are drawn (10.5 px bold): at the top of the band by the plot's right
+    /// edge, else its left, middle or quarters, then the same at the band's foot and middle — the first
+    /// place the day's trace does not cross (the halo keeps a name readable where all are crossed).
     var bandLabelBoxes: [TextBox] {
-        view.bands.bands.enumerated().compactMap { i, band in
+        let trace = view.points.map { (x: x(minute: $0.minute), y: y($0.mgdl)) }
+        return view.bands.bands.enumerated().compactMap { i, band in
             let top = band.upper.map { y($0) } ?? layout.plotTop, bottom = band.lower.map { y($0) } ?? layout.plotBottom
             guard bottom - top > 0.5 else { return nil }
-            let w = Double((band.title + " " + view.bands.rangeText(i, unit: unit)).count) * 6.6
-            return TextBox(x: layout.plotRight - 8 - w, y: bandLabelY(top: top, bottom: bottom) - 10, w: w, h: 13)
+            let text = band.title + " " + view.bands.rangeText(i, unit: unit)
+            let w = Double(text.count) * 6.6
+            let (l, r) = (layout.plotLeft, layout.plotRight)
+            // Its top, then its foot and middle when the band is tall enough; at each height right, left, middle.
+            let heights = [bandLabelY(top: top, bottom: bottom)] + (bottom - top >= 44 ? [bottom - 5, (top + bottom) / 2 + 4] : [])
+            let places = heights.flatMap { ty in
+                [TextBox(x: r - 8 - w, y: ty - 10, w: w, h: 13, band: i, text: text, anchorX: r - 8, anchor: "end"),
+                 TextBox(x: l + 8, y: ty - 10, w: w, h: 13, band: i, text: text, anchorX: l + 8, anchor: "start")]
+                    + [0.5, 0.25, 0.75].map { f in
+                        let cx = l + (r - l) * f
+                        return TextBox(x: cx - w / 2, y: ty - 10, w: w, h: 13, band: i, text: text, anchorX: cx, anchor: "middle")
+                    }
+            }
+            return places.first { box in !trace.contains { box.overlaps(x: $0.x - 2.5, y: $0.y - 2.5, w: 5, h: 5) } } ?? places[0]
         }
     }
 
     struct TextBox {
         var x, y, w, h: Double
+        var band = 0, text = "", anchorX = 0.0, anchor = "end"
         func overlaps(x x2: Double, y y2: Double, w w2: Double, h h2: Double) -> Bool {
             x < x2 + w2 && x2 < x + w && y < y2 + h2 && y2 < y + h
         }
