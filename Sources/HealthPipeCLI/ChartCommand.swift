@@ -124,7 +124,7 @@ struct ChartCommand: ParsableCommand {
         if let date {
             anchor = try ChartOptions.day(date, option: "--date")
         } else if let latest = try BrushingHistory.latest(path: path, subject: subject) {
-            anchor = CivilDate.floorDiv(latest.start + Int64(latest.utcOffset), 86_400)
+            anchor = LocalDays.day(latest.start, latest.utcOffset)
         } else {
             anchor = try options.settings().today ?? CivilDate.floorDiv(Clock.nowSeconds(), 86_400)
         }
@@ -142,7 +142,8 @@ enum HistoryData {
         }
         let (first, last) = HistoryChart.range(period: period, offset: offset, today: anchor)
         // Over-fetch by the widest UTC offsets; the chart buckets by each row's own local day.
-        let rows = try BrushingHistory.rows(path: path, subject: subject, from: first * 86_400 - 14 * 3600, to: (last + 1) * 86_400 + 14 * 3600)
+        let window = LocalDays.utcBounds(firstDay: first, lastDay: last)
+        let rows = try BrushingHistory.rows(path: path, subject: subject, from: window.from, to: window.to)
         let entries = rows.map {
             HistoryChart.Entry(start: $0.start, end: $0.end, utcOffset: $0.utcOffset, average: $0.average,
                                accomplishment: $0.accomplishment, origin: $0.origin)

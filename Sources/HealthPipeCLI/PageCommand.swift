@@ -76,7 +76,7 @@ struct PageCommand: ParsableCommand {
         let subject = try SubjectRule.resolve(options.subject, database: path, label: options.db)
         var last = try HealthLogQueries(path: path).reportSpan(subject: subject)?.last
         if let b = try BrushingHistory.latest(path: path, subject: subject) {
-            last = max(last ?? .min, CivilDate.floorDiv(b.start + Int64(b.utcOffset), 86_400))
+            last = max(last ?? .min, LocalDays.day(b.start, b.utcOffset))
         }
         if let d = try queries.lastOtherSummaryDay(subject: subject).flatMap(CivilDate.days(fromISO:)) { last = max(last ?? .min, d) }
         guard let lastDay = last else {

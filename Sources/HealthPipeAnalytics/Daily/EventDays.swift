@@ -23,7 +23,7 @@ enum EventDays {
         var previous: LedgerEvent?
         func take(_ e: LedgerEvent) {
             let subject = Symbol(id: e.subject)
-            let day = CivilDate.floorDiv(e.start + Int64(e.utcOffset), 86_400)
+            let day = LocalDays.day(e.start, e.utcOffset)
             switch e.eventKind {
             case .meal: days[SubjectDay(subject: subject, day: day), default: EventDay()].carbsSum.add(e.carbs)
             case .insulin: days[SubjectDay(subject: subject, day: day), default: EventDay()].insulinSum.add(e.insulin)
@@ -38,7 +38,7 @@ enum EventDays {
                     open[subject] = o
                 }
                 let end = e.end == e.start && !e.open ? e.start + markerSeconds : e.end
-                let last = CivilDate.floorDiv(end + Int64(e.utcOffset), 86_400)
+                let last = LocalDays.day(end, e.utcOffset)
                 for d in day...max(day, last) {
                     var f = flags[SubjectDay(subject: subject, day: d)] ?? (false, false)
                     if subtype == EpisodeKinds.illness { f.illness = true } else { f.stress = true }

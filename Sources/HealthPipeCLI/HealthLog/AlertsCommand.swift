@@ -85,9 +85,9 @@ struct AlertsSnooze: ParsableCommand {
         let real = Int64(Date().timeIntervalSince1970)
         let clock = try now.map { try log.time($0, flag: "--now", now: real).utc } ?? real
         let zone = try log.zone()
-        let today = CivilDate.floorDiv(clock + Int64(LocalTimeText.offset(of: zone, at: clock)), 86_400)
+        let today = LocalDays.day(clock, LocalTimeText.offset(of: zone, at: clock))
         let t = try log.time(until, flag: "--until", now: clock)
-        guard CivilDate.floorDiv(t.utc + Int64(t.offset), 86_400) == today else {
+        guard LocalDays.day(t.utc, t.offset) == today else {
             throw usage("--until \(until): a snooze ends later the same day (\(CivilDate.isoDate(fromDays: today)))")
         }
         guard t.utc > clock else { throw usage("--until \(until): that time has passed") }
@@ -109,7 +109,7 @@ struct AlertsList: ParsableCommand {
         var w = JSONWriter(capacity: 512)
         var out = ""
         for a in try q.alerts(subject: log.who, kinds: Alert.Kind.allCases) {
-            let day = CivilDate.floorDiv(a.start + Int64(a.utcOffset), 86_400)
+            let day = LocalDays.day(a.start, a.utcOffset)
             guard days.contains(day) else { continue }
             if json {
                 w.reset()

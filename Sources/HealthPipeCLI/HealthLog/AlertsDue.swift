@@ -47,7 +47,7 @@ struct AlertsDue {
 
     /// Today's reminder, when it is due: past its time (or its snooze) and no report made today.
     func reminder(subject: String, minute: Int, now: Int64) throws -> Due? {
-        let today = CivilDate.floorDiv(now + Int64(LocalTimeText.offset(of: zone, at: now)), 86_400)
+        let today = LocalDays.day(now, LocalTimeText.offset(of: zone, at: now))
         var resolver = ZoneResolver(zone: zone)
         let dueAt = try resolver.resolve(local: today * 86_400 + Int64(minute) * 60)
         guard now >= dueAt.utc, try queries.reports(subject: subject, fromDay: today, toDay: today).isEmpty else { return nil }

@@ -144,7 +144,7 @@ struct EpisodeEnd: ParsableCommand {
         e.at("at", .init(utc: open.event.start, offset: open.event.utcOffset, flags: []), flag: "the episode's start")
         e.at("end", end, flag: "--at")
         e.set("note", open.event.note, flag: "--note")
-        let days = CivilDate.floorDiv(end.utc + Int64(end.offset), 86_400) - open.event.localDay + 1
+        let days = LocalDays.day(end.utc, end.offset) - open.event.localDay + 1
         try e.run(log, done: "\(k.rawValue) episode \(open.id) ended: \(LocalTimeText.wallClock(utc: open.event.start, offset: open.event.utcOffset)) – "
                   + "\(LocalTimeText.wallClock(utc: end.utc, offset: end.offset)) (\(days) day\(days == 1 ? "" : "s"))")
     }
@@ -186,7 +186,7 @@ enum EntryText {
         case .exercise: w.key("name"); w.string(e.subtype.isEmpty ? nil : e.subtype.text); w.key("minutes"); w.double(Double(e.end - e.start) / 60)
             w.key("intensity"); w.string(e.intensity.isEmpty ? nil : e.intensity.text)
         case .illness, .stress: w.key("open"); w.bool(e.flags.contains(.openEnded))
-            w.key("days"); w.int(CivilDate.floorDiv(e.end + Int64(e.utcOffset), 86_400) - e.localDay + 1)
+            w.key("days"); w.int(LocalDays.day(e.end, e.utcOffset) - e.localDay + 1)
         case .report: break
         }
         if kind != .meal { w.key("note"); w.string(e.note) }

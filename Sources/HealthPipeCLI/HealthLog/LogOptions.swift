@@ -48,7 +48,7 @@ struct LogOptions: ParsableArguments {
 
     /// A typed local day (`2024-03-05`, `today`, `yesterday`).
     func day(_ text: String, flag: String, now: Int64) throws -> Int64 {
-        let today = CivilDate.floorDiv(now + Int64(LocalTimeText.offset(of: try zone(), at: now)), 86_400)
+        let today = LocalDays.day(now, LocalTimeText.offset(of: try zone(), at: now))
         switch text.lowercased() {
         case "today": return today
         case "yesterday": return today - 1

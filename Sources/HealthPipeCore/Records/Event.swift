@@ -53,5 +53,5 @@ public struct Event: Hashable, Sendable {
     }
 
     public var durationSeconds: Int64 { end - start }
-    public var localDay: Int64 { CivilDate.floorDiv(start + Int64(utcOffset), 86_400) }
+    public var localDay: Int64 { LocalDays.day(start, utcOffset) }
 }

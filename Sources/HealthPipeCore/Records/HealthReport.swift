@@ -48,7 +48,7 @@ public struct HealthReport: Hashable, Sendable {
         self.provenance = provenance
     }
 
-    public var localDay: Int64 { CivilDate.floorDiv(start + Int64(utcOffset), 86_400) }
+    public var localDay: Int64 { LocalDays.day(start, utcOffset) }
 
     /// The value rows as the measurements they also are.
     public var measurements: [Measurement] {

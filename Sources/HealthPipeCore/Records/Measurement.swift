@@ -44,7 +44,7 @@ public struct Measurement: Hashable, Sendable {
         MeasurementKey(subject: subject, metric: metric, source: source, start: start, end: end)
     }
     /// Days since 1970-01-01 in local time.
-    public var localDay: Int64 { CivilDate.floorDiv(start + Int64(utcOffset), 86_400) }
+    public var localDay: Int64 { LocalDays.day(start, utcOffset) }
 }
 
 public struct MeasurementKey: Hashable, Sendable {

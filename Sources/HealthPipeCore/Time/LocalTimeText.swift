@@ -14,7 +14,7 @@ public enum LocalTimeText {
         var resolver = ZoneResolver(zone: zone)
         if !t.contains("-"), t.contains(":") {
             // A time of day: today's, in the zone.
-            let today = CivilDate.floorDiv(now + Int64(offset(of: zone, at: now)), 86_400)
+            let today = LocalDays.day(now, offset(of: zone, at: now))
             for p in clock {
                 if let parsed = p.parse(CivilDate.isoDate(fromDays: today) + "T" + t) { return try? resolver.resolve(local: parsed.seconds) }
             }

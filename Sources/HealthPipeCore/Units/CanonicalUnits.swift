@@ -26,10 +26,11 @@ public enum GlucoseUnit: String, Sendable, Decodable {
     case mgdl = "mg/dL"
     case mmol = "mmol/L"
 
-    /// Recognises `mg/dL`, `mg/dl`, `mmol/L`, `mmol/l`, `mmol<180.1558800000541>/L`, `mmol`.
+    /// Recognises `mg/dL`, `mg/dl`, `mgdl`, `mg`, `mmol/L`, `mmol/l`, `mmol<180.1558800000541>/L`, `mmol`:
+    /// the one reading of a glucose unit's spelling (files, settings, the CLI's `--unit`).
     public init?(spelling: some StringProtocol) {
         let s = spelling.lowercased()
-        if s.hasPrefix("mg/dl") || s == "mg" { self = .mgdl }
+        if s.hasPrefix("mg/dl") || s == "mg" || s == "mgdl" { self = .mgdl }
         else if s.hasPrefix("mmol") { self = .mmol }
         else { return nil }
     }

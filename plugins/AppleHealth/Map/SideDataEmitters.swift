@@ -74,7 +74,7 @@ extension ExportHandler {
             h = h % 12 + (pm ? 12 : 0)
         }
         let ofDay = Int64(h * 3_600_000 + m * 60_000) + Int64((s * 1000).rounded())
-        let localDay = CivilDate.floorDiv(near.utc + Int64(near.offset), 86_400)
+        let localDay = LocalDays.day(near.utc, near.offset)
         let nearMs = near.utc * 1000
         var best: Int64? = nil
         for d in (localDay - 1)...(localDay + 1) {

@@ -24,7 +24,7 @@ public struct HistoryChart: Sendable {
             self.accomplishment = accomplishment
             self.origin = origin
         }
-        public var localDay: Int64 { CivilDate.floorDiv(start + Int64(utcOffset), 86_400) }
+        public var localDay: Int64 { LocalDays.day(start, utcOffset) }
     }
 
     public struct Bucket: Sendable, Hashable {

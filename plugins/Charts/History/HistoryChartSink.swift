@@ -61,7 +61,7 @@ public final class HistoryChartSink: Sink, OutputChecking {
     public static func today(in zone: TimeZone?) -> Int64 {
         let now = Date()
         let offset = (zone ?? TimeZone.current).secondsFromGMT(for: now)
-        return CivilDate.floorDiv(Int64(now.timeIntervalSince1970) + Int64(offset), 86_400)
+        return LocalDays.day(Int64(now.timeIntervalSince1970), offsetSeconds: offset)
     }
 
     /// `YYYY-MM-DD` → local day number.

@@ -14,18 +14,3 @@ public protocol ChartDataSource {
     /// The day table's rows for local days `fromDay...toDay` that have any summary, oldest first.
     func dayRows(fromDay: Int64, toDay: Int64) throws -> [DayTable.Row]
 }
-
-/// UTC bounds that surely hold every instant of a run of local days, whatever the offset
-/// (offsets run from −12 h to +14 h): callers filter by each record's own local day.
-public enum LocalDays {
-    public static func utcBounds(firstDay: Int64, lastDay: Int64) -> (from: Int64, to: Int64) {
-        (firstDay * 86_400 - 14 * 3600, (lastDay + 1) * 86_400 + 14 * 3600)
-    }
-
-    /// Local seconds since the epoch of a UTC instant.
-    @inline(__always)
-    public static func local(_ utc: Int64, _ offset: Int32) -> Int64 { utc + Int64(offset) }
-
-    @inline(__always)
-    public static func day(_ utc: Int64, _ offset: Int32) -> Int64 { CivilDate.floorDiv(utc + Int64(offset), 86_400) }
-}

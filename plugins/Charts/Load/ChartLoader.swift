@@ -23,8 +23,7 @@ public struct ChartLoader {
     /// "Today" as the settings give it, else the real date where the latest reading was taken.
     public func today(latest: Measurement?) -> Int64 {
         if let t = settings.today { return t }
-        let offset = Int64(latest?.utcOffset ?? 0)
-        return CivilDate.floorDiv(Clock.nowSeconds() + offset, 86_400)
+        return LocalDays.day(Clock.nowSeconds(), latest?.utcOffset ?? 0)
     }
 
     /// Day views for `days`, reading them and their three neighbours on each side in one pass.

@@ -5,13 +5,10 @@ public enum DisplayUnit: String, Sendable, CaseIterable {
     case mmolL = "mmol/L"
     case mgdL = "mg/dL"
 
-    /// Accepts the usual spellings (`mmol/L`, `mmol`, `mg/dL`, `mgdl`, any case).
+    /// Accepts the spellings `GlucoseUnit` reads (`mmol/L`, `mmol`, `mg/dL`, `mgdl`, any case).
     public init?(text: String) {
-        switch text.lowercased() {
-        case "mmol/l", "mmol", "mmoll": self = .mmolL
-        case "mg/dl", "mgdl", "mg": self = .mgdL
-        default: return nil
-        }
+        guard let unit = GlucoseUnit(spelling: text) else { return nil }
+        self = unit == .mmol ? .mmolL : .mgdL
     }
 
     /// A stored mg/dL value in this unit.

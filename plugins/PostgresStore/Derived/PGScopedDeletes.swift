@@ -45,7 +45,7 @@ struct PGScopedDeletes {
     private func deleteGrid(of subject: String) throws {
         let groups = try db.query(PGLocalDay.groupsCTE + " SELECT metric, source FROM g", [subject])
         for range in pending.gridRanges(subject) {
-            let utc = LocalDayRanges.utcBounds(range)
+            let utc = LocalDays.utcBounds(range)
             for g in 0..<groups.count {
                 try db.query("""
                     DELETE FROM measurements WHERE subject = $1 AND metric = $2 AND source = $3 AND start BETWEEN $4 AND $5

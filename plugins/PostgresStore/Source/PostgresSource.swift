@@ -61,7 +61,7 @@ public final class PostgresSource: Source {
     private func read(_ db: PGConnection, _ subject: String, carrier: Symbol?, days: ClosedRange<Int64>?, into out: inout SourceBatches) throws {
         var events = try Self.events(db, subject: subject, days: days)[...]
         if let days {
-            let utc = LocalDayRanges.utcBounds(days)
+            let utc = LocalDays.utcBounds(days)
             try db.query("DECLARE hp_readings NO SCROLL CURSOR FOR " + PGLocalDay.groupsCTE + """
                 SELECT m.metric, m.source, m.start, m."end", m.utc_offset, m.value, m.unit, m.flags, m.band FROM g,
                     LATERAL (SELECT * FROM measurements m WHERE m.subject = $1 AND m.metric = g.metric AND m.source = g.source
@@ -108,7 +108,7 @@ public final class PostgresSource: Source {
         let columns = "kind, subtype, source, start, \"end\", utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags, amount"
         let rows: PGRows
         if let days {
-            let utc = LocalDayRanges.utcBounds(days)
+            let utc = LocalDays.utcBounds(days)
             rows = try db.query("""
                 SELECT * FROM (
                     SELECT \(columns) FROM events WHERE subject = $1 AND start BETWEEN $2 AND $3

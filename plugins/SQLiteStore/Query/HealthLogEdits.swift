@@ -20,7 +20,7 @@ public enum HealthLogEdits {
                 """, subject, id, start)
             try run(db, "DELETE FROM report_values WHERE subject = ?1 AND report_id = ?2", subject, id)
             try run(db, "DELETE FROM reports WHERE subject = ?1 AND id = ?2", subject, id)
-            try markPending(db, subject, days: [CivilDate.floorDiv(start + offset, 86_400)])
+            try markPending(db, subject, days: [LocalDays.day(start, Int32(truncatingIfNeeded: offset))])
             return true
         }
     }

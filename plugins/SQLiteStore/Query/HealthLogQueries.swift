@@ -12,7 +12,7 @@ public final class HealthLogQueries {
         public var utcOffset: Int32
         public var note: String?
         public var values: [HealthReport.Value]
-        public var localDay: Int64 { CivilDate.floorDiv(start + Int64(utcOffset), 86_400) }
+        public var localDay: Int64 { LocalDays.day(start, utcOffset) }
     }
 
     public struct StoredEntry: Sendable, Equatable {
@@ -56,7 +56,7 @@ public final class HealthLogQueries {
     /// Reports whose local day lies in `fromDay...toDay` (YYYY-MM-DD), oldest first.
     public func reports(subject: String, fromDay: Int64, toDay: Int64) throws -> [StoredReport] {
         guard hasHealthLog else { return [] }
-        let from = fromDay * 86_400 - 14 * 3600, to = (toDay + 1) * 86_400 + 14 * 3600
+        let (from, to) = LocalDays.utcBounds(firstDay: fromDay, lastDay: toDay)
         return try reports(where: "r.subject = ?1 AND r.start BETWEEN ?2 AND ?3", [subject, from, to])
             .filter { (fromDay...toDay).contains($0.localDay) }
     }
@@ -119,7 +119,7 @@ public final class HealthLogQueries {
     /// Entries starting in `fromDay...toDay` (local), oldest first.
     public func entries(subject: String, fromDay: Int64, toDay: Int64) throws -> [StoredEntry] {
         guard hasHealthLog else { return [] }
-        let from = fromDay * 86_400 - 14 * 3600, to = (toDay + 1) * 86_400 + 14 * 3600
+        let (from, to) = LocalDays.utcBounds(firstDay: fromDay, lastDay: toDay)
         return try entries(where: "m.subject = ?1 AND m.start BETWEEN ?2 AND ?3", [subject, from, to])
             .filter { (fromDay...toDay).contains($0.event.localDay) }
     }

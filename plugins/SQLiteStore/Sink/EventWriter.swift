@@ -114,7 +114,7 @@ final class EventWriter {
     static func days(of e: Event) -> ClosedRange<Int64> {
         guard e.kind == .episode, EpisodeKinds.marksDays(e.subtype) else { return e.localDay...e.localDay }
         if EpisodeSpan.isMarker(e) { return e.localDay...(e.localDay + EpisodeSpan.markerMaxDays) }
-        let last = CivilDate.floorDiv(e.end + Int64(e.utcOffset), 86_400)
+        let last = LocalDays.day(e.end, e.utcOffset)
         return e.localDay...max(e.localDay, last)
     }
 

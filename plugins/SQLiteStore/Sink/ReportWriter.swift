@@ -58,7 +58,7 @@ final class ReportWriter {
                 for v in stored.values where stored.start != r.start || !kept.contains(v.metric.text) {
                     try deleteReadingRow(subject: subject, metric: v.metric.text, start: stored.start)
                 }
-                if stored.start != r.start { note(r.subject, day: Self.day(stored.start, stored.offset)) }
+                if stored.start != r.start { note(r.subject, day: LocalDays.day(stored.start, stored.offset)) }
             }
             let fresh = Stored(start: r.start, offset: r.utcOffset, note: r.note,
                                values: r.values.sorted { $0.metric.text < $1.metric.text }.map(Self.storedForm))
@@ -110,7 +110,7 @@ final class ReportWriter {
             try st.bindText(2, id)
             try st.run()
         }
-        note(subject, day: Self.day(s.start, s.offset))
+        note(subject, day: LocalDays.day(s.start, s.offset))
     }
 
     private func deleteReadingRow(subject: String, metric: String, start: Int64) throws {
@@ -154,8 +154,6 @@ final class ReportWriter {
     private func note(_ subject: Symbol, day: Int64) {
         pending.note(subject: subject, day: day, changed: true, contested: true)
     }
-
-    static func day(_ start: Int64, _ offset: Int32) -> Int64 { CivilDate.floorDiv(start + Int64(offset), 86_400) }
 
     /// A value as it reads back from the store (flags are not kept in report_values).
     static func storedForm(_ v: HealthReport.Value) -> HealthReport.Value {

@@ -70,10 +70,10 @@ public final class SQLiteSource: Source {
     /// One subject's readings and events, all of them or those of the local days `days`.
     private func read(_ db: SQLiteConnection, _ subject: String, _ metrics: [(subject: String, metric: String, sources: [String])],
                       days: ClosedRange<Int64>?, into out: inout SourceBatches) throws {
-        let bounds = days.map(LocalDayRanges.utcBounds)
+        let bounds = days.map(LocalDays.utcBounds)
         func inScope(_ start: Int64, _ offset: Int32) -> Bool {
             guard let days else { return true }
-            return days.contains(CivilDate.floorDiv(start + Int64(offset), 86_400))
+            return days.contains(LocalDays.day(start, offset))
         }
         let events = try EventCursor(db: db, subject: subject, bounds: bounds)
         func nextEvent() throws -> Event? {
