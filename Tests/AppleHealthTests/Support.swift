@@ -1,7 +1,8 @@
-@testable import AppleHealth
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 import ZIPFoundation
+@testable import AppleHealth
 
 /// Runs the Apple Health source on a file and collects what it emits.
 struct SourceRun {
@@ -61,8 +62,7 @@ func read(_ path: String, types: [String] = [], exclude: [String] = [], sources:
     options.toDay = to
     options.zone = zone.flatMap { TimeZone(identifier: $0) }
     let source = AppleHealthSource(options: options)
-    let context = StageContext(name: "apple", type: "apple-health", policy: .skip,
-                               quarantine: QuarantineWriter(path: "/dev/null"), progress: ProgressMeter())
+    let context = StageContext.forTesting("apple-health", name: "apple", policy: .skip)
     var run = SourceRun()
     try source.run(context: context) { batch in
         run.measurements += batch.measurements

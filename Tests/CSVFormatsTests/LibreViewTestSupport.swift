@@ -1,5 +1,6 @@
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 @testable import CSVFormats
 
 /// Helpers shared by the LibreView and CareLink tests: run a source into memory, write inline
@@ -27,7 +28,7 @@ enum SourceHarness {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hp-libre-\(UUID().uuidString)")
         let qpath = dir.appendingPathComponent("quarantine.ndjson").path
         let quarantine = QuarantineWriter(path: qpath)
-        let context = StageContext(name: "in", type: "test", policy: policy, quarantine: quarantine, progress: ProgressMeter())
+        let context = StageContext.forTesting("test", name: "in", policy: policy, quarantine: quarantine)
         var batches: [RecordBatch] = []
         try source.run(context: context) { batches.append($0) }
         quarantine.close()

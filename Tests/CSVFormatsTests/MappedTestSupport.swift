@@ -1,5 +1,6 @@
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 @testable import CSVFormats
 
 /// Paths and a tiny harness for the mapped-CSV tests: build a component from YAML, run it on a
@@ -64,7 +65,7 @@ enum MappedSupport {
             .appendingPathComponent("mapped-quarantine-\(UUID().uuidString).ndjson").path
         defer { try? FileManager.default.removeItem(atPath: qpath) }
         let quarantine = QuarantineWriter(path: qpath)
-        let context = StageContext(name: "in", type: c.name, policy: policy, quarantine: quarantine, progress: ProgressMeter())
+        let context = StageContext.forTesting(c.name, name: "in", policy: policy, quarantine: quarantine)
         var out = Outcome(context: context, quarantined: [])
         try source.run(context: context) { batch in
             out.batches += 1

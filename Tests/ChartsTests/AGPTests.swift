@@ -2,13 +2,14 @@ import Charts
 import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 
 @Suite struct AGPTests {
     /// What the `daily` transform stores in glucose_agp / glucose_metrics for the same period.
     func dailyPeriodSet(_ readings: [Measurement], from: Int64, to: Int64) throws -> MetricSet {
         let daily = DailyTransform(hypoBelow: 72, hyperAbove: 180, per: .period(from: from, to: to))
-        let ctx = StageContext(name: "d", type: "daily", policy: .fail, quarantine: QuarantineWriter(path: "/dev/null"), progress: ProgressMeter())
+        let ctx = StageContext.forTesting("daily", name: "d")
         var sets: [MetricSet] = []
         try daily.process(RecordBatch(measurements: readings), context: ctx) { sets += $0.metricSets }
         try daily.finish(context: ctx) { sets += $0.metricSets }

@@ -1,11 +1,12 @@
 import Charts
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 
 @Suite struct ChartSinkTests {
     func context() -> StageContext {
-        StageContext(name: "charts", type: "chart", policy: .fail, quarantine: QuarantineWriter(path: "/dev/null"), progress: ProgressMeter())
+        StageContext.forTesting("chart", name: "charts")
     }
 
     func tempDir() -> String {

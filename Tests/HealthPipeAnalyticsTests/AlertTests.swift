@@ -1,10 +1,10 @@
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 
 @Suite struct AlertTests {
-    let ctx = StageContext(name: "a", type: "alerts", policy: .fail, quarantine: QuarantineWriter(path: "/dev/null"),
-                           progress: ProgressMeter())
+    let ctx = StageContext.forTesting("alerts", name: "a")
 
     func run(_ values: [Double], settings: AlertsTransform.Settings = .init()) throws -> [Alert] {
         let t = AlertsTransform(settings: settings)

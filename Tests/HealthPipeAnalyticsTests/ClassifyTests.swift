@@ -1,5 +1,6 @@
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 
 @Suite struct ClassifyTests {
@@ -54,8 +55,7 @@ import Testing
 
     @Test func transformLabelsOnlyGlucose() throws {
         let t = ClassifyTransform(scheme: .consensus)
-        let ctx = StageContext(name: "c", type: "classify", policy: .quarantine, quarantine: QuarantineWriter(path: "/dev/null"),
-                               progress: ProgressMeter())
+        let ctx = StageContext.forTesting("classify", name: "c", policy: .quarantine)
         let glucose = Measurement(subject: Symbol("s"), metric: Metrics.glucose, source: Symbol("x"), start: 0, utcOffset: 0,
                                   value: 65, unit: CanonicalUnits.glucose)
         var hr = glucose

@@ -1,12 +1,12 @@
-@testable import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
+@testable import HealthPipeAnalytics
 
 /// The daily stage's output depends on the readings and events alone — never on their order,
 /// their repetition or how they were split into batches — and each natural key counts once.
 @Suite struct DailyExactnessTests {
-    let ctx = StageContext(name: "d", type: "daily", policy: .quarantine, quarantine: QuarantineWriter(path: "/dev/null"),
-                           progress: ProgressMeter())
+    let ctx = StageContext.forTesting("daily", name: "d", policy: .quarantine)
     let s = Symbol("pat")
     let cgm = Symbol("cgm"), meter = Symbol("meter")
 

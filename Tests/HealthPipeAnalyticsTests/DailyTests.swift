@@ -1,10 +1,10 @@
-@testable import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
+@testable import HealthPipeAnalytics
 
 @Suite struct DailyTests {
-    let ctx = StageContext(name: "d", type: "daily", policy: .quarantine, quarantine: QuarantineWriter(path: "/dev/null"),
-                           progress: ProgressMeter())
+    let ctx = StageContext.forTesting("daily", name: "d", policy: .quarantine)
     let s = Symbol("pat")
 
     func reading(_ t: Int64, _ v: Double, offset: Int32 = 0, band: String = "") -> Measurement {

@@ -1,12 +1,12 @@
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 
 /// The daily transform's metric sets: per day and per period, streamed in batches, equal to the
 /// direct computation on the same readings (which MetricsReferenceTests ties to iglu).
 @Suite struct MetricsDailyTests {
-    let ctx = StageContext(name: "d", type: "daily", policy: .quarantine, quarantine: QuarantineWriter(path: "/dev/null"),
-                           progress: ProgressMeter())
+    let ctx = StageContext.forTesting("daily", name: "d", policy: .quarantine)
 
     func run(_ per: MetricPeriod?, _ ms: [HealthPipeCore.Measurement], events: [Event] = []) throws -> [MetricSet] {
         let t = DailyTransform(hypoBelow: 72, hyperAbove: 180, per: per)

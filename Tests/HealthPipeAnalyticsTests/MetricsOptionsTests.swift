@@ -1,5 +1,6 @@
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 
 /// The documented options of `daily` (metric sets) and `resample`, and their errors with positions.
@@ -33,8 +34,7 @@ import Testing
     @Test func customStepAndCongaLag() throws {
         // A 15-minute grid: CONGA(2) lag is 8 points; the option reaches the metric set.
         let t = try build(dailyComponent, "per: period\ngrid_step_minutes: 15\nconga_hours: [2]") as! DailyTransform
-        let ctx = StageContext(name: "d", type: "daily", policy: .quarantine, quarantine: QuarantineWriter(path: "/dev/null"),
-                               progress: ProgressMeter())
+        let ctx = StageContext.forTesting("daily", name: "d", policy: .quarantine)
         let s = try MetricsReferenceData.readings(file: "all.csv", patient: "adult#001")
         let ms = s.times.indices.map {
             HealthPipeCore.Measurement(subject: Symbol("adult#001"), metric: Metrics.glucose, source: Symbol("cgm"), start: s.times[$0],

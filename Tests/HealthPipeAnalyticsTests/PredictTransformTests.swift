@@ -1,6 +1,7 @@
 import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 
 @Suite struct PredictTransformTests {
@@ -13,7 +14,7 @@ import Testing
 
     func run(_ t: PredictTransform, _ batch: RecordBatch) throws -> [ForecastPoint] {
         var out: [ForecastPoint] = []
-        let ctx = StageContext(name: "p", type: "predict", policy: .fail, quarantine: QuarantineWriter(path: "/dev/null"), progress: ProgressMeter())
+        let ctx = StageContext.forTesting("predict", name: "p")
         try t.process(batch, context: ctx) { out += $0.forecasts }
         try t.finish(context: ctx) { out += $0.forecasts }
         return out
@@ -46,7 +47,7 @@ import Testing
 /// Forecasts and alerts need each subject's readings in time order: from a stream in any order
 /// (scans listed last, newest first, repeated rows) they are the ones an ordered stream gives.
 @Suite struct TimeOrderTests {
-    let ctx = StageContext(name: "p", type: "predict", policy: .fail, quarantine: QuarantineWriter(path: "/dev/null"), progress: ProgressMeter())
+    let ctx = StageContext.forTesting("predict", name: "p")
 
     func series() -> [HealthPipeCore.Measurement] {
         (0..<600).map { (i: Int) -> HealthPipeCore.Measurement in

@@ -1,12 +1,12 @@
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 
 /// The `reports` step: the daily summary report, the reminder alerts and the threshold alerts,
 /// exact whatever the order reports arrive in.
 @Suite struct ReportsTransformTests {
-    let ctx = StageContext(name: "r", type: "reports", policy: .fail, quarantine: QuarantineWriter(path: "/dev/null"),
-                           progress: ProgressMeter())
+    let ctx = StageContext.forTesting("reports", name: "r")
     static let subject = Symbol("me")
     static let temperature = Symbol("body_temperature")
     static let hour: Int64 = 3600

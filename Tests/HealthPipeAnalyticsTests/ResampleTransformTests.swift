@@ -1,11 +1,11 @@
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 
 /// The streaming `resample` transform: the same grid as the reference, in bounded per-series state.
 @Suite struct ResampleTransformTests {
-    let ctx = StageContext(name: "r", type: "resample", policy: .quarantine, quarantine: QuarantineWriter(path: "/dev/null"),
-                           progress: ProgressMeter())
+    let ctx = StageContext.forTesting("resample", name: "r", policy: .quarantine)
 
     func measurements(_ s: MetricsReferenceData.Series, subject: String, offset: Int32 = 0) -> [HealthPipeCore.Measurement] {
         s.times.indices.map {

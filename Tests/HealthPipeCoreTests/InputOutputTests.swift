@@ -1,6 +1,7 @@
 import Foundation
-@testable import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
+@testable import HealthPipeCore
 
 /// Inputs (OS reasons, pipes, UTF-16) and outputs (checked before the run, replaced by rename only).
 @Suite struct InputOutputTests {
@@ -124,7 +125,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir + "/q.ndjson", withIntermediateDirectories: false)
         let writer = QuarantineWriter(path: dir + "/q.ndjson")
         #expect(throws: OutputError.self) { try writer.prepare() }
-        let context = StageContext(name: "s", type: "t", policy: .quarantine, quarantine: writer, progress: ProgressMeter())
+        let context = StageContext.forTesting("t", name: "s", policy: .quarantine, quarantine: writer)
         #expect(throws: OutputError.self) { try context.reject(RowError(file: "f", line: 1, reason: "bad", raw: "x")) }
         #expect(context.quarantined == 0)
     }

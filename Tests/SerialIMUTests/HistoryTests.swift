@@ -1,6 +1,7 @@
 import Charts
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import SQLiteStore
 import Testing
 
@@ -67,7 +68,7 @@ import Testing
 
     func write(_ sessions: [MotionSession], to path: String) throws {
         let sink = SQLiteSink(path: path)
-        let ctx = StageContext(name: "db", type: "sqlite", policy: .fail, quarantine: QuarantineWriter(path: path + ".q"), progress: ProgressMeter())
+        let ctx = StageContext.forTesting("sqlite", name: "db", quarantine: QuarantineWriter(path: path + ".q"))
         try sink.open(run: RunInfo(id: "t", startedAt: 0, inputPaths: []), context: ctx)
         try sink.write(RecordBatch(motionSamples: [], motionSessions: sessions), context: ctx)
         try sink.close(outcome: .completed, report: RunReport(), context: ctx)
@@ -93,7 +94,7 @@ import Testing
         let folder = try TempFolder()
         let path = folder.path("live.sqlite")
         let sink = SQLiteSink(path: path)
-        let ctx = StageContext(name: "db", type: "sqlite", policy: .fail, quarantine: QuarantineWriter(path: path + ".q"), progress: ProgressMeter())
+        let ctx = StageContext.forTesting("sqlite", name: "db", quarantine: QuarantineWriter(path: path + ".q"))
         try sink.open(run: RunInfo(id: "t", startedAt: 0, inputPaths: []), context: ctx)
         try sink.write(RecordBatch(motionSamples: [], motionSessions: [session(1_767_598_200_000)]), context: ctx)
         // Another reader sees it while the sink is still open (the stream still running).

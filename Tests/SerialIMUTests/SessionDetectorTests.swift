@@ -1,6 +1,7 @@
 import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 
 /// The session rules on hand-made sample sequences (100 Hz unless said otherwise).
@@ -23,8 +24,7 @@ import Testing
 
     func run(_ samples: [MotionSample], _ rules: SessionRules) throws -> (sessions: [MotionSession], progress: [SessionProgress]) {
         let t = MotionSessionTransform(rules: rules, subject: "s", zone: TimeZone(identifier: "UTC"))
-        let ctx = StageContext(name: "s", type: "motion-session", policy: .fail, quarantine: QuarantineWriter(path: "/dev/null"),
-                               progress: ProgressMeter())
+        let ctx = StageContext.forTesting("motion-session", name: "s")
         var out = RecordBatch()
         let collect: (RecordBatch) throws -> Void = { b in
             out.motionSessions += b.motionSessions

@@ -1,4 +1,5 @@
 import HealthPipeCore
+import HealthPipeTestSupport
 import SQLiteStore
 
 /// Drives an `SQLiteSink` the way the engine does: open, write batches, close with a report.
@@ -13,8 +14,7 @@ struct SinkHarness {
     }
 
     func context() -> StageContext {
-        StageContext(name: "db", type: "sqlite", policy: .fail,
-                     quarantine: QuarantineWriter(path: directory.path("quarantine.ndjson")), progress: ProgressMeter())
+        StageContext.forTesting("sqlite", name: "db", quarantine: QuarantineWriter(path: directory.path("quarantine.ndjson")))
     }
 
     /// Opens a sink and writes the batches without closing it: the transaction stays open.

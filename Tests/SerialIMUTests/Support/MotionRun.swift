@@ -1,6 +1,7 @@
 import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 import SerialIMU
 import Synchronization
 
@@ -39,9 +40,8 @@ func runMotion(_ settings: SerialIMUSource.Settings, rules: SessionRules = Sessi
                progress: ProgressMeter = ProgressMeter()) throws -> MotionRun {
     let quarantine = QuarantineWriter(path: folder.path("quarantine-\(UUID().uuidString).ndjson"))
     defer { quarantine.close() }
-    let sourceContext = StageContext(name: "imu", type: "serial-imu", policy: .quarantine, quarantine: quarantine, progress: progress)
-    let transformContext = StageContext(name: "sessions", type: "motion-session", policy: .fail, quarantine: quarantine,
-                                        progress: progress)
+    let sourceContext = StageContext.forTesting("serial-imu", name: "imu", policy: .quarantine, quarantine: quarantine, progress: progress)
+    let transformContext = StageContext.forTesting("motion-session", name: "sessions", quarantine: quarantine, progress: progress)
     let source = SerialIMUSource(settings: settings, stop: stop)
     let transform = MotionSessionTransform(rules: rules, subject: "tester", zone: TimeZone(identifier: "UTC"))
     var run = MotionRun()
