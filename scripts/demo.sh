@@ -65,7 +65,7 @@ done
 # People without glucose readings (a health log, Apple Health's daily metrics) get a page of what they logged.
 for subject in $(sqlite3 "$db" "SELECT DISTINCT subject FROM measurements UNION SELECT subject FROM reports
   EXCEPT SELECT DISTINCT subject FROM daily_summaries WHERE metric = 'glucose' ORDER BY 1"); do
-  "$bin" page --db "$db" --subject "$subject" -o "$out/$subject.html" 2>/dev/null
+  "$bin" page --db "$db" --subject "$subject" -o "$out/$subject.html" 2>"$out/page.log" || { cat "$out/page.log" >&2; exit 1; }
   rows+="<tr><td><a href=\"$subject.html\">$subject</a></td><td>their last 14 days</td><td>none: what they logged</td></tr>"
 done
 cat >"$out/index.html.tmp" <<HTML

@@ -50,9 +50,13 @@ import Testing
         if(ox>1&&oy>2)overlaps.push((svg.getAttribute('class')||'svg')+': "'+ts[i].textContent.slice(0,30)+'" × "'+ts[j].textContent.slice(0,30)+'"')}});
     out.textOverlaps=overlaps.slice(0,12);
     var crossed=[];if(chart){var dots=[].map.call(chart.querySelectorAll('circle.reading'),function(c){return c.getBoundingClientRect()});
-      [].forEach.call(chart.querySelectorAll('text.t-band'),function(t){var b=t.getBoundingClientRect();
+      [].forEach.call(chart.querySelectorAll('text.t-band,text.forecast-label'),function(t){var b=t.getBoundingClientRect();
         if(dots.some(function(c){var x=(c.left+c.right)/2,y=(c.top+c.bottom)/2;return x>b.left&&x<b.right&&y>b.top&&y<b.bottom}))crossed.push(t.textContent)})}
-    out.bandsCrossed=crossed;
+    out.bandsCrossed=(chart||!d.querySelector('.dayview'))?crossed:null;
+    var clipped=[];[].forEach.call(d.querySelectorAll('svg'),function(svg){var r=svg.getBoundingClientRect();if(r.width===0)return;
+      [].forEach.call(svg.querySelectorAll('text'),function(t){var b=t.getBoundingClientRect();
+        if(b.width>0&&(b.left<r.left-0.5||b.right>r.right+0.5))clipped.push((svg.getAttribute('class')||'svg')+': "'+t.textContent.slice(0,30)+'"')})});
+    out.textClipped=clipped.slice(0,12);
     var open=d.querySelector('details.report-day[open]');out.openReportDay=open?open.id:null;
         var pre=document.createElement('pre');pre.id='measured';pre.textContent=JSON.stringify(out);document.body.appendChild(pre)}
     f.addEventListener('load',function(){var h=f.getAttribute('data-hash');if(h)f.contentWindow.location.hash=h;setTimeout(measure,200)})})();
@@ -104,9 +108,8 @@ import Testing
             #expect((f?["min"] as? Double ?? 0) >= 9.99, "\(what) at \(width) px: \(chart) text of \(f?["min"] ?? "-") px: \(f?["small"] ?? "")")
         }
         #expect(m["navOutside"] as? Int == 0, "\(what) at \(width) px: the day navigation leaves the screen")
-        if let layout = m["dayLayout"] as? String {
-            #expect(layout.contains("compact") == (width < 700), "\(what) at \(width) px: the day chart is '\(layout)'")
-        }
+        let layout = m["dayLayout"] as? String ?? "no day chart shown"
+        #expect(layout.contains("day-chart") && layout.contains("compact") == (width < 700), "\(what) at \(width) px: the day chart is '\(layout)'")
         expectNoTextOverlaps(m, width, what)
         #expect((m["tableRight"] as? Double ?? .infinity) <= Double(width) + 0.5 && m["tableScrolls"] as? Bool == true, "\(what) at \(width) px: the day table")
     }
@@ -116,8 +119,10 @@ import Testing
     func expectNoTextOverlaps(_ m: [String: Any], _ width: Int, _ what: String) {
         let overlaps = m["textOverlaps"] as? [String] ?? ["not measured"]
         #expect(overlaps.isEmpty, "\(what) at \(width) px: overlapping text \(overlaps)")
-        let crossed = m["bandsCrossed"] as? [String] ?? []
-        #expect(crossed.isEmpty, "\(what) at \(width) px: the trace crosses the band names \(crossed)")
+        let crossed = m["bandsCrossed"] as? [String] ?? ["not measured"]
+        #expect(crossed.isEmpty, "\(what) at \(width) px: the trace crosses the band names or the forecast's label \(crossed)")
+        let clipped = m["textClipped"] as? [String] ?? ["not measured"]
+        #expect(clipped.isEmpty, "\(what) at \(width) px: text cut off at a chart's edge \(clipped)")
     }
 
     /// Issue 22 (2): 2 of 14 days with readings. Before, the AGP said "14 days", CGM active 100 %
@@ -200,7 +205,7 @@ import Testing
             let m = try measure(file, hash: "day-2026-03-24", width: width)
             expectFits(m, width, "the AAPS day")
             let boxes = (m["laneBoxes"] as? [[Any]] ?? []).map { b in (item: b[0] as! Int, l: b[1] as! Double, t: b[2] as! Double, r: b[3] as! Double, btm: b[4] as! Double, text: (b[5] as! String) == "text") }
-            #expect(boxes.count > 10)
+            #expect(boxes.count > 10 && boxes.contains { $0.text }, "the lane draws labels: \(boxes.count) boxes")
             for a in boxes where a.text {
                 for b in boxes where b.item != a.item && a.l < b.r - 0.5 && b.l < a.r - 0.5 && a.t < b.btm - 0.5 && b.t < a.btm - 0.5 {
                     Issue.record("at \(width) px the label of lane item \(a.item) overlaps item \(b.item)")

@@ -24,14 +24,15 @@ struct EntriesList: ParsableCommand {
             return e
         }
         let q = try log.queries()
+        let who = try log.who  // resolved once: it reads the store
         let days = try range.resolve(log, span: DayRange.everything) ?? (0...0)
         var out = ""
         var w = JSONWriter(capacity: 512)
-        for s in try q.entries(subject: log.who, fromDay: days.lowerBound, toDay: days.upperBound) {
+        for s in try q.entries(subject: who, fromDay: days.lowerBound, toDay: days.upperBound) {
             guard let k = EntryKind(stored: s.event.kind.rawValue, subtype: s.event.subtype.text), wanted.map({ $0 == k }) ?? true else { continue }
             if json {
                 w.reset()
-                EntryText.json(s, kind: k, subject: try log.who, into: &w)
+                EntryText.json(s, kind: k, subject: who, into: &w)
                 w.newline()
                 out += String(decoding: w.bytes, as: UTF8.self)
             } else {

@@ -43,10 +43,11 @@ struct ReportsList: ParsableCommand {
             return n
         }
         let q = try log.queries()
-        guard let days = try range.resolve(log, span: try q.reportSpan(subject: log.who)) else { return }
+        let who = try log.who  // resolved once: it reads the store
+        guard let days = try range.resolve(log, span: try q.reportSpan(subject: who)) else { return }
         var lines = ""
         var w = JSONWriter(capacity: 1024)
-        for var r in try q.reports(subject: log.who, fromDay: days.lowerBound, toDay: days.upperBound) {
+        for var r in try q.reports(subject: who, fromDay: days.lowerBound, toDay: days.upperBound) {
             r.values = r.values.filter { v in
                 (importance.map { v.importance == $0 } ?? true) && (minImportance.map { v.importance >= $0 } ?? true)
                     && (metricName.map { v.metric.text == $0 } ?? true)
@@ -57,7 +58,7 @@ struct ReportsList: ParsableCommand {
                 w.reset()
                 w.beginObject()
                 w.key("id"); w.string(r.id)
-                w.key("subject"); w.string(try log.who)
+                w.key("subject"); w.string(who)
                 w.key("time"); w.string(LocalTimeText.format(utc: r.start, offset: r.utcOffset))
                 w.key("date"); w.string(CivilDate.isoDate(fromDays: r.localDay))
                 w.key("values"); w.beginArray()
@@ -94,8 +95,9 @@ struct ReportsSummary: ParsableCommand {
 
     func run() throws {
         let q = try log.queries()
-        guard let days = try range.resolve(log, span: try q.reportSpan(subject: log.who)) else { return }
-        let rows = try q.reportDays(subject: log.who, fromDay: days.lowerBound, toDay: days.upperBound)
+        let who = try log.who  // resolved once: it reads the store
+        guard let days = try range.resolve(log, span: try q.reportSpan(subject: who)) else { return }
+        let rows = try q.reportDays(subject: who, fromDay: days.lowerBound, toDay: days.upperBound)
         var out = ""
         var w = JSONWriter(capacity: 1024)
         var i = 0
@@ -108,7 +110,7 @@ struct ReportsSummary: ParsableCommand {
                 w.reset()
                 w.beginObject()
                 w.key("date"); w.string(day)
-                w.key("subject"); w.string(try log.who)
+                w.key("subject"); w.string(who)
                 w.key("reports"); w.int(group.first!.reports)
                 w.key("values"); w.beginArray()
                 for r in group {

@@ -34,6 +34,10 @@ extension HostileCorpus {
             if starts.first != first || (starts.count > 1 && steps != [step]) {
                 problems.append("readings from \(starts.first ?? 0) with steps \(steps), expected \(first) every \(step) s")
             }
+            // Their local times (instant + stored offset) are the clock's: as far apart as the instants.
+            let locals = box.query("SELECT start + utc_offset FROM measurements ORDER BY start").compactMap { Int($0.first ?? "") }
+            let localSteps = Set(zip(locals.dropFirst(), locals).map { $0 - $1 })
+            if locals.count > 1 && localSteps != [step] { problems.append("local times step by \(localSteps), expected \(step) s") }
             let repeat_ = box.query("SELECT new_rows, runs FROM imports")
             if repeat_ != [["0", "2"]] { problems.append("the repeat import (new_rows, runs) is \(repeat_), expected [0, 2]") }
             return problems

@@ -72,6 +72,9 @@ struct LocalTimePlacer {
             guard direction >= 0 else { throw ZoneResolutionError.gapInNewestFirstFile(local: local, zone: resolver!.zone.identifier) }
             let before = Int32(local - placed.utc)
             unswitched = (before, Int64(placed.offset - before))
+            // Stored with that offset too, as the readings after it on the same clock are: each keeps
+            // its own local time (the zone's new offset would put it on the next reading's minute).
+            placed = .init(utc: placed.utc, offset: before, flags: placed.flags)
         } else {
             inRepeatedHour = false
             secondPass = false

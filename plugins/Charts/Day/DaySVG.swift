@@ -190,23 +190,25 @@ public struct DaySVG: ChartDrawing {
             m.raw("</circle>")
         }
         if let end = xy.last {
-            // Right of the line's end; near 24:00 above the line, ending at the axis, clear of the trace.
+            // Right of the line's end (above it, else below), else ending at the axis above or below
+            // the line: the first place clear of the bands' names and of the day's readings.
             let label = "+\(f.points.count * 5) min"
+            let width = Double(label.count) * 6 + 4
             let names = layout.hasSides ? bandLabelBoxes : []
-            if end.x + 45 <= layout.plotRight {
-                // Right of the end, above it, else below it: never over a band's name.
-                let width = Double(label.count) * 6 + 4
-                let y = [end.y - 7, end.y + 16].first { y in !names.contains { $0.overlaps(x: end.x + 5, y: y - 10, w: width, h: 13) } }
-                m.textElement(x: end.x + 5, y: y ?? end.y - 7, label, attributes: "class=\"t-small t-halo\" style=\"fill:#A3142A\"")
-            } else {
-                // Above the line, else below it: never over a band's name at the right edge.
-                let top = xy.map(\.y).min() ?? end.y, bottom = xy.map(\.y).max() ?? end.y
-                let width = Double(label.count) * 6 + 4
-                let candidates = [max(layout.plotTop + 12, top - 14), min(layout.plotBottom - 4, bottom + 18)]
-                let y = candidates.first { y in !names.contains { $0.overlaps(x: layout.plotRight - 2 - width, y: y - 10, w: width, h: 13) } }
-                m.textElement(x: layout.plotRight - 2, y: y ?? candidates[0], label,
-                              attributes: "class=\"t-small t-halo\" text-anchor=\"end\" style=\"fill:#A3142A\"")
+            let readings = view.points.map { (x: x(minute: $0.minute), y: y($0.mgdl)) }
+            let atAxis = layout.plotRight - 2 - width
+            let near = (xy + readings).filter { $0.x >= atAxis - 3 }.map(\.y)
+            let places: [(x: Double, y: Double, end: Bool)] =
+                (end.x + 5 + width <= layout.plotRight ? [(end.x + 5, end.y - 7, false), (end.x + 5, end.y + 16, false)] : [])
+                + [(atAxis, max(layout.plotTop + 12, (near.min() ?? end.y) - 8), true),
+                   (atAxis, min(layout.plotBottom - 4, (near.max() ?? end.y) + 16), true)]
+            func clear(_ p: (x: Double, y: Double, end: Bool)) -> Bool {
+                !names.contains { $0.overlaps(x: p.x, y: p.y - 10, w: width, h: 13) }
+                    && !readings.contains { $0.x > p.x - 2 && $0.x < p.x + width + 2 && $0.y > p.y - 12 && $0.y < p.y + 4 }
             }
+            let p = places.first(where: clear) ?? places[0]
+            m.textElement(x: p.end ? layout.plotRight - 2 : p.x, y: p.y, label,
+                          attributes: "class=\"t-small t-halo forecast-label\"" + (p.end ? " text-anchor=\"end\"" : "") + " style=\"fill:#A3142A\"")
         }
         m.raw("</g>")
     }
@@ -320,7 +322,8 @@ public struct DaySVG: ChartDrawing {
             let laneIndex = Int(lane)
             let label = item.shortLabel
             let labelEnd = labelX + Double(label.count) * 6.2
-            if !label.isEmpty && cx - 7 > labelEnds[laneIndex] && labelEnd < nextX[index] - 7 {
+            // A label stops short of the next marker and of the plot's right edge (else: the tooltip).
+            if !label.isEmpty && cx - 7 > labelEnds[laneIndex] && labelEnd < min(nextX[index] - 7, layout.plotRight + 4) {
                 m.textElement(x: labelX, y: cy + 3.5, label, attributes: "class=\"t-small\"")
                 labelEnds[laneIndex] = labelEnd
             } else {
