@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "HealthPipeCore", targets: ["HealthPipeCore"]),
         .library(name: "HealthPipeAnalytics", targets: ["HealthPipeAnalytics"]),
         .library(name: "BuiltinPlugins", targets: ["BuiltinPlugins"]),
+        .library(name: "HealthPipeStore", targets: ["HealthPipeStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -62,8 +63,11 @@ let package = Package(
                                "AppleHealth", "SerialIMU", "Charts", "HealthLog", "PostgresStore"],
                 path: "plugins/BuiltinPlugins"),
 
+        // What every store does (HealthStore), SQLite and PostgreSQL alike: the derived-data rule and the views' reads.
+        .target(name: "HealthPipeStore", dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "SQLiteStore", "PostgresStore", "Charts", "Yams"],
+                path: "Sources/HealthPipeStore"),
         .target(name: "HealthPipeCLI",
-                dependencies: ["BuiltinPlugins", "CSVFormats", "HealthPipeAnalytics", "Charts", "HealthLog", "PostgresStore", "Yams",
+                dependencies: ["BuiltinPlugins", "HealthPipeStore", "CSVFormats", "HealthPipeAnalytics", "Charts", "HealthLog", "PostgresStore", "Yams",
                                .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/HealthPipeCLI"),
         .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI"], path: "Sources/healthpipe"),
@@ -86,7 +90,7 @@ let package = Package(
                     dependencies: ["HealthPipeTestSupport", "SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CSerialPort", "BuiltinPlugins", "Charts"]),
         .testTarget(name: "ChartsTests", dependencies: ["HealthPipeTestSupport", "Charts", "HealthPipeAnalytics"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "BuiltinPlugins"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe",
+        .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "HealthPipeStore", "CSQLite", "healthpipe",
                                                    "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]
 )

@@ -4,6 +4,7 @@ import Charts
 import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeStore
 import SQLiteStore
 
 /// Options shared by `chart` and `page`: the store, whose data, and how to draw it.
@@ -90,7 +91,7 @@ struct ChartOptions: ParsableArguments {
     func openLoader(_ settings: ViewSettings, queries opened: ChartQueries? = nil) throws -> (loader: ChartLoader, lastDay: Int64) {
         let queries = try opened ?? openQueries()
         let subject = try resolveSubject(queries)
-        let loader = ChartLoader(source: StoreChartSource(queries: queries, subject: subject), subject: subject, settings: settings)
+        let loader = ChartLoader(source: StoreChartSource(reader: queries, subject: subject), subject: subject, settings: settings)
         guard let span = try loader.span() else {
             printError("\(db): no glucose readings for '\(subject)'")
             throw ExitCode(1)

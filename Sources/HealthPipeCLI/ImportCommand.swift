@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthPipeCore
+import HealthPipeStore
 import PostgresStore
 import SQLiteStore
 import Yams

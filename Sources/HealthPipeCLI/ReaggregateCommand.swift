@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthPipeCore
+import HealthPipeStore
 import PostgresStore
 import SQLiteStore
 
@@ -49,7 +50,7 @@ struct ReaggregateCommand: ParsableCommand {
         let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: cwd,
                                       pluginPaths: shared.pluginPaths)
         let settings: DerivationSettings
-        let rows: [DerivationSettingsTable.Row]
+        let rows: [DerivationSettings.StoredStep]
         do {
             if let config {
                 settings = try DerivationSettings(document: try ConfigDocument.load(path: ComponentBuilder.resolve(config, base: cwd)))
@@ -58,15 +59,12 @@ struct ReaggregateCommand: ParsableCommand {
             }
             rows = try StoreDerivation.rows(settings, registry: registry, run: runSettings)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
-        let draft = DerivationPipeline.draft(settings, db: dbPath, command: "healthpipe reaggregate")
+        let draft = DerivationPipeline.draft(settings, store: HealthStores.at(dbPath), command: "healthpipe reaggregate")
         if printPipeline { print(PostgresURL(postgres ? db : nil).redact(try draft.yaml()), terminator: ""); return }
         let quarantine = DefaultQuarantine.beside(database: dbPath, workingDirectory: cwd)
         try RunExecution.execute(spec: draft.spec(), registry: registry, settings: runSettings, defaultQuarantine: quarantine,
                                  reportPath: report.map { ComponentBuilder.resolve($0, base: cwd) }, quiet: quiet) { graph in
-            for n in graph.nodes {
-                if let sink = n.stage as? SQLiteSink { sink.settingsToStore = rows }
-                if let sink = n.stage as? PostgresSink { sink.settingsToStore = rows.map { ($0.step, $0.options, $0.fingerprint) } }
-            }
+            StoreDerivation.storeSettings(rows, in: graph)
         }
     }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthPipeCore
-import PostgresStore
-import SQLiteStore
+import HealthPipeStore
 
 /// Builds and runs a pipeline, brings the derived rows of every database it wrote up to date with
 /// its stored readings (`StoreDerivation`), prints the summary, writes the JSON report, and maps the
@@ -38,7 +37,7 @@ enum RunExecution {
         StopRequest.installHandlers()
         var report = GraphRunner(showProgress: showProgress && isatty(2) != 0).run(graph)
         if report.outcome == .completed {
-            refreshStores(of: graph, into: &report, registry: registry, settings: settings, quarantine: defaultQuarantine)
+            StoreDerivation.refreshAfter(graph, into: &report, registry: registry, run: settings, quarantine: defaultQuarantine)
         }
         // The report is an output like any other: one that cannot be written (a full disk) fails
         // the run, and the summary says so instead of "completed".
@@ -59,47 +58,5 @@ enum RunExecution {
             printError("interrupted: committed data is consistent; run the same command again to complete it")
         }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
-    }
-
-    /// Runs the refresh of every database the run stored readings in; its stages join the report.
-    static func refreshStores(of graph: PipelineGraph, into report: inout RunReport, registry: ComponentRegistry,
-                              settings: RunSettings, quarantine: String) {
-        for sink in graph.nodes.compactMap({ $0.stage as? PostgresSink }) where !sink.replaceDerived {
-            do {
-                if let r = try PostgresDerivation.refresh(sink, registry: registry, run: settings, quarantine: quarantine) {
-                    report.merge(refresh: r, of: sink.url.shown)
-                }
-            } catch {
-                report.outcome = .failed
-                report.error = (report.error.map { $0 + "; " } ?? "") + "refresh of \(sink.url.shown): \(sink.url.redact("\(error)"))"
-            }
-        }
-        let paths = graph.nodes.compactMap { ($0.stage as? SQLiteSink).flatMap { $0.replaceDerived ? nil : $0.path } }
-        for path in Set(paths).sorted() {
-            do {
-                guard let r = try StoreDerivation.refresh(db: path, registry: registry, run: settings, quarantine: quarantine) else {
-                    continue
-                }
-                report.merge(refresh: r, of: path)
-            } catch {
-                report.outcome = .failed
-                report.error = (report.error.map { $0 + "; " } ?? "") + "refresh of \(path): \(error)"
-            }
-        }
-    }
-}
-
-extension RunReport {
-    /// Adds a refresh run's stages (named `refresh <stage>`) and outcome to this report.
-    mutating func merge(refresh r: RunReport, of path: String) {
-        for var s in r.stages {
-            s.name = "refresh " + s.name
-            stages.append(s)
-        }
-        seconds += r.seconds
-        if r.outcome != .completed {
-            outcome = r.outcome
-            error = (error.map { $0 + "; " } ?? "") + "refresh of \(path): " + (r.error ?? r.outcome.rawValue)
-        }
     }
 }

@@ -3,6 +3,7 @@ import BuiltinPlugins
 import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeStore
 import SQLiteStore
 
 /// `healthpipe alerts`: the seed-004 notifications — check what is due, postpone the reminder, list.

@@ -2,6 +2,7 @@ import ArgumentParser
 import BuiltinPlugins
 import Foundation
 import HealthPipeCore
+import HealthPipeStore
 import SQLiteStore
 
 /// Flags every health-log command takes: the database, whose log, and the zone typed times are in.

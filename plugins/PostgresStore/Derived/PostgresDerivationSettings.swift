@@ -1,11 +1,13 @@
+import HealthPipeCore
+
 /// The settings a PostgreSQL store's derived rows follow, one row per step, as SQLite's
 /// `derivation_settings` keeps them: the step, its options as a YAML flow mapping and its fingerprint.
 public enum PostgresDerivationSettings {
-    public typealias Row = (step: String, options: String, fingerprint: String)
+    public typealias Row = DerivationSettings.StoredStep
 
     static func read(_ db: PGConnection) throws -> [Row] {
         let rows = try db.query("SELECT step, options, fingerprint FROM derivation_settings ORDER BY step")
-        return (0..<rows.count).map { (rows.text($0, 0) ?? "", rows.text($0, 1) ?? "", rows.text($0, 2) ?? "") }
+        return (0..<rows.count).map { Row(step: rows.text($0, 0) ?? "", options: rows.text($0, 1) ?? "", fingerprint: rows.text($0, 2) ?? "") }
     }
 
     /// The store's settings; nil when it keeps none yet (or has no HealthPipe tables).

@@ -122,6 +122,12 @@ public final class PostgresSource: Source {
         } else {
             rows = try db.query("SELECT \(columns) FROM events WHERE subject = $1 ORDER BY start, kind, subtype, source, amount", [subject])
         }
+        return events(from: rows, subject: subject)
+    }
+
+    /// Events from rows of the columns kind, subtype, source, start, end, utc_offset, carbs_g,
+    /// protein_g, fat_g, insulin_u, intensity, note, flags (in that order).
+    static func events(from rows: PGRows, subject: String) -> [Event] {
         let s = Symbol(subject)
         var texts = SymbolColumn()
         var out: [Event] = []

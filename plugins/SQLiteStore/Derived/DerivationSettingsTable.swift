@@ -3,16 +3,7 @@ import HealthPipeCore
 
 /// `derivation_settings`: the settings a database's derived rows are computed with, one row per step.
 public enum DerivationSettingsTable {
-    public struct Row: Equatable, Sendable {
-        public var step: String
-        public var options: String
-        public var fingerprint: String
-        public init(step: String, options: String, fingerprint: String) {
-            self.step = step
-            self.options = options
-            self.fingerprint = fingerprint
-        }
-    }
+    public typealias Row = DerivationSettings.StoredStep
 
     static func read(_ db: SQLiteConnection) throws -> [Row] {
         let s = try db.prepare("SELECT step, options, fingerprint FROM derivation_settings ORDER BY step")

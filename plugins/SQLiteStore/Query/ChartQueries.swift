@@ -6,7 +6,7 @@ import HealthPipeCore
 /// read as one range of (subject, metric, source, start) — never a scan of the whole table, so a
 /// day of a ten-year database costs what a day of a new one does. Nothing here relies on `value`
 /// or `end` being part of the key.
-public final class ChartQueries {
+public final class ChartQueries: StoreReader {
     let db: SQLiteConnection
     public let path: String
     private var sourceCache: [String: [String]] = [:]
@@ -31,7 +31,7 @@ public final class ChartQueries {
     // MARK: Subjects and sources
 
     /// Subjects that have readings of `metric`, sorted (one seek per subject).
-    public func subjects(metric: String = "glucose") throws -> [String] {
+    public func subjects(metric: String) throws -> [String] {
         let first = try db.prepare("SELECT subject FROM measurements ORDER BY subject LIMIT 1")
         let next = try db.prepare("SELECT subject FROM measurements WHERE subject > ?1 ORDER BY subject LIMIT 1")
         let has = try db.prepare("SELECT 1 FROM measurements WHERE subject = ?1 AND metric = ?2 LIMIT 1")
@@ -80,7 +80,7 @@ public final class ChartQueries {
 
     /// Readings of a subject's `metric` with `fromUTC <= start < toUTC`, all sources merged in time
     /// order (grid values excluded).
-    public func readings(subject: String, metric: String = "glucose", fromUTC: Int64, toUTC: Int64) throws -> [Measurement] {
+    public func readings(subject: String, metric: String, fromUTC: Int64, toUTC: Int64) throws -> [Measurement] {
         let s = try db.prepare("""
             SELECT start, "end", utc_offset, value, unit, flags, band FROM measurements
             WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start >= ?4 AND start < ?5
@@ -125,7 +125,7 @@ public final class ChartQueries {
 
     /// The first and the last reading of a subject's `metric` (one seek per source each way).
     /// Readings outside the plausible dates (stored before `RecordGate` existed) are not part of it.
-    public func readingSpan(subject: String, metric: String = "glucose") throws -> (first: Measurement, last: Measurement)? {
+    public func readingSpan(subject: String, metric: String) throws -> (first: Measurement, last: Measurement)? {
         var first: Measurement?, last: Measurement?
         for (order, pick) in [("ASC", true), ("DESC", false)] {
             let s = try db.prepare("""
@@ -189,7 +189,7 @@ public final class ChartQueries {
 
     /// A subject's events with `fromUTC <= start < toUTC`, in time order. Episodes (illness,
     /// stress) that started up to `episodeLookbackDays` earlier and are still running are included.
-    public func events(subject: String, fromUTC: Int64, toUTC: Int64, episodeLookbackDays: Int64 = 31) throws -> [Event] {
+    public func events(subject: String, fromUTC: Int64, toUTC: Int64, episodeLookbackDays: Int64) throws -> [Event] {
         let s = try db.prepare("""
             SELECT start, "end", utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags FROM events
             WHERE subject = ?1 AND kind = ?2 AND subtype = ?3 AND source = ?4 AND start >= ?5 AND start < ?6 ORDER BY start
@@ -223,22 +223,13 @@ public final class ChartQueries {
 
     // MARK: Day table
 
-    /// One day of the seeds' health table, as the `day_log` view defines it.
-    public struct DayLogRow: Sendable, Hashable {
-        public var day: String
-        public var readings: Int
-        public var low: Double?, avg: Double?, high: Double?
-        public var hypo: Bool, hyper: Bool, exercise: Bool, stress: Bool, illness: Bool
-        public var favourite: Bool
-        public var note: String?
-    }
+    public typealias DayLogRow = HealthPipeCore.DayLogRow
 
-    /// The `day_log` rows of local days `fromDay...toDay` (YYYY-MM-DD), oldest first: a range of
-    /// `daily_summaries`' key (subject, day, metric) and of `favourites`' (subject, day).
+
     /// Daily summaries other than glucose with values (steps, heart rate, sleep …) of local days
     /// `fromDay...toDay` (YYYY-MM-DD), one per (day, metric), in day order.
     public func otherDailySummaries(subject: String, fromDay: String, toDay: String)
-        throws -> [(day: String, metric: String, unit: String, n: Int, mean: Double?, min: Double?, max: Double?)] {
+        throws -> [DailySummaryRow] {
         let s = try db.prepare("""
             SELECT day, metric, unit, n, mean, min, max FROM daily_summaries
             WHERE subject = ?1 AND day BETWEEN ?2 AND ?3 AND metric != 'glucose' AND n > 0 ORDER BY day, metric
@@ -246,10 +237,11 @@ public final class ChartQueries {
         try s.bindText(1, subject)
         try s.bindText(2, fromDay)
         try s.bindText(3, toDay)
-        var out: [(day: String, metric: String, unit: String, n: Int, mean: Double?, min: Double?, max: Double?)] = []
+        var out: [DailySummaryRow] = []
         while try s.step() {
-            out.append((s.text(0) ?? "", s.text(1) ?? "", s.text(2) ?? "", Int(s.int(3)),
-                        s.isNull(4) ? nil : s.double(4), s.isNull(5) ? nil : s.double(5), s.isNull(6) ? nil : s.double(6)))
+            out.append(DailySummaryRow(day: s.text(0) ?? "", metric: s.text(1) ?? "", unit: s.text(2) ?? "", n: Int(s.int(3)),
+                                       mean: s.isNull(4) ? nil : s.double(4), min: s.isNull(5) ? nil : s.double(5),
+                                       max: s.isNull(6) ? nil : s.double(6)))
         }
         return out
     }
@@ -261,6 +253,8 @@ public final class ChartQueries {
         return try s.step() ? s.text(0) : nil
     }
 
+    /// The `day_log` rows of local days `fromDay...toDay` (YYYY-MM-DD), oldest first: a range of
+    /// `daily_summaries`' key (subject, day, metric) and of `favourites`' (subject, day).
     public func dayLog(subject: String, fromDay: String, toDay: String) throws -> [DayLogRow] {
         let s = try db.prepare("""
             SELECT day, metric, n, min, mean, max, hypo, hyper, exercise_min, stress, illness FROM daily_summaries
@@ -272,23 +266,11 @@ public final class ChartQueries {
         var rows: [DayLogRow] = []
         while try s.step() {
             let day = s.text(0) ?? ""
-            if rows.last?.day != day {
-                rows.append(DayLogRow(day: day, readings: 0, hypo: false, hyper: false, exercise: false, stress: false, illness: false,
-                                      favourite: false))
-            }
-            let i = rows.count - 1
-            if s.text(1) == "glucose" {
-                rows[i].readings = Int(s.int(2))
-                rows[i].low = s.isNull(3) ? nil : s.double(3)
-                rows[i].avg = s.isNull(4) ? nil : s.double(4)
-                rows[i].high = s.isNull(5) ? nil : s.double(5)
-                rows[i].hypo = s.int(6) != 0
-                rows[i].hyper = s.int(7) != 0
-            }
-            // As day_log: any metric's row carries the day's exercise and episodes.
-            if s.double(8) > 0 { rows[i].exercise = true }
-            if s.int(9) != 0 { rows[i].stress = true }
-            if s.int(10) != 0 { rows[i].illness = true }
+            if rows.last?.day != day { rows.append(DayLogRow(day: day)) }
+            rows[rows.count - 1].add(metric: s.text(1) ?? "", n: Int(s.int(2)), min: s.isNull(3) ? nil : s.double(3),
+                                     mean: s.isNull(4) ? nil : s.double(4), max: s.isNull(5) ? nil : s.double(5),
+                                     hypo: s.int(6) != 0, hyper: s.int(7) != 0, exerciseMinutes: s.double(8),
+                                     stress: s.int(9) != 0, illness: s.int(10) != 0)
         }
         let f = try db.prepare("SELECT day, note FROM favourites WHERE subject = ?1 AND day >= ?2 AND day <= ?3")
         try f.bindText(1, subject)

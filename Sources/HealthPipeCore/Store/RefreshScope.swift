@@ -1,4 +1,4 @@
-import HealthPipeCore
+// Shared by every store: SQLite's refresh and PostgreSQL's read and replace the same days.
 
 /// Which stored data a re-aggregation reads and which derived rows it replaces.
 /// `.all` is `healthpipe reaggregate`: everything. `pending` brings up to date only the
@@ -17,24 +17,4 @@ public struct RefreshScope: Sendable, Equatable {
     }
 
     public static let all = RefreshScope(pendingOnly: false, wholeSubjects: true)
-}
-
-/// The pending days of a database, by subject (sorted), as one transaction sees them.
-struct PendingSet {
-    var days: [String: [Int64]] = [:]
-
-    init(_ db: SQLiteConnection) throws {
-        let s = try db.prepare("SELECT subject, day FROM derived_pending ORDER BY subject, day")
-        while try s.step() {
-            guard let subject = s.text(0), let day = s.text(1).flatMap({ CivilDate.days(fromISO: $0) }) else { continue }
-            days[subject, default: []].append(day)
-        }
-    }
-
-    var isEmpty: Bool { days.isEmpty }
-
-    /// Inclusive local-day ranges around a subject's pending days, `margin` wide on each side, merged.
-    func ranges(_ subject: String, margin: Int64) -> [ClosedRange<Int64>] {
-        LocalDayRanges.around(days[subject] ?? [], margin: margin)
-    }
 }

@@ -1,0 +1,95 @@
+/// What the views read from a HealthPipe store, whatever it is: the SQLite file (`ChartQueries`) and
+/// PostgreSQL (`PGChartQueries`) answer every question alike, so `chart` and `page` run on either.
+/// Every read is a range of one subject's keys, never a scan of the whole history.
+public protocol StoreReader: AnyObject {
+    /// Subjects that have readings of `metric`, sorted.
+    func subjects(metric: String) throws -> [String]
+    /// Readings (grid values excluded) of a subject's `metric` with `fromUTC <= start < toUTC`, all
+    /// sources merged in time order (at one instant in source-name order).
+    func readings(subject: String, metric: String, fromUTC: Int64, toUTC: Int64) throws -> [Measurement]
+    /// The first and the last reading of a subject's `metric` within the plausible dates.
+    func readingSpan(subject: String, metric: String) throws -> (first: Measurement, last: Measurement)?
+    /// A subject's events with `fromUTC <= start < toUTC` in time order, plus episodes that began up to
+    /// `episodeLookbackDays` earlier and still run at `fromUTC`.
+    func events(subject: String, fromUTC: Int64, toUTC: Int64, episodeLookbackDays: Int64) throws -> [Event]
+    /// The `day_log` rows of local days `fromDay...toDay` (YYYY-MM-DD), oldest first.
+    func dayLog(subject: String, fromDay: String, toDay: String) throws -> [DayLogRow]
+    /// Daily summaries other than glucose with values, of local days `fromDay...toDay`, by day and metric.
+    func otherDailySummaries(subject: String, fromDay: String, toDay: String) throws -> [DailySummaryRow]
+    /// The last local day (YYYY-MM-DD) with a daily summary other than glucose; nil without one.
+    func lastOtherSummaryDay(subject: String) throws -> String?
+}
+
+extension StoreReader {
+    public func subjects() throws -> [String] { try subjects(metric: "glucose") }
+    public func readings(subject: String, fromUTC: Int64, toUTC: Int64) throws -> [Measurement] {
+        try readings(subject: subject, metric: "glucose", fromUTC: fromUTC, toUTC: toUTC)
+    }
+    public func readingSpan(subject: String) throws -> (first: Measurement, last: Measurement)? {
+        try readingSpan(subject: subject, metric: "glucose")
+    }
+    public func events(subject: String, fromUTC: Int64, toUTC: Int64) throws -> [Event] {
+        try events(subject: subject, fromUTC: fromUTC, toUTC: toUTC, episodeLookbackDays: 31)
+    }
+}
+
+/// One day of the seeds' health table, as the `day_log` view defines it.
+public struct DayLogRow: Sendable, Hashable {
+    public var day: String
+    public var readings: Int
+    public var low: Double?, avg: Double?, high: Double?
+    public var hypo: Bool, hyper: Bool, exercise: Bool, stress: Bool, illness: Bool
+    public var favourite: Bool
+    public var note: String?
+
+    public init(day: String, readings: Int = 0, low: Double? = nil, avg: Double? = nil, high: Double? = nil, hypo: Bool = false,
+                hyper: Bool = false, exercise: Bool = false, stress: Bool = false, illness: Bool = false, favourite: Bool = false,
+                note: String? = nil) {
+        self.day = day
+        self.readings = readings
+        self.low = low
+        self.avg = avg
+        self.high = high
+        self.hypo = hypo
+        self.hyper = hyper
+        self.exercise = exercise
+        self.stress = stress
+        self.illness = illness
+        self.favourite = favourite
+        self.note = note
+    }
+
+    /// Folds one `daily_summaries` row of this day in, as `day_log` does: the glucose row gives the
+    /// readings and range; any metric's row carries the day's exercise and episodes.
+    public mutating func add(metric: String, n: Int, min: Double?, mean: Double?, max: Double?, hypo: Bool, hyper: Bool,
+                             exerciseMinutes: Double, stress: Bool, illness: Bool) {
+        if metric == "glucose" {
+            readings = n
+            low = min
+            avg = mean
+            high = max
+            self.hypo = hypo
+            self.hyper = hyper
+        }
+        if exerciseMinutes > 0 { exercise = true }
+        if stress { self.stress = true }
+        if illness { self.illness = true }
+    }
+}
+
+/// A daily summary other than glucose (steps, heart rate, sleep …) of one local day.
+public struct DailySummaryRow: Sendable, Hashable {
+    public var day: String, metric: String, unit: String
+    public var n: Int
+    public var mean: Double?, min: Double?, max: Double?
+
+    public init(day: String, metric: String, unit: String, n: Int, mean: Double?, min: Double?, max: Double?) {
+        self.day = day
+        self.metric = metric
+        self.unit = unit
+        self.n = n
+        self.mean = mean
+        self.min = min
+        self.max = max
+    }
+}

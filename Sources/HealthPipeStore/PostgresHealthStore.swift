@@ -1,0 +1,45 @@
+import HealthPipeCore
+import PostgresStore
+
+/// A HealthPipe store in a PostgreSQL database (shared stores, cohorts: docs/scale-out.md).
+public final class PostgresHealthStore: HealthStore {
+    public let url: PostgresURL
+    /// The pending days the last `hasPendingDays` found, which `aimRefresh` hands to the stages.
+    private var pending: PostgresPendingDays?
+
+    public init(url: PostgresURL) { self.url = url }
+
+    public var name: String { url.shown }
+    public var stages: StoreStages {
+        StoreStages(source: "postgres-source", sink: "postgres", locationKey: "url", location: url.conninfo, shownLocation: url.shown)
+    }
+    /// Health reports live in the SQLite store only.
+    public var keepsHealthReports: Bool { false }
+
+    public func storedSettingRows() throws -> [DerivationSettings.StoredStep]? { try PostgresDerivationSettings.read(url: url) }
+    public func adopt(_ rows: [DerivationSettings.StoredStep]) throws { try PostgresDerivationSettings.adopt(rows, url: url) }
+
+    /// Only the subjects a run wrote are looked at: a shared store's other writers refresh their own.
+    public func hasPendingDays(subjects: [String]?) throws -> Bool {
+        let found = try PostgresPendingDays.read(url: url, subjects: subjects ?? allSubjects())
+        pending = found
+        return !found.isEmpty
+    }
+
+    public func aimRefresh(_ graph: PipelineGraph, scope: RefreshScope, subjects: [String]?, settings rows: [DerivationSettings.StoredStep]) throws {
+        var days = try pending ?? PostgresPendingDays.read(url: url, subjects: subjects ?? allSubjects())
+        days.marginDays = scope.marginDays
+        days.wholeSubjects = scope.wholeSubjects
+        for n in graph.nodes {
+            (n.stage as? PostgresSource)?.pending = days
+            if let s = n.stage as? PostgresSink {
+                s.pending = days
+                s.settingsToStore = rows
+            }
+        }
+    }
+
+    public func reader() throws -> StoreReader { try PGChartQueries(url: url) }
+    public func allSubjects() throws -> [String] { try PGChartQueries(url: url).allSubjects() }
+    public func redact(_ text: String) -> String { url.redact(text) }
+}

@@ -1,0 +1,35 @@
+import HealthPipeCore
+import SQLiteStore
+
+/// A HealthPipe store in one SQLite file (the embedded default).
+public final class SQLiteHealthStore: HealthStore {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    public var name: String { path }
+    public var stages: StoreStages {
+        StoreStages(source: "sqlite-source", sink: "sqlite", locationKey: "path", location: path, shownLocation: nil)
+    }
+    public var keepsHealthReports: Bool { true }
+
+    public func storedSettingRows() throws -> [DerivationSettings.StoredStep]? { try DerivationSettingsTable.read(path: path) }
+    public func adopt(_ rows: [DerivationSettings.StoredStep]) throws { try DerivationSettingsTable.adopt(rows, path: path) }
+
+    /// SQLite's `derived_pending` lists (subject, day)s of every subject; a refresh takes them all.
+    public func hasPendingDays(subjects: [String]?) throws -> Bool { try PendingDaysQuery.any(path: path) }
+
+    public func aimRefresh(_ graph: PipelineGraph, scope: RefreshScope, subjects: [String]?, settings rows: [DerivationSettings.StoredStep]) throws {
+        for n in graph.nodes {
+            (n.stage as? SQLiteSource)?.scope = scope
+            if let sink = n.stage as? SQLiteSink {
+                sink.refreshScope = scope
+                sink.settingsToStore = rows
+            }
+        }
+    }
+
+    public func reader() throws -> StoreReader { try ChartQueries(path: path) }
+    public func allSubjects() throws -> [String] { try StoreSubjects.all(path: path) }
+    public func redact(_ text: String) -> String { text }
+}

@@ -1,0 +1,158 @@
+import BuiltinPlugins
+import CSQLite
+import Foundation
+import HealthPipeCore
+import HealthPipeStore
+import Testing
+
+/// One suite for every store (`HealthStore`): the same data imported into a SQLite file and into a real
+/// PostgreSQL database answers every question of the protocol — subjects, settings, pending days, the
+/// views' reads over whole histories and windows, episodes that began before a window — with the same
+/// rows in the same order. A new store passes by being added to `stores`.
+@Suite(.serialized, .enabled(if: PostgresServer.available, "\(PostgresServer.unavailable ?? "")"))
+struct HealthStoreContractTests {
+    /// CGM, pump (basal rates, boluses), Nightscout treatments (meals, notes, exercise), Apple Health
+    /// (steps, heart rate: daily summaries other than glucose) and an overlapping second CGM source.
+    static let samples = [
+        "dexcom-clarity/cgm_format_Clarity_Export_synthetic.csv", "tandem/tconnect_therapy_timeline.csv",
+        "nightscout/cgm_format_nightscout_treatments.json", "nightscout/nightscout_treatments_loop.json",
+        "apple-health/apple-health-parser_tests_export.xml", "overlap/clarity_g6_mgdl.csv", "overlap/nightscout_entries.json",
+    ]
+
+    /// Every read of the protocol for every subject, as comparable text.
+    static func answers(_ store: HealthStore) throws -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        let reader = try store.reader()
+        out["allSubjects"] = try store.allSubjects()
+        out["settings"] = try store.storedSettingRows()?.map { "\($0.step) \($0.options) \($0.fingerprint)" } ?? ["none"]
+        out["pending"] = [String(try store.hasPendingDays(subjects: nil))]
+        let metrics = ["glucose", BasalRates.metric.text, "heart_rate", "steps"]
+        for metric in metrics { out["subjects \(metric)"] = try reader.subjects(metric: metric) }
+        for subject in try store.allSubjects() {
+            for metric in metrics {
+                guard let span = try reader.readingSpan(subject: subject, metric: metric) else { out["\(subject) \(metric) span"] = ["none"]; continue }
+                out["\(subject) \(metric) span"] = [text(span.first), text(span.last)]
+                out["\(subject) \(metric) all"] = try reader.readings(subject: subject, metric: metric, fromUTC: span.first.start,
+                                                                      toUTC: span.last.start + 1).map(text)
+                // A window that cuts through the history (half-open: the reading at `to` is out).
+                out["\(subject) \(metric) window"] = try reader.readings(subject: subject, metric: metric, fromUTC: span.first.start + 3_601,
+                                                                         toUTC: span.first.start + 72_000).map(text)
+            }
+            let days = (try reader.readingSpan(subject: subject, metric: "glucose")).map {
+                (LocalDays.day($0.first.start, $0.first.utcOffset) - 2, LocalDays.day($0.last.start, $0.last.utcOffset) + 2)
+            } ?? (CivilDate.days(fromISO: "2015-01-01")!, CivilDate.days(fromISO: "2030-12-31")!)
+            let bounds = LocalDays.utcBounds(firstDay: days.0, lastDay: days.1)
+            out["\(subject) events"] = try reader.events(subject: subject, fromUTC: bounds.from, toUTC: bounds.to).map(text)
+            let mid = bounds.from + (bounds.to - bounds.from) / 2
+            out["\(subject) events window"] = try reader.events(subject: subject, fromUTC: mid, toUTC: mid + 86_400 * 3,
+                                                                 episodeLookbackDays: 31).map(text)
+            let (from, to) = (CivilDate.isoDate(fromDays: days.0), CivilDate.isoDate(fromDays: days.1))
+            out["\(subject) dayLog"] = try reader.dayLog(subject: subject, fromDay: from, toDay: to).map { "\($0)" }
+            out["\(subject) other"] = try reader.otherDailySummaries(subject: subject, fromDay: "2000-01-01", toDay: "2099-12-31").map { "\($0)" }
+            out["\(subject) lastOther"] = [try reader.lastOtherSummaryDay(subject: subject) ?? "none"]
+        }
+        return out
+    }
+
+    static func text(_ m: HealthPipeCore.Measurement) -> String {
+        "\(m.metric.text) \(m.source.text) \(m.start) \(m.end) \(m.utcOffset) \(m.value) \(m.unit.text) \(m.flags.rawValue) \(m.band.text)"
+    }
+
+    static func text(_ e: Event) -> String {
+        "\(e.kind.rawValue) \(e.subtype.text) \(e.source.text) \(e.start) \(e.end) \(e.utcOffset) \(String(describing: e.carbs)) "
+            + "\(String(describing: e.insulin)) \(String(describing: e.protein)) \(String(describing: e.fat)) \(e.intensity.text) "
+            + "\(e.note ?? "-") \(e.flags.rawValue)"
+    }
+
+    @Test func everyStoreAnswersTheSameForTheSameImports() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        try server.createDatabase("contract")
+        let dir = E2E.tempDir()
+        let stores: [HealthStore] = [SQLiteHealthStore(path: dir.appendingPathComponent("ref.sqlite").path),
+                                     HealthStores.at(server.url("contract"))]
+        let locations = [dir.appendingPathComponent("ref.sqlite").path, server.url("contract")]
+        for file in Self.samples.map({ E2E.samples.appendingPathComponent($0).path }) {
+            for db in locations {
+                let r = try E2E.run(["import", file, "--db", db, "--timezone", "Europe/Berlin"], cwd: dir)
+                #expect(r.code == 0 || r.code == 3, "\(file) → \(db): \(r.stderr)")
+            }
+        }
+        let reference = try Self.answers(stores[0])
+        // The suite reads something of every kind, or it would pass on empty stores.
+        #expect(reference["allSubjects"]?.isEmpty == false && reference["pending"] == ["false"])
+        for subject in reference["allSubjects"] ?? [] where reference["\(subject) glucose span"] != ["none"] {
+            #expect((reference["\(subject) glucose all"]?.count ?? 0) > 1_000, "\(subject)")
+            #expect((reference["\(subject) glucose window"]?.count ?? 0) > 0, "\(subject)")
+            #expect((reference["\(subject) dayLog"]?.count ?? 0) > 5, "\(subject)")
+        }
+        #expect(reference.contains { $0.key.hasSuffix(" events") && $0.value.count > 10 })
+        #expect(reference.contains { $0.key.hasSuffix("\(BasalRates.metric.text) all") && $0.value.count > 10 })
+        #expect(reference.contains { $0.key.hasSuffix(" other") && !$0.value.isEmpty })
+        for store in stores.dropFirst() {
+            let answers = try Self.answers(store)
+            for key in Set(reference.keys).union(answers.keys).sorted() {
+                #expect(answers[key] == reference[key], "\(store.name): \(key)")
+            }
+        }
+    }
+
+    /// Settings are adopted once, by a store that has none; pending days are found and a refresh
+    /// through the protocol takes them off and recomputes exactly what was there, in every store.
+    @Test func settingsAdoptedOnceAndRefreshClearsPendingDays() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        try server.createDatabase("fresh")
+        try server.createDatabase("filled")
+        let dir = E2E.tempDir()
+        let fresh: [HealthStore] = [SQLiteHealthStore(path: dir.appendingPathComponent("fresh.sqlite").path),
+                                    HealthStores.at(server.url("fresh"))]
+        let rows = [DerivationSettings.StoredStep(step: "classify", options: "{preset: seeds}", fingerprint: "classify seeds"),
+                    DerivationSettings.StoredStep(step: "daily", options: "{}", fingerprint: "daily")]
+        for store in fresh {
+            #expect(try store.storedSettingRows() == nil, "\(store.name)")
+            try store.adopt(rows)
+            try store.adopt([DerivationSettings.StoredStep(step: "daily", options: "{}", fingerprint: "other")])
+            #expect(try store.storedSettingRows() == rows, "\(store.name): the first settings stay")
+        }
+
+        let sqlite = dir.appendingPathComponent("filled.sqlite")
+        let filled: [HealthStore] = [SQLiteHealthStore(path: sqlite.path), HealthStores.at(server.url("filled"))]
+        let sample = E2E.samples.appendingPathComponent(Self.samples[0]).path
+        for store in filled {
+            let r = try E2E.run(["import", sample, "--db", store is SQLiteHealthStore ? sqlite.path : server.url("filled"),
+                                 "--timezone", "Europe/Berlin"], cwd: dir)
+            #expect(r.code == 0, "\(r.stderr)")
+        }
+        let registry = try BuiltinPlugins.registry()
+        for store in filled {
+            let before = try Self.answers(store)
+            let subject = try #require(try store.allSubjects().first)
+            let day = try #require(before["\(subject) dayLog"]?.dropFirst(3).first.flatMap { $0.split(separator: "\"").dropFirst().first })
+            if store is SQLiteHealthStore {
+                try SQLiteExec.run(sqlite, "INSERT INTO derived_pending (subject, day) VALUES ('\(subject)', '\(day)')")
+            } else {
+                try server.query("filled", "INSERT INTO derived_pending (subject, day) VALUES ('\(subject)', '\(day)')")
+            }
+            #expect(try store.hasPendingDays(subjects: [subject]), "\(store.name)")
+            let report = try #require(try StoreDerivation.refresh(store, subjects: [subject], registry: registry,
+                                                                  run: RunSettings(timezone: "Europe/Berlin"),
+                                                                  quarantine: dir.appendingPathComponent("q.ndjson").path))
+            #expect(report.outcome == .completed, "\(store.name): \(report.error ?? "")")
+            #expect(try !store.hasPendingDays(subjects: [subject]), "\(store.name)")
+            #expect(try Self.answers(store) == before, "\(store.name): a refresh recomputes what was there")
+        }
+    }
+}
+
+/// Writes to a SQLite file as another process would (the tests' own connection, not the store's).
+enum SQLiteExec {
+    static func run(_ db: URL, _ sql: String) throws {
+        var handle: OpaquePointer?
+        guard sqlite3_open(db.path, &handle) == SQLITE_OK else { throw PostgresServer.Failure("cannot open \(db.path)") }
+        defer { sqlite3_close(handle) }
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+            throw PostgresServer.Failure(String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+}
