@@ -61,6 +61,7 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             j = conninfo.index(after: j)
             while j < conninfo.endIndex, conninfo[j] == " " { j = conninfo.index(after: j) }
             var value = ""
+            let raw = j
             if j < conninfo.endIndex, conninfo[j] == "'" {
                 j = conninfo.index(after: j)
                 while j < conninfo.endIndex, conninfo[j] != "'" {
@@ -72,6 +73,8 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
                 while j < conninfo.endIndex, conninfo[j] != " " { value.append(conninfo[j]); j = conninfo.index(after: j) }
             }
             found.append(value)
+            // A quoted value with escapes appears escaped in the text itself.
+            if conninfo[raw..<j].contains("\\") { found.append(String(conninfo[raw..<j]).trimmingCharacters(in: CharacterSet(charactersIn: "'"))) }
             i = j
         }
         return found

@@ -32,21 +32,13 @@ public final class ChartQueries: StoreReader {
 
     /// Subjects that have readings of `metric`, sorted (one seek per subject).
     public func subjects(metric: String) throws -> [String] {
-        let first = try db.prepare("SELECT subject FROM measurements ORDER BY subject LIMIT 1")
-        let next = try db.prepare("SELECT subject FROM measurements WHERE subject > ?1 ORDER BY subject LIMIT 1")
         let has = try db.prepare("SELECT 1 FROM measurements WHERE subject = ?1 AND metric = ?2 LIMIT 1")
-        var out: [String] = []
-        var current = try first.step() ? first.text(0) : nil
-        while let subject = current {
+        return try SubjectWalk.subjects(of: "measurements", in: db) { subject in
             has.reset()
             try has.bindText(1, subject)
             try has.bindText(2, metric)
-            if try has.step() { out.append(subject) }
-            next.reset()
-            try next.bindText(1, subject)
-            current = try next.step() ? next.text(0) : nil
+            return try has.step()
         }
-        return out
     }
 
     /// The sources of a subject's `metric` that hold readings, in key order. A source whose first

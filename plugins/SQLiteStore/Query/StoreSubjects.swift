@@ -12,17 +12,7 @@ public enum StoreSubjects {
         let db = try SQLiteConnection(path: path, readOnly: true)
         let tables = try Set(names(db))
         var subjects = Set<String>()
-        for table in keyed where tables.contains(table) {
-            let first = try db.prepare("SELECT subject FROM \(table) ORDER BY subject LIMIT 1")
-            let next = try db.prepare("SELECT subject FROM \(table) WHERE subject > ?1 ORDER BY subject LIMIT 1")
-            var current = try first.step() ? first.text(0) : nil
-            while let subject = current {
-                subjects.insert(subject)
-                next.reset()
-                try next.bindText(1, subject)
-                current = try next.step() ? next.text(0) : nil
-            }
-        }
+        for table in keyed where tables.contains(table) { subjects.formUnion(try SubjectWalk.subjects(of: table, in: db)) }
         for table in small where tables.contains(table) {
             let s = try db.prepare("SELECT DISTINCT subject FROM \(table)")
             while try s.step() { if let t = s.text(0) { subjects.insert(t) } }
