@@ -7,35 +7,19 @@ import HealthPipeCore
 import HealthPipeStore
 import SQLiteStore
 
-/// Options shared by `chart` and `page`: the store, whose data, and how to draw it.
+/// The store a view reads and whose data (`chart`'s views and `page`): the database must exist and
+/// the subject is the one with glucose readings unless `--subject` names one.
 struct ChartOptions: ParsableArguments {
-    @Option(help: "The SQLite database (written by `healthpipe import` or a pipeline).") var db: String
-    @Option(help: "Whose data (default: the only subject with glucose readings).") var subject: String?
-    @Option(help: "Glucose unit: mmol/L (the seeds' 0–20 axis) or mg/dL.") var unit: String = "mmol/L"
-    @Option(help: "Show basal insulin on the day view: on or off.") var basal: String = "on"
-    @Option(help: "Forecast model of the day view: ridge, ar2, ridge-treatments or none.") var model: String = "ridge"
-    @Option(help: "Bands: seeds, consensus or range (default: the preset the store was classified with).") var preset: String?
-    @Option(help: "Count this local date (YYYY-MM-DD) as today (default: the real date).") var today: String?
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var subjectOption: SubjectOption
 
-    func settings() throws -> ViewSettings {
-        var s: ViewSettings
-        do { s = try ViewSettings.parse(unit: unit, model: model, preset: preset) } catch let e as ViewSettings.Invalid {
-            throw configFailure(ValidationError("--" + e.description))
-        }
-        switch basal.lowercased() {
-        case "on", "true", "yes": s.showBasal = true
-        case "off", "false", "no": s.showBasal = false
-        default: throw configFailure(ValidationError("--basal is on or off (got '\(basal)')"))
-        }
-        if let today { s.today = try Self.day(today, option: "--today") }
-        if s.scheme == nil { s.scheme = storedScheme() }
-        return s
-    }
+    var db: String { store.db }
+    var subject: String? { subjectOption.subject }
 
     /// The bands the database classifies with (its stored derivation settings); nil when it keeps
     /// none (the views then go by the stored band labels).
     func storedScheme() -> BandScheme? {
-        let path = ComponentBuilder.resolve(db, base: FileManager.default.currentDirectoryPath)
+        let path = store.location.path
         guard let settings = try? StoreDerivation.stored(path), let classify = settings["classify"],
               let registry = try? BuiltinPlugins.registry(), let component = registry.component(named: "classify") else { return nil }
         let doc = classify.document ?? ConfigDocument(command: "stored settings", root: classify.options)
@@ -43,6 +27,23 @@ struct ChartOptions: ParsableArguments {
         return ((try? component.build(builder)) as? ClassifyTransform)?.scheme
     }
 
+    /// The view settings of a glucose view's options; the bands of `--preset`, else of the store.
+    func settings(unit: UnitOption, preset: PresetOption? = nil, day: DayViewOptions? = nil) throws -> ViewSettings {
+        var s: ViewSettings
+        do {
+            s = try ViewSettings.parse(unit: unit.unit.rawValue, model: day?.model.rawValue, preset: preset?.preset)
+        } catch let e as ViewSettings.Invalid {
+            throw configFailure(ValidationError("--" + e.description))
+        }
+        if let day {
+            s.showBasal = day.basal == .on
+            s.today = try day.today.day()
+        }
+        if s.scheme == nil { s.scheme = storedScheme() }
+        return s
+    }
+
+    /// A `--date`/`--from`/`--to`/`--today` value.
     static func day(_ text: String, option: String) throws -> Int64 {
         guard let d = CivilDate.days(fromISO: text) else { throw configFailure(ValidationError("\(option) is a date YYYY-MM-DD (got '\(text)')")) }
         return d
@@ -50,12 +51,7 @@ struct ChartOptions: ParsableArguments {
 
     /// The database path, which must exist: a chart of a missing file is an error, not an empty chart.
     func databasePath() throws -> String {
-        let path = ComponentBuilder.resolve(db, base: FileManager.default.currentDirectoryPath)
-        guard FileManager.default.fileExists(atPath: path) else {
-            printError("\(db): no such database (create it with `healthpipe import FILE --db \(db)`)")
-            throw ExitCode(1)
-        }
-        return path
+        try store.location.existingPath(hint: "create it with `healthpipe import FILE --db \(db)`")
     }
 
     func openQueries() throws -> ChartQueries {
@@ -112,6 +108,30 @@ struct ChartOptions: ParsableArguments {
         let last = try date.map { try day($0, option: "--date") } ?? lastDay
         return (last - Int64(length) + 1, last)
     }
+}
+
+/// The glucose unit of the views that draw glucose (`chart day|agp|days`, `page`).
+struct UnitOption: ParsableArguments {
+    @Option(help: "Glucose unit (mmol/L: the seeds' 0–20 axis).") var unit: DisplayUnit = .mmolL
+}
+
+/// The bands of the views that draw them (`chart day|days`, `page`).
+struct PresetOption: ParsableArguments {
+    @Option(help: "Bands: seeds, consensus or range (default: the preset the store was classified with).") var preset: String?
+}
+
+/// What only the day view draws: basal insulin and the forecast, and which day counts as today.
+struct DayViewOptions: ParsableArguments {
+    @Option(help: "Show basal insulin on the day view.") var basal: BasalShown = .on
+    @Option(help: "Forecast model of the day view.") var model: DayForecastChoice = .ridge
+    @OptionGroup var today: TodayOption
+}
+
+/// `--today`: count this local date as today (the day view's navigation, the history's anchor).
+struct TodayOption: ParsableArguments {
+    @Option(help: "Count this local date (YYYY-MM-DD) as today (default: the real date).") var today: String?
+
+    func day() throws -> Int64? { try today.map { try ChartOptions.day($0, option: "--today") } }
 }
 
 /// Writes output the safe way (temp file + rename), reporting failure as exit 1.

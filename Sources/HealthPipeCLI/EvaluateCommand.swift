@@ -14,7 +14,7 @@ struct EvaluateCommand: ParsableCommand {
         subjects' RMSEs), MAE, MARD %, and Clarke zones A and A+B %, overall and per subject.
         """)
 
-    @Option(help: "Read readings and events from this HealthPipe database.") var db: String?
+    @OptionGroup var store: OptionalStoreOptions
     @Option(help: "Read readings and events from this export file (format detected from its content).") var input: String?
     @Option(help: "Force the input's source type (see `healthpipe plugins`).") var format: String?
     @Option(name: .customLong("model"), help: "ar2, ridge or ridge-treatments (repeatable; default: all three).")
@@ -25,7 +25,7 @@ struct EvaluateCommand: ParsableCommand {
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
-        guard (db == nil) != (input == nil) else { throw configFailure(ValidationError("give exactly one of --db or --input")) }
+        guard (store.db == nil) != (input == nil) else { throw configFailure(ValidationError("give exactly one of --db or --input")) }
         guard let minutes = DurationText.minutes(horizon), minutes >= 5, minutes <= 60, minutes % 5 == 0 else {
             throw configFailure(ValidationError("--horizon must be 5m … 60m in 5-minute steps (got '\(horizon)')"))
         }
@@ -36,7 +36,7 @@ struct EvaluateCommand: ParsableCommand {
             }
             if !kinds.contains(k) { kinds.append(k) }
         }
-        let series = try SeriesLoader.load(db: db, input: input, format: format, shared: shared)
+        let series = try SeriesLoader.load(db: store.db, input: input, format: format, shared: shared)
             .filter { !excluded.contains($0.subject) }
             .sorted { $0.subject < $1.subject }
         guard !series.isEmpty else {

@@ -13,17 +13,14 @@ struct HistoryCommand: ParsableCommand {
         (with --json: every bucket with 0 sessions and "empty": true); it is not an error.
         """)
 
-    @Option(help: "The SQLite database.") var db: String
-    @Option(help: "week (Mon–Sun), month or year.") var period: String = "week"
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The period's length (a week is Mon–Sun).") var period: HistoryChart.Period = .week
     @Option(parsing: .unconditional, help: "Periods before (negative, e.g. --offset -1) or after the current one.") var offset: Int = 0
     @Option(help: "Count 'today' as this local date (YYYY-MM-DD) instead of the real one.") var today: String?
     @Flag(help: "Print the chart data as JSON.") var json = false
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
-        guard let p = HistoryChart.Period(rawValue: period) else {
-            throw configFailure(ValidationError("--period is week, month or year (got '\(period)')"))
-        }
         var zone: TimeZone?
         if let name = shared.timezone {
             guard let tz = ZoneResolver.timeZone(named: name) else { throw configFailure(ValidationError("unknown time zone '\(name)'")) }
@@ -36,13 +33,9 @@ struct HistoryCommand: ParsableCommand {
         } else {
             day = HistoryChartSink.today(in: zone)
         }
-        let path = ComponentBuilder.resolve(db, base: FileManager.default.currentDirectoryPath)
-        guard FileManager.default.fileExists(atPath: path) else {
-            printError("\(db): no such database (store sessions with `healthpipe stream --db \(db)` first)")
-            throw ExitCode(1)
-        }
-        let subject = try SubjectRule.resolve(shared.subject, database: path, label: db)
-        let chart = try HistoryData.chart(path: path, subject: subject, period: p, offset: offset, anchor: day)
+        let path = try store.location.existingPath(hint: "store sessions with `healthpipe stream --db \(store.db)` first")
+        let subject = try SubjectRule.resolve(shared.subject, database: path, label: store.db)
+        let chart = try HistoryData.chart(path: path, subject: subject, period: period, offset: offset, anchor: day)
         if json { try emit(chart.json()) } else { print(chart.text()) }
     }
 }

@@ -19,15 +19,13 @@ struct ImportCommand: ParsableCommand {
         """)
 
     @Argument(help: "Export files to import.") var files: [String]
-    @Option(help: ArgumentHelp("The SQLite database to create or update, or a PostgreSQL database (postgresql://user@host/db; "
-                               + "postgresql:// alone takes the PG* variables)."))
-    var db: String
+    @OptionGroup var store: StoreOptions
     @OptionGroup var shared: SharedOptions
     @OptionGroup var sharding: ShardOption
     @Option(help: "Band preset for a new database: seeds, consensus or range (an existing one keeps its own).")
     var preset: String?
     @Option(help: "Force a source type instead of detecting it (see `healthpipe plugins`).") var format: String?
-    @Option(name: .customLong("on-error"), help: "What to do with bad rows: fail, skip or quarantine.") var onError: String = "quarantine"
+    @Option(name: .customLong("on-error"), help: "What to do with bad rows.") var onError: ErrorPolicy = .quarantine
     @Option(help: "Dead-letter file for bad rows (default: <db>.quarantine.ndjson).") var quarantine: String?
     @Option(help: "Also write every record as NDJSON to this file.") var ndjson: String?
     @Option(help: "Write the run report as JSON to this file.") var report: String?
@@ -38,10 +36,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let registry: ComponentRegistry
         do { registry = try shared.registry() } catch { throw configFailure(error) }
-        guard let policy = ErrorPolicy(rawValue: onError) else {
-            throw configFailure(ConfigError(file: "healthpipe import", line: 0, column: 0,
-                                            message: "--on-error \(onError): expected fail, skip or quarantine"))
-        }
+        let policy = onError
         let cwd = FileManager.default.currentDirectoryPath
         let given = self.files + ImportOperands.takenAside
         var files = given
@@ -62,8 +57,8 @@ struct ImportCommand: ParsableCommand {
         }
         guard !inputs.isEmpty else { throw ExitCode(1) }
 
-        let postgres = PostgresURL.isURL(db)
-        let dbPath = postgres ? db : ComponentBuilder.resolve(db, base: cwd)
+        let postgres = store.location.isPostgres
+        let dbPath = store.location.pathOrURL
         // The database's stored settings are read before the pipeline exists: a path that cannot be
         // a database (a directory, a device) is refused first, with the reason.
         if !postgres {
@@ -91,7 +86,7 @@ struct ImportCommand: ParsableCommand {
         }
         let draft = ImportPipeline.draft(inputs: inputs, db: dbPath, derivation: derivation, onError: policy,
                                          ndjson: ndjson.map { ComponentBuilder.resolve($0, base: cwd) }, preset: preset)
-        if printPipeline { print(PostgresURL(postgres ? db : nil).redact(try draft.yaml()), terminator: ""); return }
+        if printPipeline { print(PostgresURL(postgres ? store.db : nil).redact(try draft.yaml()), terminator: ""); return }
         let defaultQuarantine = quarantine.map { ComponentBuilder.resolve($0, base: cwd) }
             ?? DefaultQuarantine.beside(database: dbPath, workingDirectory: cwd)
         do {

@@ -15,7 +15,7 @@ struct MetricsCommand: ParsableCommand {
         """)
 
     @Option(help: "An export file to compute metrics for (no database needed).") var input: String?
-    @Option(help: "A HealthPipe SQLite database to read the stored readings from.") var db: String?
+    @OptionGroup var store: OptionalStoreOptions
     @OptionGroup var shared: SharedOptions
     @Option(help: "day: one set per local day; period: one set for the whole period.") var per: String = "day"
     @Option(help: "First local day of the period (YYYY-MM-DD).") var from: String?
@@ -25,7 +25,7 @@ struct MetricsCommand: ParsableCommand {
     @Flag(help: "Print JSON objects (one per line) with the metric names of docs/analytics.md.") var json = false
 
     func validate() throws {
-        guard (input == nil) != (db == nil) else { throw ValidationError("give exactly one of --input or --db") }
+        guard (input == nil) != (store.db == nil) else { throw ValidationError("give exactly one of --input or --db") }
         guard ["day", "period"].contains(per) else { throw ValidationError("--per must be day or period") }
         if per == "day", from != nil || to != nil { throw ValidationError("--from/--to bound a period: add --per period") }
         for d in [from, to].compactMap({ $0 }) where CivilDate.days(fromISO: d) == nil {
@@ -38,7 +38,7 @@ struct MetricsCommand: ParsableCommand {
             : .period(from: from.flatMap(CivilDate.days(fromISO:)), to: to.flatMap(CivilDate.days(fromISO:)))
         let cwd = FileManager.default.currentDirectoryPath
         let source: MetricsPipeline.Input = input.map { .file(path: ComponentBuilder.resolve($0, base: cwd), shown: $0, format: format) }
-            ?? .database(path: ComponentBuilder.resolve(db!, base: cwd), shown: db!, subject: shared.subject)
+            ?? .database(path: try store.location!.existingPath(), shown: store.db!, subject: shared.subject)
         var sets = try MetricsPipeline.compute(source, period: period, metric: metric, shared: shared)
         if let subject = shared.subject { sets = sets.filter { $0.subject.text == subject } }
         sets.sort { ($0.subject.text, $0.metric.text, $0.firstDay, $0.lastDay) < ($1.subject.text, $1.metric.text, $1.firstDay, $1.lastDay) }

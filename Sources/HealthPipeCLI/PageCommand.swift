@@ -15,6 +15,9 @@ struct PageCommand: ParsableCommand {
         """)
 
     @OptionGroup var options: ChartOptions
+    @OptionGroup var unit: UnitOption
+    @OptionGroup var preset: PresetOption
+    @OptionGroup var view: DayViewOptions
     @Option(help: "First day of the period, YYYY-MM-DD.") var from: String?
     @Option(help: "Last day of the period, YYYY-MM-DD.") var to: String?
     @Option(name: [.short, .customLong("output")], help: "The HTML file to write.") var output: String = "health.html"
@@ -24,7 +27,7 @@ struct PageCommand: ParsableCommand {
     func run() throws {
         try refuseFileClash([FileRole(.store, try options.databasePath(), what: "database"),
                              FileRole(.output, ComponentBuilder.resolve(output, base: FileManager.default.currentDirectoryPath), what: "HTML page")])
-        let settings = try options.settings()
+        let settings = try options.settings(unit: unit, preset: preset, day: view)
         let queries = try options.openQueries()
         let withGlucose = try queries.subjects()
         if options.subject.map({ !withGlucose.contains($0) }) ?? withGlucose.isEmpty {

@@ -29,7 +29,7 @@ struct ReaggregateCommand: ParsableCommand {
         The reports step (health reports' daily summaries, reminder and threshold alerts) is in docs/reports.md.
         """)
 
-    @Option(help: "The HealthPipe database to re-aggregate: a SQLite file or postgresql://….") var db: String
+    @OptionGroup var store: StoreOptions
     @Option(help: "Settings file (YAML) choosing the steps, presets, thresholds and models; stored in the database.")
     var config: String?
     @Flag(name: .customLong("print-pipeline"), help: "Print the pipeline this runs and exit.") var printPipeline = false
@@ -39,12 +39,9 @@ struct ReaggregateCommand: ParsableCommand {
 
     func run() throws {
         let cwd = FileManager.default.currentDirectoryPath
-        let postgres = PostgresURL.isURL(db)
-        let dbPath = postgres ? db : ComponentBuilder.resolve(db, base: cwd)
-        guard postgres || FileManager.default.fileExists(atPath: dbPath) else {
-            printError("\(db): no such database")
-            throw ExitCode(1)
-        }
+        let location = store.location
+        let postgres = location.isPostgres
+        let dbPath = postgres ? location.pathOrURL : try location.existingPath()
         let registry: ComponentRegistry
         do { registry = try shared.registry() } catch { throw configFailure(error) }
         let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: cwd,
@@ -60,7 +57,7 @@ struct ReaggregateCommand: ParsableCommand {
             rows = try StoreDerivation.rows(settings, registry: registry, run: runSettings)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
         let draft = DerivationPipeline.draft(settings, store: HealthStores.at(dbPath), command: "healthpipe reaggregate")
-        if printPipeline { print(PostgresURL(postgres ? db : nil).redact(try draft.yaml()), terminator: ""); return }
+        if printPipeline { print(PostgresURL(postgres ? store.db : nil).redact(try draft.yaml()), terminator: ""); return }
         let quarantine = DefaultQuarantine.beside(database: dbPath, workingDirectory: cwd)
         try RunExecution.execute(spec: draft.spec(), registry: registry, settings: runSettings, defaultQuarantine: quarantine,
                                  reportPath: report.map { ComponentBuilder.resolve($0, base: cwd) }, quiet: quiet) { graph in

@@ -8,8 +8,8 @@ struct SharedOptions: ParsableArguments {
     @Option(name: .long, help: "IANA zone (e.g. Europe/London) or offset (+01:00) for naive local timestamps.")
     var timezone: String?
 
-    @Option(name: .long, help: "Whose data this is (stored in every row's subject column).")
-    var subject: String?
+    @OptionGroup var subjectOption: SubjectOption
+    var subject: String? { subjectOption.subject }
 
     @Option(name: .customLong("plugin-path"), help: "Extra folder of YAML adapters (repeatable; also HEALTHPIPE_PLUGIN_PATH).")
     var pluginPaths: [String] = []

@@ -19,10 +19,10 @@ struct StreamCommand: ParsableCommand {
 
     @OptionGroup var input: StreamInputOptions
     @OptionGroup var rules: StreamSessionOptions
-    @Option(help: "The SQLite database that stores the sessions.") var db: String?
+    @OptionGroup var store: OptionalStoreOptions
     @Option(help: "Also write the history chart JSON (week of the newest session) to this file.") var chart: String?
     @OptionGroup var shared: SharedOptions
-    @Option(name: .customLong("on-error"), help: "What to do with bad input: fail, skip or quarantine.") var onError: String = "quarantine"
+    @Option(name: .customLong("on-error"), help: "What to do with bad input.") var onError: ErrorPolicy = .quarantine
     @Option(help: "Dead-letter file for bad input (default: <db>.quarantine.ndjson).") var quarantine: String?
     @Option(help: "Write the run report as JSON to this file.") var report: String?
     @Flag(help: "Print the summary only when something went wrong.") var quiet = false
@@ -35,12 +35,8 @@ struct StreamCommand: ParsableCommand {
     func run() throws {
         let cwd = FileManager.default.currentDirectoryPath
         func abs(_ p: String) -> String { ComponentBuilder.resolve(p, base: cwd) }
-        let dbPath = db.map(abs)
-        guard let policy = ErrorPolicy(rawValue: onError) else {
-            throw configFailure(ConfigError(file: "healthpipe stream", line: 0, column: 0,
-                                            message: "--on-error \(onError): expected fail, skip or quarantine"))
-        }
-        let draft = StreamPipeline.draft(input: input, rules: rules, db: dbPath, chart: chart.map(abs), onError: policy)
+        let dbPath = store.location?.path
+        let draft = StreamPipeline.draft(input: input, rules: rules, db: dbPath, chart: chart.map(abs), onError: onError)
         if printPipeline { print(try draft.yaml(), terminator: ""); return }
         let registry: ComponentRegistry
         do { registry = try shared.registry() } catch { throw configFailure(error) }

@@ -144,3 +144,10 @@ enum ReportSettings {
         return (stage as? ReportsTransform)?.settings ?? ReportAlertSettings()
     }
 }
+
+/// The health log's store is what `AlertsDue` reads.
+extension HealthLogQueries: AlertsDueStore {
+    public func hasReport(subject: String, day: Int64) throws -> Bool {
+        !(try reports(subject: subject, fromDay: day, toDay: day).isEmpty)
+    }
+}

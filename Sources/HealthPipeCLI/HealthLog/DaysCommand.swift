@@ -20,11 +20,11 @@ struct DaysCommand: ParsableCommand {
     @Option(help: "Only the last N days (up to the last day with data, or --to).") var last: Int?
     @Flag(help: "Favourite days only.") var favourites = false
     @OptionGroup var range: DayRange
-    @Option(help: "Glucose unit: mmol/L or mg/dL.") var unit: String = "mmol/L"
+    @OptionGroup var unit: UnitOption
     @Flag(help: "The table as JSON (schema healthpipe.chart.days).") var json = false
 
     func run() throws {
-        guard let display = DisplayUnit(text: unit) else { throw usage("--unit \(unit): mmol/L or mg/dL") }
+        let display = unit.unit
         if let last, last < 1 { throw usage("--last \(last): a number of days ≥ 1") }
         let path = try log.existingStore()
         let q: ChartQueries

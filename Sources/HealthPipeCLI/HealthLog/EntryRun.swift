@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthLog
+import HealthPipeAnalytics
 import HealthPipeCore
 import SQLiteStore
 import Yams

@@ -7,12 +7,15 @@ import SQLiteStore
 
 /// Flags every health-log command takes: the database, whose log, and the zone typed times are in.
 struct LogOptions: ParsableArguments {
-    @Option(help: "The HealthPipe database (created by the first entry).") var db: String
-    @Option(help: "Whose log this is (default: the database's only subject; `default` in a new database).") var subject: String?
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var subjectOption: SubjectOption
     @Option(help: "Zone of typed times without an offset: IANA name or ±HH:MM (default: this computer's zone, $TZ).")
     var timezone: String?
 
-    var dbPath: String { ComponentBuilder.resolve(db, base: FileManager.default.currentDirectoryPath) }
+    var db: String { store.db }
+    var subject: String? { subjectOption.subject }
+    /// The SQLite file (created by the first entry).
+    var dbPath: String { store.location.path }
     /// `--subject`, else the database's only subject (SubjectRule).
     var who: String { get throws { try SubjectRule.resolve(subject, database: dbPath, label: "--db \(db)") } }
 
@@ -26,11 +29,7 @@ struct LogOptions: ParsableArguments {
     }
 
     /// The database must exist for reading, editing and deleting (never created by a typo).
-    func existingStore() throws -> String {
-        let path = dbPath
-        guard FileManager.default.fileExists(atPath: path) else { throw usage("--db \(db): no such database") }
-        return path
-    }
+    func existingStore() throws -> String { try store.location.existingPathForUsage() }
 
     func queries() throws -> HealthLogQueries {
         do { return try HealthLogQueries(path: try existingStore()) } catch let e as ExitCode { throw e } catch {

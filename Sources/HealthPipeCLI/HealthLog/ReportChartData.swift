@@ -1,5 +1,6 @@
 import Charts
 import Foundation
+import HealthPipeAnalytics
 import HealthPipeCore
 import SQLiteStore
 
