@@ -22,8 +22,8 @@ struct ChartOutputOptions: ParsableArguments {
 
     /// Before anything is read: the SVG never overwrites the database (nor the database the SVG).
     func refuseClash() throws {
-        guard let svg else { return }
-        try refuseFileClash([FileRole(.store, try options.databasePath(), what: "database"),
+        guard let svg, let database = try options.sqlitePath() else { return }
+        try refuseFileClash([FileRole(.store, database, what: "database"),
                              FileRole(.output, ComponentBuilder.resolve(svg, base: FileManager.default.currentDirectoryPath), what: "SVG output")])
     }
 

@@ -5,6 +5,7 @@ import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
 import HealthPipeStore
+import PostgresStore
 import SQLiteStore
 
 /// The store a view reads and whose data (`chart`'s views and `page`): the database must exist and
@@ -15,12 +16,13 @@ struct ChartOptions: ParsableArguments {
 
     var db: String { store.db }
     var subject: String? { subjectOption.subject }
+    /// The database as messages name it (a PostgreSQL password never shows).
+    var shownDB: String { store.location.isPostgres ? PostgresURL(db).shown : db }
 
     /// The bands the database classifies with (its stored derivation settings); nil when it keeps
     /// none (the views then go by the stored band labels).
     func storedScheme() -> BandScheme? {
-        let path = store.location.path
-        guard let settings = try? StoreDerivation.stored(path), let classify = settings["classify"],
+        guard let settings = try? StoreDerivation.stored(store.location.pathOrURL), let classify = settings["classify"],
               let registry = try? BuiltinPlugins.registry(), let component = registry.component(named: "classify") else { return nil }
         let doc = classify.document ?? ConfigDocument(command: "stored settings", root: classify.options)
         let builder = ComponentBuilder(stageName: "classify", document: doc, node: classify.options, settings: RunSettings())
@@ -50,46 +52,60 @@ struct ChartOptions: ParsableArguments {
     }
 
     /// The database path, which must exist: a chart of a missing file is an error, not an empty chart.
+    /// For what only a SQLite store keeps (toothbrushing sessions, health reports): a PostgreSQL
+    /// store is refused with the reason.
     func databasePath() throws -> String {
-        try store.location.existingPath(hint: "create it with `healthpipe import FILE --db \(db)`")
+        guard !store.location.isPostgres else {
+            printError("\(PostgresURL(db).shown): toothbrushing sessions and health reports are kept in a SQLite database only")
+            throw ExitCode(1)
+        }
+        return try store.location.existingPath(hint: "create it with `healthpipe import FILE --db \(db)`")
     }
 
-    func openQueries() throws -> ChartQueries {
-        let path = try databasePath()
-        do { return try ChartQueries(path: path) } catch {
-            printError("\(db): \(error)")
+    /// The store the glucose views read: a SQLite file (which must exist) or a PostgreSQL database.
+    func openStore() throws -> HealthStore {
+        store.location.isPostgres ? HealthStores.at(db) : SQLiteHealthStore(path: try databasePath())
+    }
+
+    /// The SQLite file, when the store is one (what the views of a person's log read besides glucose).
+    func sqlitePath() throws -> String? { store.location.isPostgres ? nil : try databasePath() }
+
+    func openQueries() throws -> StoreReader {
+        let store = try openStore()
+        do { return try store.reader() } catch {
+            printError("\(store.name): \(store.redact("\(error)"))")
             throw ExitCode(1)
         }
     }
 
     /// `--subject`, else the one subject with glucose readings.
-    func resolveSubject(_ q: ChartQueries) throws -> String {
+    func resolveSubject(_ q: StoreReader) throws -> String {
         let subjects = try q.subjects()
         if let subject {
             guard subjects.contains(subject) else {
-                printError("\(db): no glucose readings for subject '\(subject)'" + (subjects.isEmpty ? "" : " (subjects with glucose: \(subjects.joined(separator: ", ")))"))
+                printError("\(shownDB): no glucose readings for subject '\(subject)'" + (subjects.isEmpty ? "" : " (subjects with glucose: \(subjects.joined(separator: ", ")))"))
                 throw ExitCode(1)
             }
             return subject
         }
         switch subjects.count {
         case 0:
-            printError("\(db): no glucose readings to chart")
+            printError("\(shownDB): no glucose readings to chart")
             throw ExitCode(1)
         case 1: return subjects[0]
         default:
-            printError("\(db): several subjects have glucose readings (\(subjects.joined(separator: ", "))): choose one with --subject")
+            printError("\(shownDB): several subjects have glucose readings (\(subjects.joined(separator: ", "))): choose one with --subject")
             throw ExitCode(2)
         }
     }
 
     /// A loader over the store for the subject, and the subject's last day with readings (exit 1 when it has none).
-    func openLoader(_ settings: ViewSettings, queries opened: ChartQueries? = nil) throws -> (loader: ChartLoader, lastDay: Int64) {
+    func openLoader(_ settings: ViewSettings, queries opened: StoreReader? = nil) throws -> (loader: ChartLoader, lastDay: Int64) {
         let queries = try opened ?? openQueries()
         let subject = try resolveSubject(queries)
         let loader = ChartLoader(source: StoreChartSource(reader: queries, subject: subject), subject: subject, settings: settings)
         guard let span = try loader.span() else {
-            printError("\(db): no glucose readings for '\(subject)'")
+            printError("\(shownDB): no glucose readings for '\(subject)'")
             throw ExitCode(1)
         }
         return (loader, span.last)

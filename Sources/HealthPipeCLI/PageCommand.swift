@@ -25,7 +25,8 @@ struct PageCommand: ParsableCommand {
     var tableDays: Int = 90
 
     func run() throws {
-        try refuseFileClash([FileRole(.store, try options.databasePath(), what: "database"),
+        let sqlite = try options.sqlitePath()
+        try refuseFileClash((sqlite.map { [FileRole(.store, $0, what: "database")] } ?? []) + [
                              FileRole(.output, ComponentBuilder.resolve(output, base: FileManager.default.currentDirectoryPath), what: "HTML page")])
         let settings = try options.settings(unit: unit, preset: preset, day: view)
         let queries = try options.openQueries()
@@ -43,19 +44,18 @@ struct PageCommand: ParsableCommand {
         let table = try loader.dayTable(firstDay: tableFirst, lastDay: p.last)
         let bands = try days.last?.bands ?? loader.bands(around: p.last)
 
-        let path = try options.databasePath()
-        let history = try Self.history(path: path, subject: options.subject ?? loader.subject, lastDay: p.last)
+        let history = try sqlite.map { try Self.history(path: $0, subject: options.subject ?? loader.subject, lastDay: p.last) } ?? []
         var page = HealthPage(subject: loader.subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, showBasal: settings.showBasal,
                               days: days, agp: agp, table: table, bands: bands, history: history,
                               generator: "healthpipe " + (HealthPipeMain.configuration.version))
-        page.reports = try PageReports.charts(path: path, subject: loader.subject, lastDay: p.last)
+        page.reports = try sqlite.flatMap { try PageReports.charts(path: $0, subject: loader.subject, lastDay: p.last) }
         page.dailyMetrics = try Self.dailyMetrics(queries, subject: loader.subject, first: p.first, last: p.last)
         try writeOutput(page.html(), to: output)
         printError("wrote \(output): \(days.count) day views, AGP \(CivilDate.isoDate(fromDays: p.first)) – \(CivilDate.isoDate(fromDays: p.last)), \(table.rows.count) table days")
     }
 
     /// The daily summaries other than glucose of `first...last`; nil when there are none.
-    static func dailyMetrics(_ q: ChartQueries, subject: String, first: Int64, last: Int64) throws -> DailyMetricsTable? {
+    static func dailyMetrics(_ q: StoreReader, subject: String, first: Int64, last: Int64) throws -> DailyMetricsTable? {
         let rows = try q.otherDailySummaries(subject: subject, fromDay: CivilDate.isoDate(fromDays: first), toDay: CivilDate.isoDate(fromDays: last))
         let cells = rows.compactMap { r in
             CivilDate.days(fromISO: r.day).map { DailyMetricsTable.Cell(day: $0, metric: r.metric, unit: r.unit, n: r.n, mean: r.mean, min: r.min, max: r.max) }
@@ -74,27 +74,30 @@ struct PageCommand: ParsableCommand {
     /// A person without glucose readings (a health log, a toothbrush): the page holds their health
     /// reports and toothbrushing, ending at the last day with either, and says why the glucose views
     /// are not there. The subject follows the subject rule over everything the database holds.
-    func writeWithoutGlucose(_ settings: ViewSettings, _ queries: ChartQueries) throws {
-        let path = try options.databasePath()
-        let subject = try SubjectRule.resolve(options.subject, database: path, label: options.db)
-        var last = try HealthLogQueries(path: path).reportSpan(subject: subject)?.last
-        if let b = try BrushingHistory.latest(path: path, subject: subject) {
-            last = max(last ?? .min, LocalDays.day(b.start, b.utcOffset))
+    func writeWithoutGlucose(_ settings: ViewSettings, _ queries: StoreReader) throws {
+        let sqlite = try options.sqlitePath()
+        let subject = try SubjectRule.resolve(options.subject, store: try options.openStore(), label: options.shownDB)
+        var last: Int64?
+        if let path = sqlite {
+            last = try HealthLogQueries(path: path).reportSpan(subject: subject)?.last
+            if let b = try BrushingHistory.latest(path: path, subject: subject) {
+                last = max(last ?? .min, LocalDays.day(b.start, b.utcOffset))
+            }
         }
         if let d = try queries.lastOtherSummaryDay(subject: subject).flatMap(CivilDate.days(fromISO:)) { last = max(last ?? .min, d) }
         guard let lastDay = last else {
-            printError("\(options.db): nothing to show for '\(subject)': no glucose readings, daily metrics, health reports or toothbrushing sessions")
+            printError("\(options.shownDB): nothing to show for '\(subject)': no glucose readings, daily metrics, health reports or toothbrushing sessions")
             throw ExitCode(1)
         }
         let p = try ChartOptions.period(from: from, to: to, date: nil, length: 14, lastDay: lastDay)
-        let history = try Self.history(path: path, subject: subject, lastDay: p.last)
+        let history = try sqlite.map { try Self.history(path: $0, subject: subject, lastDay: p.last) } ?? []
         let agp = AGPBuilder.build(subject: subject, firstDay: p.first, lastDay: p.last, readings: [], unit: settings.unit)
         var page = HealthPage(subject: subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, showBasal: settings.showBasal,
                               days: [], agp: agp, table: DayTable(subject: subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, rows: []),
                               bands: ChartBands(scheme: settings.scheme ?? .seeds), history: history,
                               generator: "healthpipe " + (HealthPipeMain.configuration.version))
         page.hasGlucose = false
-        page.reports = try PageReports.charts(path: path, subject: subject, lastDay: p.last)
+        page.reports = try sqlite.flatMap { try PageReports.charts(path: $0, subject: subject, lastDay: p.last) }
         page.dailyMetrics = try Self.dailyMetrics(queries, subject: subject, first: p.first, last: p.last)
         try writeOutput(page.html(), to: output)
         printError("wrote \(output): no glucose readings for '\(subject)'; " + (page.dailyMetrics == nil ? "no" : "the") + " daily metrics, "

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import HealthPipeStore
 
 /// The one subject rule of the commands that read or write one person's log: `--subject`, else
 /// the database's only subject (whatever it holds: readings, events, reports, entries), else a
@@ -10,8 +10,14 @@ enum SubjectRule {
 
     static func resolve(_ explicit: String?, database path: String, label: String) throws -> String {
         if let explicit { return explicit }
-        guard FileManager.default.fileExists(atPath: path),
-              let subjects = try? StoreSubjects.all(path: path) else { return newStore }  // not a store: the command says so
+        guard FileManager.default.fileExists(atPath: path) else { return newStore }
+        return try resolve(explicit, store: SQLiteHealthStore(path: path), label: label)
+    }
+
+    /// The rule over any store (a PostgreSQL store holds readings and events only).
+    static func resolve(_ explicit: String?, store: HealthStore, label: String) throws -> String {
+        if let explicit { return explicit }
+        guard let subjects = try? store.allSubjects() else { return newStore }  // not a store: the command says so
         switch subjects.count {
         case 0: return newStore
         case 1: return subjects[0]

@@ -95,6 +95,27 @@ struct HealthStoreContractTests {
                 #expect(answers[key] == reference[key], "\(store.name): \(key)")
             }
         }
+
+        // The views on either store: the same JSON, SVG and page, byte for byte.
+        let subject = try #require(reference["subjects glucose"]?.first)
+        let views: [[String]] = [["chart", "day", "--today", "2024-01-01"], ["chart", "day", "--svg", "day.svg", "--today", "2024-01-01"],
+                                 ["chart", "agp"], ["chart", "days", "--from", "2016-01-01", "--to", "2025-12-31"], ["page", "-o", "page.html", "--today", "2024-01-01"]]
+        for view in views {
+            var outputs: [String] = []
+            for (i, db) in locations.enumerated() {
+                let args = view.map { $0.hasSuffix(".svg") || $0.hasSuffix(".html") ? "\(i)-\($0)" : $0 }
+                let r = try E2E.run(args + ["--db", db, "--subject", subject], cwd: dir)
+                #expect(r.code == 0, "\(view) on \(i == 0 ? "SQLite" : "PostgreSQL"): \(r.stderr)")
+                let file = args.first { $0.hasSuffix(".svg") || $0.hasSuffix(".html") }
+                outputs.append(try file.map { try String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8) } ?? r.stdout)
+            }
+            #expect(outputs[0].count > 1_000, "\(view)")
+            #expect(outputs[0] == outputs[1], "\(view): PostgreSQL's view differs from SQLite's")
+        }
+        // What only SQLite keeps is refused with the reason, the password unshown.
+        let history = try E2E.run(["chart", "history", "--db", locations[1]], cwd: dir)
+        #expect(history.code == 1 && history.stderr.contains("SQLite database only"), "\(history.stderr)")
+        #expect(!history.stderr.contains(PostgresServer.password))
     }
 
     /// Settings are adopted once, by a store that has none; pending days are found and a refresh
