@@ -48,3 +48,8 @@ public enum HealthStores {
         PostgresURL.isURL(location) ? PostgresHealthStore(url: PostgresURL(location)) : SQLiteHealthStore(path: location)
     }
 }
+
+extension PipelineGraph {
+    /// The graph's stages of one type, in node order.
+    func stages<T>(_ type: T.Type) -> [T] { nodes.compactMap { $0.stage as? T } }
+}

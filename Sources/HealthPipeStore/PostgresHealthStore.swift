@@ -30,13 +30,8 @@ public final class PostgresHealthStore: HealthStore {
         var days = try pending ?? PostgresPendingDays.read(url: url, subjects: subjects ?? allSubjects())
         days.marginDays = scope.marginDays
         days.wholeSubjects = scope.wholeSubjects
-        for n in graph.nodes {
-            (n.stage as? PostgresSource)?.pending = days
-            if let s = n.stage as? PostgresSink {
-                s.pending = days
-                s.settingsToStore = rows
-            }
-        }
+        graph.stages(PostgresSource.self).forEach { $0.pending = days }
+        graph.stages(PostgresSink.self).forEach { $0.pending = days; $0.settingsToStore = rows }
     }
 
     public func reader() throws -> StoreReader { try PGChartQueries(url: url) }

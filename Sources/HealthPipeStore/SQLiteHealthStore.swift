@@ -20,13 +20,8 @@ public final class SQLiteHealthStore: HealthStore {
     public func hasPendingDays(subjects: [String]?) throws -> Bool { try PendingDaysQuery.any(path: path) }
 
     public func aimRefresh(_ graph: PipelineGraph, scope: RefreshScope, subjects: [String]?, settings rows: [DerivationSettings.StoredStep]) throws {
-        for n in graph.nodes {
-            (n.stage as? SQLiteSource)?.scope = scope
-            if let sink = n.stage as? SQLiteSink {
-                sink.refreshScope = scope
-                sink.settingsToStore = rows
-            }
-        }
+        graph.stages(SQLiteSource.self).forEach { $0.scope = scope }
+        graph.stages(SQLiteSink.self).forEach { $0.refreshScope = scope; $0.settingsToStore = rows }
     }
 
     public func reader() throws -> StoreReader { try ChartQueries(path: path) }

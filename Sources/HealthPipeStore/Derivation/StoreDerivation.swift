@@ -101,7 +101,7 @@ public enum StoreDerivation {
     public static func refreshAfter(_ graph: PipelineGraph, into report: inout RunReport, registry: ComponentRegistry, run: RunSettings,
                                     quarantine: String) {
         var seen = Set<String>()
-        for sink in graph.nodes.compactMap({ $0.stage as? DerivedStoreSink }) where !sink.rewritesDerived {
+        for sink in graph.stages(DerivedStoreSink.self) where !sink.rewritesDerived {
             let store = sink.store
             guard seen.insert(store.name).inserted else { continue }
             do {
@@ -117,7 +117,7 @@ public enum StoreDerivation {
 
     /// Has every store sink of a `reaggregate` graph store `rows` as its settings.
     public static func storeSettings(_ rows: [DerivationSettings.StoredStep], in graph: PipelineGraph) {
-        for n in graph.nodes { (n.stage as? DerivedStoreSink)?.storeSettings(rows) }
+        graph.stages(DerivedStoreSink.self).forEach { $0.storeSettings(rows) }
     }
 }
 
