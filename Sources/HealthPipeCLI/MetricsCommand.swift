@@ -36,8 +36,14 @@ struct MetricsCommand: ParsableCommand {
         let period: MetricPeriod = per == .day ? .day
             : .period(from: from.flatMap(CivilDate.days(fromISO:)), to: to.flatMap(CivilDate.days(fromISO:)))
         let cwd = FileManager.default.currentDirectoryPath
-        let source: MetricsPipeline.Input = input.map { .file(path: ComponentBuilder.resolve($0, base: cwd), shown: $0, format: format) }
-            ?? .database(path: try store.location!.existingPath(), shown: store.db!, subject: shared.subject)
+        let source: MetricsPipeline.Input
+        if let input {
+            source = .file(path: ComponentBuilder.resolve(input, base: cwd), shown: input, format: format)
+        } else if let location = store.location {
+            source = .database(path: try location.existingPath(), shown: location.shown, subject: shared.subject)
+        } else {
+            return  // validate() requires one of them
+        }
         var sets = try MetricsPipeline.compute(source, period: period, metric: metric, shared: shared)
         if let subject = shared.subject { sets = sets.filter { $0.subject.text == subject } }
         sets.sort { ($0.subject.text, $0.metric.text, $0.firstDay, $0.lastDay) < ($1.subject.text, $1.metric.text, $1.firstDay, $1.lastDay) }
