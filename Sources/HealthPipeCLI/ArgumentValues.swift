@@ -1,6 +1,8 @@
 import ArgumentParser
 import Charts
+import HealthPipeAnalytics
 import HealthPipeCore
+import SerialIMU
 
 // The options whose value is one of a few words are typed (`ExpressibleByArgument`), so the parser
 // checks them, `--help` lists the values and a wrong one is refused naming the option and every
@@ -39,3 +41,78 @@ enum BasalShown: String, CaseIterable, ExpressibleByArgument {
 enum DayForecastChoice: String, CaseIterable, ExpressibleByArgument {
     case ridge, ar2, ridgeTreatments = "ridge-treatments", none
 }
+
+/// `--preset` of the bands: a named `BandScheme` preset.
+struct BandPresetName: ExpressibleByArgument {
+    let name: String
+
+    init?(argument: String) {
+        guard BandScheme.presets[argument] != nil else { return nil }
+        name = argument
+    }
+
+    static var allValueStrings: [String] { BandScheme.presets.keys.sorted() }
+}
+
+/// `--per day|period` of `metrics`.
+enum MetricsPer: String, CaseIterable, ExpressibleByArgument {
+    case day, period
+}
+
+/// `--model` of `evaluate` (repeatable).
+extension ForecastModelKind: ExpressibleByArgument {}
+
+/// `--intensity` of exercise, in any case (the health log stores it lower-case).
+struct ExerciseIntensity: ExpressibleByArgument {
+    let text: String
+
+    init?(argument: String) {
+        guard EntryDraft.intensities.contains(argument.lowercased()) else { return nil }
+        text = argument
+    }
+
+    static var allValueStrings: [String] { EntryDraft.intensities }
+}
+
+/// A kind of manual entry typed on the command line (any case): every kind but a report
+/// (`entries list --kind`), or an episode's (`add episode`).
+struct EntryKindArgument: ExpressibleByArgument {
+    let kind: EntryKind
+
+    init?(argument: String) {
+        guard let k = EntryKind(rawValue: argument.lowercased()), k != .report else { return nil }
+        kind = k
+    }
+
+    static var allValueStrings: [String] { EntryKind.allCases.filter { $0 != .report }.map(\.rawValue) }
+}
+
+struct EpisodeKindArgument: ExpressibleByArgument {
+    let kind: EntryKind
+
+    init?(argument: String) {
+        guard let k = EntryKind(rawValue: argument.lowercased()), k.isEpisode else { return nil }
+        kind = k
+    }
+
+    static var allValueStrings: [String] { EntryKind.allCases.filter(\.isEpisode).map(\.rawValue) }
+}
+
+/// The stream's encoding, acceleration unit, frame checksum and session start (`stream`); the
+/// serial-imu source and the motion-session transform read the same words.
+extension StreamLayout.AccelerationUnit: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument {
+        case "m/s²", "m/s^2": self = .metersPerSecondSquared
+        default: self.init(rawValue: argument)
+        }
+    }
+}
+
+/// `--format` of `stream`: text lines (comma- or tab-separated) or binary frames.
+enum StreamFormat: String, CaseIterable, ExpressibleByArgument {
+    case csv, tsv, float32, int16
+}
+
+extension StreamLayout.Checksum: ExpressibleByArgument {}
+extension SessionRules.StartRule: ExpressibleByArgument {}

@@ -15,8 +15,7 @@ struct ReportValuesChart: ParsableCommand {
     @Option(help: "The health value, e.g. body_temperature (default: the value reported most that week).") var metric: String?
 
     func run() throws {
-        try output.refuseClash()
-        let data = try ReportChartData.open(output.options)
+        let data = try ReportChartData.open(output)
         let name = try metric.map { m -> String in
             guard let n = HealthValues.metricName(m) else { throw configFailure(ValidationError("--metric \(m): not a health value name")) }
             return n
@@ -39,8 +38,7 @@ struct ReportDaysChart: ParsableCommand {
     @Option(help: "The last day when --to is not given, YYYY-MM-DD.") var date: String?
 
     func run() throws {
-        try output.refuseClash()
-        let data = try ReportChartData.open(output.options)
+        let data = try ReportChartData.open(output)
         let first = try from.map { try ChartOptions.day($0, option: "--from") }
         let last = try (to ?? date).map { try ChartOptions.day($0, option: to != nil ? "--to" : "--date") }
         guard let v = try data.days(first: first, last: last) else { throw ReportChartData.noReports(output.options) }
@@ -50,8 +48,10 @@ struct ReportDaysChart: ParsableCommand {
 }
 
 extension ReportChartData {
-    /// The report graphs' data of the store and subject of a chart command.
-    static func open(_ options: ChartOptions) throws -> ReportChartData {
+    /// The report graphs' data of the store and subject of a chart command (after the SVG check).
+    static func open(_ output: ChartOutputOptions) throws -> ReportChartData {
+        try output.refuseClash()
+        let options = output.options
         let path = try options.databasePath()
         let queries: HealthLogQueries
         do { queries = try HealthLogQueries(path: path) } catch {

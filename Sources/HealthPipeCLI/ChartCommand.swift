@@ -13,6 +13,24 @@ struct ChartCommand: ParsableCommand {
         discussion: "Schemas: docs/charts.md. --svg FILE writes the view as SVG instead of printing JSON.",
         subcommands: [DayChart.self, AGPChart.self, DaysChart.self, HistoryChartCommand.self,
                       ReportValuesChart.self, ReportDaysChart.self])
+
+    static let views = configuration.subcommands.map { $0._commandName }
+
+    /// `chart` followed by anything but a view: said with the views (the parser alone would name
+    /// the first option it does not know). Run before parsing; a view or help passes.
+    static func checkView(_ arguments: [String]) throws {
+        guard arguments.first == commandName else { return }
+        let list = views.dropLast().joined(separator: ", ") + " or " + views.last!
+        guard arguments.count > 1 else { throw configFailure(ValidationError("give a view: \(list)")) }
+        let first = arguments[1]
+        guard !views.contains(first), !["-h", "--help", "help", "--version"].contains(first) else { return }
+        if let view = arguments.first(where: views.contains) {
+            throw configFailure(ValidationError("the view comes first: healthpipe chart \(view) [options] (views: \(list))"))
+        }
+        throw configFailure(ValidationError(first.hasPrefix("-") ? "give a view: \(list)" : "unknown view '\(first)': \(list)"))
+    }
+
+    static var commandName: String { configuration.commandName! }
 }
 
 /// What every view takes: the store, whose data, and where an SVG goes.
@@ -34,6 +52,19 @@ struct ChartOutputOptions: ParsableArguments {
     }
 }
 
+/// What the glucose views (day, agp, days) take: the store and output, the period, the unit.
+struct GlucoseChartOptions: ParsableArguments {
+    @OptionGroup var output: ChartOutputOptions
+    @OptionGroup var period: ChartPeriodOptions
+    @OptionGroup var unit: UnitOption
+
+    /// The loader over the store (after the SVG check) and the last day with readings.
+    func open(preset: PresetOption? = nil, day: DayViewOptions? = nil) throws -> (loader: ChartLoader, lastDay: Int64) {
+        try output.refuseClash()
+        return try output.options.openLoader(try output.options.settings(unit: unit, preset: preset, day: day))
+    }
+}
+
 /// `--date`, or `--from`/`--to`, of the glucose views.
 struct ChartPeriodOptions: ParsableArguments {
     @Option(help: "The day (day view), or the last day of the period, YYYY-MM-DD.") var date: String?
@@ -51,16 +82,13 @@ struct DayChart: ParsableCommand {
         abstract: "The bifocal day view: glucose, bands, meals/exercise/insulin, the 30-minute forecast, the 3 days before and after.",
         discussion: "--date D (default: the last day with readings), or --from/--to for one JSON object per day, one per line.")
 
-    @OptionGroup var output: ChartOutputOptions
-    @OptionGroup var period: ChartPeriodOptions
-    @OptionGroup var unit: UnitOption
+    @OptionGroup var chart: GlucoseChartOptions
     @OptionGroup var preset: PresetOption
     @OptionGroup var view: DayViewOptions
 
     func run() throws {
-        try output.refuseClash()
-        let settings = try output.options.settings(unit: unit, preset: preset, day: view)
-        let (loader, lastDay) = try output.options.openLoader(settings)
+        let (loader, lastDay) = try chart.open(preset: preset, day: view)
+        let (output, period) = (chart.output, chart.period)
         if period.from != nil || period.to != nil {
             let p = try period.period(length: 1, lastDay: lastDay)
             guard output.svg == nil || p.first == p.last else { throw configFailure(ValidationError("--svg draws one day: give --date")) }
@@ -80,16 +108,13 @@ struct AGPChart: ParsableCommand {
         commandName: "agp",
         abstract: "The AGP report of a period (default: the 14 days ending at the last day with readings, or at --date).")
 
-    @OptionGroup var output: ChartOutputOptions
-    @OptionGroup var period: ChartPeriodOptions
-    @OptionGroup var unit: UnitOption
+    @OptionGroup var chart: GlucoseChartOptions
 
     func run() throws {
-        try output.refuseClash()
-        let (loader, lastDay) = try output.options.openLoader(try output.options.settings(unit: unit))
-        let p = try period.period(length: 14, lastDay: lastDay)
+        let (loader, lastDay) = try chart.open()
+        let p = try chart.period.period(length: 14, lastDay: lastDay)
         let v = try loader.agp(firstDay: p.first, lastDay: p.last)
-        try output.write(svg: AGPSVG(view: v).document(), json: v.json())
+        try chart.output.write(svg: AGPSVG(view: v).document(), json: v.json())
     }
 }
 
@@ -98,24 +123,20 @@ struct DaysChart: ParsableCommand {
         commandName: "days",
         abstract: "The day table (default: the 90 days ending at the last day with readings, or at --date).")
 
-    @OptionGroup var output: ChartOutputOptions
-    @OptionGroup var period: ChartPeriodOptions
-    @OptionGroup var unit: UnitOption
+    @OptionGroup var chart: GlucoseChartOptions
     @OptionGroup var preset: PresetOption
     @Option(name: .customLong("filter"), help: "Keep days with this mark (repeatable).") var filters: [DayTable.Flag] = []
     @Option(help: "Only the last N days.") var last: Int?
     @Flag(help: "Favourites only.") var favourites = false
 
     func run() throws {
-        try output.refuseClash()
-        let settings = try output.options.settings(unit: unit, preset: preset)
-        let (loader, lastDay) = try output.options.openLoader(settings)
-        let p = try period.period(length: 90, lastDay: lastDay)
+        let (loader, lastDay) = try chart.open(preset: preset)
+        let p = try chart.period.period(length: 90, lastDay: lastDay)
         var filter = DayTable.Filter(lastDays: last, favouritesOnly: favourites)
         filter.flags.formUnion(filters)
         if let n = last, n < 1 { throw configFailure(ValidationError("--last is a number of days ≥ 1")) }
         let table = try loader.dayTable(firstDay: p.first, lastDay: p.last, filter: filter)
-        if let svg = output.svg { return try writeOutput(DayTableSVG(table: table, bands: try loader.bands(around: p.last)).document(), to: svg) }
+        if let svg = chart.output.svg { return try writeOutput(DayTableSVG(table: table, bands: try loader.bands(around: p.last)).document(), to: svg) }
         try emit(table.json())
     }
 }

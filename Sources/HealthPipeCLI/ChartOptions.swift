@@ -33,7 +33,7 @@ struct ChartOptions: ParsableArguments {
     func settings(unit: UnitOption, preset: PresetOption? = nil, day: DayViewOptions? = nil) throws -> ViewSettings {
         var s: ViewSettings
         do {
-            s = try ViewSettings.parse(unit: unit.unit.rawValue, model: day?.model.rawValue, preset: preset?.preset)
+            s = try ViewSettings.parse(unit: unit.unit.rawValue, model: day?.model.rawValue, preset: preset?.preset?.name)
         } catch let e as ViewSettings.Invalid {
             throw configFailure(ValidationError("--" + e.description))
         }
@@ -128,12 +128,12 @@ struct ChartOptions: ParsableArguments {
 
 /// The glucose unit of the views that draw glucose (`chart day|agp|days`, `page`).
 struct UnitOption: ParsableArguments {
-    @Option(help: "Glucose unit (mmol/L: the seeds' 0–20 axis).") var unit: DisplayUnit = .mmolL
+    @Option(help: "Glucose unit; mmol/L draws the seeds' 0–20 axis.") var unit: DisplayUnit = .mmolL
 }
 
 /// The bands of the views that draw them (`chart day|days`, `page`).
 struct PresetOption: ParsableArguments {
-    @Option(help: "Bands: seeds, consensus or range (default: the preset the store was classified with).") var preset: String?
+    @Option(help: "Bands (default: the preset the store was classified with).") var preset: BandPresetName?
 }
 
 /// What only the day view draws: basal insulin and the forecast, and which day counts as today.

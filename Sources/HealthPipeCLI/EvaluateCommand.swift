@@ -17,8 +17,8 @@ struct EvaluateCommand: ParsableCommand {
     @OptionGroup var store: OptionalStoreOptions
     @Option(help: "Read readings and events from this export file (format detected from its content).") var input: String?
     @Option(help: "Force the input's source type (see `healthpipe plugins`).") var format: String?
-    @Option(name: .customLong("model"), help: "ar2, ridge or ridge-treatments (repeatable; default: all three).")
-    var models: [String] = []
+    @Option(name: .customLong("model"), help: "A forecast model (repeatable; default: all three).")
+    var models: [ForecastModelKind] = []
     @Option(help: "Forecast horizon: 5m … 60m in 5-minute steps.") var horizon: String = "30m"
     @Option(name: .customLong("exclude"), help: "Leave this subject out (repeatable).") var excluded: [String] = []
     @Flag(help: "Print the scores as JSON.") var json = false
@@ -30,12 +30,7 @@ struct EvaluateCommand: ParsableCommand {
             throw configFailure(ValidationError("--horizon must be 5m … 60m in 5-minute steps (got '\(horizon)')"))
         }
         var kinds: [ForecastModelKind] = []
-        for m in models.isEmpty ? ForecastModelKind.allCases.map(\.rawValue) : models {
-            guard let k = ForecastModelKind(rawValue: m) else {
-                throw configFailure(ValidationError("unknown model '\(m)' (ar2, ridge, ridge-treatments)"))
-            }
-            if !kinds.contains(k) { kinds.append(k) }
-        }
+        for k in models.isEmpty ? ForecastModelKind.allCases : models where !kinds.contains(k) { kinds.append(k) }
         let series = try SeriesLoader.load(db: store.db, input: input, format: format, shared: shared)
             .filter { !excluded.contains($0.subject) }
             .sorted { $0.subject < $1.subject }

@@ -28,7 +28,9 @@ public struct HealthPipeMain: ParsableCommand {
     public static func main() {
         let code: Int32
         do {
-            var command = try parseAsRoot(ImportOperands.split(Array(CommandLine.arguments.dropFirst())))
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            try ChartCommand.checkView(arguments)
+            var command = try parseAsRoot(ImportOperands.split(arguments))
             try command.run()
             code = 0
         } catch {

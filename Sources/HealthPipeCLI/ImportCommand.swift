@@ -22,8 +22,7 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var shared: SharedOptions
     @OptionGroup var sharding: ShardOption
-    @Option(help: "Band preset for a new database: seeds, consensus or range (an existing one keeps its own).")
-    var preset: String?
+    @Option(help: "Band preset for a new database (an existing one keeps its own).") var preset: BandPresetName?
     @Option(help: "Force a source type instead of detecting it (see `healthpipe plugins`).") var format: String?
     @Option(name: .customLong("on-error"), help: "What to do with bad rows.") var onError: ErrorPolicy = .quarantine
     @Option(help: "Dead-letter file for bad rows (default: <db>.quarantine.ndjson).") var quarantine: String?
@@ -78,14 +77,14 @@ struct ImportCommand: ParsableCommand {
         let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: cwd,
                                       pluginPaths: shared.pluginPaths)
         let derivation: DerivationSettings
-        do { derivation = try ImportPipeline.settings(db: dbPath, preset: preset, registry: registry, run: runSettings) } catch let e as PGError {
+        do { derivation = try ImportPipeline.settings(db: dbPath, preset: preset?.name, registry: registry, run: runSettings) } catch let e as PGError {
             printError("\(e)")  // the store cannot be reached: a failure, not a configuration mistake
             throw ExitCode(1)
         } catch {
             throw configFailure(error)
         }
         let draft = ImportPipeline.draft(inputs: inputs, db: dbPath, derivation: derivation, onError: policy,
-                                         ndjson: ndjson.map { ComponentBuilder.resolve($0, base: cwd) }, preset: preset)
+                                         ndjson: ndjson.map { ComponentBuilder.resolve($0, base: cwd) }, preset: preset?.name)
         if printPipeline { print(PostgresURL(postgres ? store.db : nil).redact(try draft.yaml()), terminator: ""); return }
         let defaultQuarantine = quarantine.map { ComponentBuilder.resolve($0, base: cwd) }
             ?? DefaultQuarantine.beside(database: dbPath, workingDirectory: cwd)

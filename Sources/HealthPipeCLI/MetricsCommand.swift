@@ -17,7 +17,7 @@ struct MetricsCommand: ParsableCommand {
     @Option(help: "An export file to compute metrics for (no database needed).") var input: String?
     @OptionGroup var store: OptionalStoreOptions
     @OptionGroup var shared: SharedOptions
-    @Option(help: "day: one set per local day; period: one set for the whole period.") var per: String = "day"
+    @Option(help: "day: one set per local day; period: one set for the whole period.") var per: MetricsPer = .day
     @Option(help: "First local day of the period (YYYY-MM-DD).") var from: String?
     @Option(help: "Last local day of the period (YYYY-MM-DD).") var to: String?
     @Option(help: "Which metric to summarise.") var metric: String = "glucose"
@@ -26,19 +26,24 @@ struct MetricsCommand: ParsableCommand {
 
     func validate() throws {
         guard (input == nil) != (store.db == nil) else { throw ValidationError("give exactly one of --input or --db") }
-        guard ["day", "period"].contains(per) else { throw ValidationError("--per must be day or period") }
-        if per == "day", from != nil || to != nil { throw ValidationError("--from/--to bound a period: add --per period") }
+        if per == .day, from != nil || to != nil { throw ValidationError("--from/--to bound a period: add --per period") }
         for d in [from, to].compactMap({ $0 }) where CivilDate.days(fromISO: d) == nil {
             throw ValidationError("'\(d)' is not a date (YYYY-MM-DD)")
         }
     }
 
     func run() throws {
-        let period: MetricPeriod = per == "day" ? .day
+        let period: MetricPeriod = per == .day ? .day
             : .period(from: from.flatMap(CivilDate.days(fromISO:)), to: to.flatMap(CivilDate.days(fromISO:)))
         let cwd = FileManager.default.currentDirectoryPath
-        let source: MetricsPipeline.Input = input.map { .file(path: ComponentBuilder.resolve($0, base: cwd), shown: $0, format: format) }
-            ?? .database(path: try store.location!.existingPath(), shown: store.db!, subject: shared.subject)
+        let source: MetricsPipeline.Input
+        if let input {
+            source = .file(path: ComponentBuilder.resolve(input, base: cwd), shown: input, format: format)
+        } else if let location = store.location {
+            source = .database(path: try location.existingPath(), shown: location.shown, subject: shared.subject)
+        } else {
+            return  // validate() requires one of them
+        }
         var sets = try MetricsPipeline.compute(source, period: period, metric: metric, shared: shared)
         if let subject = shared.subject { sets = sets.filter { $0.subject.text == subject } }
         sets.sort { ($0.subject.text, $0.metric.text, $0.firstDay, $0.lastDay) < ($1.subject.text, $1.metric.text, $1.firstDay, $1.lastDay) }

@@ -64,7 +64,7 @@ import Testing
 
     @Test func badArgumentsAreConfigurationErrors() throws {
         let bad = try E2E.run(["evaluate", "--input", Self.simglucose, "--model", "lstm"])
-        #expect(bad.code == 2 && bad.stderr.contains("unknown model 'lstm'"))
+        #expect(bad.code == 2 && bad.stderr.contains("'lstm' is invalid for '--model") && bad.stderr.contains("'ar2', 'ridge' or 'ridge-treatments'"))
         let horizon = try E2E.run(["evaluate", "--input", Self.simglucose, "--horizon", "7m"])
         #expect(horizon.code == 2 && horizon.stderr.contains("--horizon"))
         let both = try E2E.run(["evaluate"])

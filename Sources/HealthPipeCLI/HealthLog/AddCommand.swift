@@ -59,14 +59,14 @@ struct AddExercise: ParsableCommand {
     @OptionGroup var log: LogOptions
     @Option(help: "What it was, e.g. Cycling.") var name: String?
     @Option(help: "How long (minutes).") var minutes: Double
-    @Option(help: "light, medium or heavy.") var intensity: String?
+    @Option(help: "How hard.") var intensity: ExerciseIntensity?
     @OptionGroup var entry: EntryFlags
 
     func run() throws {
         var e = EntryRun(command: "healthpipe add exercise")
         e.set("name", name, flag: "--name")
         e.set("minutes", minutes, flag: "--minutes")
-        e.set("intensity", intensity, flag: "--intensity")
+        e.set("intensity", intensity?.text, flag: "--intensity")
         try ManualEntryRun.store(.exercise, e, at: entry.at, note: entry.note, id: entry.id, log)
     }
 }
@@ -75,14 +75,14 @@ struct AddEpisode: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "episode", abstract: "Log an illness or stress episode; without --end it stays open until `healthpipe episode end`.")
     @OptionGroup var log: LogOptions
-    @Argument(help: "illness or stress.") var kind: String
+    @Argument(help: "The episode's kind.") var kind: EpisodeKindArgument
     @Option(help: "When it began (default now).") var start: String = "now"
     @Option(help: "When it ended.") var end: String?
     @Option(help: "Free text.") var note: String?
     @Option(help: "The entry's id (default: kind and local start time).") var id: String?
 
     func run() throws {
-        guard let k = EntryKind(rawValue: kind.lowercased()), k.isEpisode else { throw usage("episode \(kind): illness or stress") }
+        let k = kind.kind
         var e = EntryRun(command: "healthpipe add episode")
         let now = nowToTheMinute
         if let end { e.at("end", try log.time(end, flag: "--end", now: now), flag: "--end") }

@@ -15,14 +15,11 @@ struct EntriesList: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List manual entries, oldest first.")
     @OptionGroup var log: LogOptions
     @OptionGroup var range: DayRange
-    @Option(help: "Only this kind: insulin, meal, exercise, illness, stress.") var kind: String?
+    @Option(help: "Only this kind.") var kind: EntryKindArgument?
     @Flag(help: "One JSON object per entry and line.") var json = false
 
     func run() throws {
-        let wanted = try kind.map { k -> EntryKind in
-            guard let e = EntryKind(rawValue: k.lowercased()), e != .report else { throw usage("--kind \(k): insulin, meal, exercise, illness or stress") }
-            return e
-        }
+        let wanted = kind?.kind
         let q = try log.queries()
         let who = try log.who  // resolved once: it reads the store
         let days = try range.resolve(log, span: DayRange.everything) ?? (0...0)
@@ -66,7 +63,7 @@ struct EntriesEdit: ParsableCommand {
     @Option(help: "Meal fat (g).") var fat: Double?
     @Option(help: "Meal or exercise name.") var name: String?
     @Option(help: "Exercise minutes.") var minutes: Double?
-    @Option(help: "Exercise intensity: light, medium, heavy.") var intensity: String?
+    @Option(help: "Exercise intensity.") var intensity: ExerciseIntensity?
     @Option(help: "Episode end.") var end: String?
     @Option(help: "Note text.") var note: String?
 
@@ -105,7 +102,7 @@ struct EntriesEdit: ParsableCommand {
         case .exercise:
             e.set("name", name ?? (old.subtype.isEmpty ? nil : old.subtype.text), flag: "--name")
             e.set("minutes", minutes ?? Double(old.end - old.start) / 60, flag: "--minutes")
-            e.set("intensity", intensity ?? (old.intensity.isEmpty ? nil : old.intensity.text), flag: "--intensity")
+            e.set("intensity", intensity?.text ?? (old.intensity.isEmpty ? nil : old.intensity.text), flag: "--intensity")
         case .illness, .stress:
             if let end { e.at("end", try log.time(end, flag: "--end", now: now), flag: "--end") }
             else if !old.flags.contains(.openEnded) { e.at("end", .init(utc: old.end, offset: old.utcOffset, flags: []), flag: "--end") }
@@ -127,11 +124,11 @@ struct EpisodeCommand: ParsableCommand {
 struct EpisodeEnd: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "end", abstract: "End the open illness or stress episode.")
     @OptionGroup var log: LogOptions
-    @Argument(help: "illness or stress.") var kind: String
+    @Argument(help: "The episode's kind.") var kind: EpisodeKindArgument
     @Option(help: "When it ended (default now).") var at: String = "now"
 
     func run() throws {
-        guard let k = EntryKind(rawValue: kind.lowercased()), k.isEpisode else { throw usage("episode end \(kind): illness or stress") }
+        let k = kind.kind
         guard FileManager.default.fileExists(atPath: log.dbPath),
               let open = try log.queries().openEpisode(subject: log.who, subtype: k.rawValue) else {
             let who = try log.who

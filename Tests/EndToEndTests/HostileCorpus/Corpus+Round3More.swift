@@ -215,7 +215,7 @@ extension HostileCorpus {
         HostileCase("import-without-files-exits-2", refused(["Missing expected argument"])) { box in
             Invocation(arguments: ["import", "--db", box.db])
         },
-        HostileCase("on-error-maybe-exits-2", refused(["expected fail, skip or quarantine"])) { box in try importInput(box, ["--on-error", "maybe"]) },
+        HostileCase("on-error-maybe-exits-2", refused(["'maybe' is invalid for '--on-error", "'fail', 'skip' or 'quarantine'"])) { box in try importInput(box, ["--on-error", "maybe"]) },
         HostileCase("timezone-on-mars-exits-2", refused(["unknown time zone 'Mars/Olympus'"])) { box in
             Invocation(arguments: ["import", try box.write("in.csv", CorpusData.clarity), "--db", box.db, "--timezone", "Mars/Olympus"])
         },
