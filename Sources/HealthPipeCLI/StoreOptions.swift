@@ -9,7 +9,7 @@ import PostgresStore
 struct StoreOptions: ParsableArguments {
     @Option(help: StoreOptions.help) var db: String
 
-    static let help = ArgumentHelp("The HealthPipe database, a SQLite file (`import` and `reaggregate` also take PostgreSQL: "
+    static let help = ArgumentHelp("The HealthPipe database, a SQLite file (`import`, `reaggregate`, `chart day|agp|days` and `page` also take PostgreSQL: "
                                    + "postgresql://user@host/db; postgresql:// alone takes the PG* variables).")
 
     var location: StoreLocation { StoreLocation(db) }
