@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI"], path: "Sources/healthpipe"),
 
         // Fuzzing entry points (docs/reliability.md): replayed by FuzzReplayTests, run by scripts/fuzz.sh.
-        .target(name: "FuzzTargets", dependencies: ["BuiltinPlugins", "CSVFormats", "SerialIMU", "HealthPipeCore", "Yams"],
+        .target(name: "FuzzTargets", dependencies: ["BuiltinPlugins", "CSVFormats", "JSONFormats", "SerialIMU", "HealthPipeCore", "Yams"],
                 path: "Fuzz/Targets"),
 
         // What the test targets share (a stage-context builder): swift-nio's NIOTestUtils is the model.
@@ -86,6 +86,8 @@ let package = Package(
                     dependencies: ["HealthPipeTestSupport", "SerialIMU", "HealthPipeAnalytics", "SQLiteStore", "CSerialPort", "BuiltinPlugins", "Charts"]),
         .testTarget(name: "ChartsTests", dependencies: ["HealthPipeTestSupport", "Charts", "HealthPipeAnalytics"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "BuiltinPlugins"]),
+        // Every detectable source reads its fixtures alike by path, stdin, pipe and byte by byte (SourceVerifier).
+        .testTarget(name: "SourceContractTests", dependencies: ["BuiltinPlugins", "HealthPipeTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe",
                                                    "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]
