@@ -8,8 +8,9 @@ import HealthPipeCore
 /// same counts and content hash, and — for a file it refuses — the same error.
 ///
 /// What legitimately differs and is not compared: the name of the input (the path, `-`, the FIFO's
-/// path or the in-memory name: provenance, quarantine rows and the input's `path` must each name
-/// *their* input, checked, then set aside) and the size, which a stream does not know (0).
+/// path or the in-memory name), set aside wherever the source reports it (provenance, quarantine rows,
+/// error texts, the input's `path`) — a name the records carry as data (an NDJSON record's own
+/// provenance) must still be equal — and the size, which a stream does not know (0).
 ///
 /// A source whose detector claims the fixture as a regular file but not from a stream (its
 /// descriptor's `detect` scores it 0 with `isRegularFile: false`: a workbook or zip read at random)
