@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI"], path: "Sources/healthpipe"),
 
         // Fuzzing entry points (docs/reliability.md): replayed by FuzzReplayTests, run by scripts/fuzz.sh.
-        .target(name: "FuzzTargets", dependencies: ["BuiltinPlugins", "CSVFormats", "SerialIMU", "HealthPipeCore", "Yams"],
+        .target(name: "FuzzTargets", dependencies: ["BuiltinPlugins", "CSVFormats", "JSONFormats", "SerialIMU", "HealthPipeCore", "Yams"],
                 path: "Fuzz/Targets"),
 
         // What the test targets share (a stage-context builder): swift-nio's NIOTestUtils is the model.
@@ -93,7 +93,13 @@ let package = Package(
         .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "HealthPipeCore"]),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "HealthPipeCore"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "BuiltinPlugins"]),
+<<<<<<< HEAD
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "HealthPipeStore", "CSQLite", "healthpipe",
+=======
+        // Every detectable source reads its fixtures alike by path, stdin, pipe and byte by byte (SourceVerifier).
+        .testTarget(name: "SourceContractTests", dependencies: ["BuiltinPlugins", "HealthPipeTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe",
+>>>>>>> i23-verify
                                                    "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]
 )

@@ -30,6 +30,8 @@ public struct FuzzTarget: Sendable {
 
     static let handMade: [FuzzTarget] = [
         FuzzTarget(name: "csv-reader", summary: "CSVRowReader: line splitting, libcsv, quote recovery, UTF-16", run: CSVReaderTarget.run),
+        FuzzTarget(name: "json-reader", summary: "JSONDocumentReader/JSONDocumentParser: objects cut at every offset, buffer limits",
+                   run: JSONReaderTarget.run),
         SourceTarget.make("clarity", component: "dexcom-clarity"),
         SourceTarget.make("libreview", component: "libreview"),
         SourceTarget.make("carelink", component: "medtronic-carelink"),

@@ -20,12 +20,15 @@ public final class ZipArchive: @unchecked Sendable {
 
     public init(path: String) throws {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // A zip is read at random: a stream cannot be. `-` (standard input to every HealthPipe input) is
+        // said so instead of "no such file"; O_NONBLOCK: a FIFO without a writer must not hang the open.
+        guard path != "-" else { throw ZipError(.unreadable, Self.notAFile("standard input is a stream")) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw ZipError(.unreadable, "cannot open the zip (\(String(cString: strerror(errno))))") }
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
-            throw ZipError(.unreadable, "the zip is not a regular file")
+            throw ZipError(.unreadable, Self.notAFile("it is a pipe or device, not a regular file"))
         }
         self.fd = fd
         fileSize = UInt64(st.st_size)
@@ -36,6 +39,10 @@ public final class ZipArchive: @unchecked Sendable {
     }
 
     deinit { close(fd) }
+
+    private static func notAFile(_ what: String) -> String {
+        "\(what): a zip is read at random, which a stream cannot be (save it to a file first)"
+    }
 
     /// The first entry with this exact path.
     public subscript(path: String) -> ZipEntry? { entries.first { $0.path == path } }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 @testable import CSVFormats
 
@@ -9,7 +10,7 @@ import Testing
     let path = SourceHarness.sample("medtronic-carelink/cgm_format_medtronics_test_livia_TRIMMED.csv")
 
     @Test func countsMatchTheFile() throws {
-        let r = try SourceHarness.run(CareLinkSource(options: SourceHarness.options(path)))
+        let r = try SourceRunner.run(CareLinkSource(options: SourceHarness.options(path)))
         // 1,909 lines, 2 of them blank (libcsv reports no row for them): 3 metadata, 2 markers, 2 headers,
         // 400 Pump rows (80 event markers, 280 alarms, 40 BG readings) and 1,500 Sensor rows (1,499
         // readings and one empty row).
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func spotChecks() throws {
-        let r = try SourceHarness.run(CareLinkSource(options: SourceHarness.options(path)))
+        let r = try SourceRunner.run(CareLinkSource(options: SourceHarness.options(path)))
         // Line 411, the first Sensor reading (line 410 is an empty row): `2747,00000;2021/07/25;00:32:50;…;55` (BST).
         let first = try #require(r.measurements.first { $0.metric == Metrics.glucose })
         #expect(first.provenance.line == 411 && first.value == 55)
@@ -60,7 +61,7 @@ import Testing
     }
 
     @Test func utcZone() throws {
-        let r = try SourceHarness.run(CareLinkSource(options: SourceHarness.options(path, zone: "UTC")))
+        let r = try SourceRunner.run(CareLinkSource(options: SourceHarness.options(path, zone: "UTC")))
         let first = try #require(r.measurements.first { $0.metric == Metrics.glucose })
         #expect(first.start == 1_627_173_170 && first.utcOffset == 0)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 @testable import CSVFormats
 
@@ -40,7 +41,7 @@ import Testing
 
     @Test func pumpExportInMmol() throws {
         let f = pumpFile()
-        let r = try SourceHarness.run(CareLinkSource(options: SourceHarness.options(try SourceHarness.file(f.text), zone: "UTC")))
+        let r = try SourceRunner.run(CareLinkSource(options: SourceHarness.options(try SourceHarness.file(f.text), zone: "UTC")))
         #expect(r.input.rejected == 2)
         #expect(r.quarantined.map { $0["line"] as? Int } == [21, 25])
         #expect(r.quarantined.first?["reason"] as? String == "unreadable date/time '32.07.2021 02:00:00'")
@@ -82,7 +83,7 @@ import Testing
         f.row("07/25/21", "12:05:00", ["Sensor Glucose (mg/dL)": "120", "Basal Rate (U/h)": "0.825"])
         f.row("07/25/21", "12:00:00", ["Event Marker": "\"Insulin: 4.5\""])
         f.row("07/25/21", "11:55:00", ["Event Marker": "Carbs: 30"])
-        let r = try SourceHarness.run(CareLinkSource(options: SourceHarness.options(try SourceHarness.file(f.text), zone: "UTC")))
+        let r = try SourceRunner.run(CareLinkSource(options: SourceHarness.options(try SourceHarness.file(f.text), zone: "UTC")))
         #expect(r.input.rejected == 0)
         #expect(r.measurements.map(\.value) == [120, 0.825])
         #expect(r.measurements[0].start == SourceHarness.utc(2021, 7, 25, 12, 5))
@@ -95,20 +96,20 @@ import Testing
         var f = F()
         f.useHeader(F.guardianHeader)
         f.row("2021/07/25", "12:00:00", ["Event Marker": "Insulin: ?"])
-        let r = try SourceHarness.run(CareLinkSource(options: SourceHarness.options(try SourceHarness.file(f.text), zone: "UTC")))
+        let r = try SourceRunner.run(CareLinkSource(options: SourceHarness.options(try SourceHarness.file(f.text), zone: "UTC")))
         #expect(r.events.first?.kind == .insulin && r.events.first?.insulin == nil && r.events.first?.note == "Insulin: ?")
     }
 
     @Test func notACareLinkFile() throws {
         let path = SourceHarness.sample("libreview/cgm_format_FreeStyle_Libre_3_synthetic.csv")
-        let error = try #require(throws: InputError.self) { try SourceHarness.run(CareLinkSource(options: SourceHarness.options(path))) }
+        let error = try #require(throws: InputError.self) { try SourceRunner.run(CareLinkSource(options: SourceHarness.options(path))) }
         #expect(error.reason.contains("not a CareLink export"))
     }
 
     @Test func missingZoneRefusesTheFile() throws {
         let path = SourceHarness.sample("medtronic-carelink/cgm_format_medtronics_test_livia_TRIMMED.csv")
         let error = try #require(throws: InputError.self) {
-            try SourceHarness.run(CareLinkSource(options: SourceHarness.options(path, zone: nil)))
+            try SourceRunner.run(CareLinkSource(options: SourceHarness.options(path, zone: nil)))
         }
         #expect(error.reason.contains("--timezone") && error.line == 8)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 @testable import CSVFormats
 
@@ -14,7 +15,7 @@ import Testing
         let cut = lines[99].range(of: ",0,")!.upperBound
         let partial = String(lines[99][..<lines[99].index(after: cut)])
         let path = try SourceHarness.file(lines[0..<99].joined(separator: "\n") + "\n" + partial, name: "cut.csv")
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
 
         #expect(r.measurements.count == 97)  // lines 3–99
         #expect(r.measurements.last?.provenance.line == 99)
@@ -36,7 +37,7 @@ import Testing
         f.row("13-04-2024 8:2O", 0, [F.historic: "104"])
         f.row("13-04-2024 08:25", 9, [F.notes: "future type"])
         let path = try SourceHarness.file(f.text)
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
 
         #expect(r.measurements.map(\.value) == [101, 103])
         #expect(r.events.count == 1 && r.events[0].subtype == Symbol("record type 9"))
@@ -54,7 +55,7 @@ import Testing
         f.row("13-04-2024 08:00", 0, [F.historic: "101"])
         f.lines.append("FreeStyle Libre 3,SERIAL-1,13-04-2024 08:05,0,10")
         f.row("13-04-2024 08:10", 0, [F.historic: "103"])
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(try SourceHarness.file(f.text)), dateOrder: nil))
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(try SourceHarness.file(f.text)), dateOrder: nil))
         #expect(r.measurements.map(\.value) == [101, 103])
         #expect(r.quarantined.first?["reason"] as? String == "row has 5 of the header's 19 columns (truncated?)")
     }
@@ -62,7 +63,7 @@ import Testing
     @Test func skipPolicyCountsWithoutWriting() throws {
         var f = F()
         f.row("13-04-2024 08:00", 0, [F.historic: "abc"])
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(try SourceHarness.file(f.text)), dateOrder: nil),
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(try SourceHarness.file(f.text)), dateOrder: nil),
                                       policy: .skip)
         #expect(r.context.skipped == 1 && r.quarantined.isEmpty && r.measurements.isEmpty)
     }
@@ -71,7 +72,7 @@ import Testing
         var f = F()
         f.row("13-04-2024 08:00", 0, [F.historic: "abc"])
         let source = LibreViewSource(options: SourceHarness.options(try SourceHarness.file(f.text)), dateOrder: nil)
-        #expect(throws: StageFailure.self) { try SourceHarness.run(source, policy: .fail) }
+        #expect(throws: StageFailure.self) { try SourceRunner.run(source, policy: .fail) }
     }
 
     @Test func contradictoryDatesAreAnErrorNamingBothLines() throws {
@@ -80,12 +81,12 @@ import Testing
         f.row("01-14-2024 08:00", 0, [F.historic: "100"])
         let path = try SourceHarness.file(f.text)
         let error = try #require(throws: InputError.self) {
-            try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
+            try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
         }
         #expect(error.reason.contains("line 3 '13-01-2024 08:00'") && error.reason.contains("line 4 '01-14-2024 08:00'"))
         #expect(error.reason.contains("date_order"))
         // With the order configured, the row that does not fit is rejected and the rest land.
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: .dmy))
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: .dmy))
         #expect(r.measurements.count == 1 && r.input.rejected == 1 && r.quarantined.first?["line"] as? Int == 4)
     }
 
@@ -95,18 +96,18 @@ import Testing
         f.row("03-04-2024 08:00", 0, [F.historic: "110"])
         let path = try SourceHarness.file(f.text)
         let error = try #require(throws: InputError.self) {
-            try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
+            try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
         }
         #expect(error.reason.contains("date_order: dmy") && error.reason.contains("2 rows"))
-        let mdy = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: .mdy))
+        let mdy = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: .mdy))
         #expect(mdy.measurements[0].start == SourceHarness.utc(2024, 1, 2, 8, 0))
-        let dmy = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: .dmy))
+        let dmy = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: .dmy))
         #expect(dmy.measurements[0].start == SourceHarness.utc(2024, 2, 1, 8, 0))
     }
 
     @Test func missingZoneRefusesTheFile() throws {
         let error = try #require(throws: InputError.self) {
-            try SourceHarness.run(LibreViewSource(options: SourceHarness.options(sample, zone: nil), dateOrder: nil))
+            try SourceRunner.run(LibreViewSource(options: SourceHarness.options(sample, zone: nil), dateOrder: nil))
         }
         #expect(error.reason.contains("--timezone") && error.line == 3)
     }
@@ -114,7 +115,7 @@ import Testing
     @Test func notALibreViewFile() throws {
         let path = SourceHarness.sample("medtronic-carelink/cgm_format_medtronics_test_livia_TRIMMED.csv")
         let error = try #require(throws: InputError.self) {
-            try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: .dmy))
+            try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: .dmy))
         }
         #expect(error.reason.contains("not a LibreView export"))
     }
@@ -133,8 +134,8 @@ import Testing
             close(fd)
         }
         writer.start()
-        let piped = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(fifo), dateOrder: nil))
-        let file = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(sample), dateOrder: nil))
+        let piped = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(fifo), dateOrder: nil))
+        let file = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(sample), dateOrder: nil))
         #expect(piped.measurements.count == file.measurements.count && piped.measurements.count > 1000)
         #expect(piped.events.count == file.events.count)
         #expect(piped.input.hash == file.input.hash)

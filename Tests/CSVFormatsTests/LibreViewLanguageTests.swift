@@ -1,5 +1,6 @@
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 @testable import CSVFormats
 
@@ -47,16 +48,16 @@ import Testing
          row("\(day) 08:13", 6, width: width)]
     }
 
-    func run(_ text: String, zone: String = "Europe/Berlin") throws -> SourceHarness.Result {
+    func run(_ text: String, zone: String = "Europe/Berlin") throws -> SourceOutput {
         let path = try SourceHarness.file(text)
-        return try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path, zone: zone), dateOrder: nil))
+        return try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path, zone: zone), dateOrder: nil))
     }
 
     func detect(_ text: String) -> Int {
         libreViewComponent.detect!(FileSniff(path: "x.csv", prefix: Array(text.utf8)))
     }
 
-    func expectAllKinds(_ r: SourceHarness.Result, _ what: String) {
+    func expectAllKinds(_ r: SourceOutput, _ what: String) {
         #expect(r.input.rejected == 0, "\(what): \(r.quarantined)")
         #expect(r.measurements.filter { $0.metric == Metrics.glucose }.map(\.value) == [110, 118], "\(what)")
         #expect(r.measurements.filter { $0.metric == Symbol("blood_glucose") }.map(\.value) == [121], "\(what)")

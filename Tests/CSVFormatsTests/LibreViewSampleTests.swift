@@ -1,5 +1,6 @@
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 @testable import CSVFormats
 
@@ -8,7 +9,7 @@ import Testing
     let path = SourceHarness.sample("libreview/cgm_format_FreeStyle_Libre_3_synthetic.csv")
 
     @Test func countsMatchTheFile() throws {
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
         // 5,559 lines: preamble + header + 4,305 type 0 + 316 type 1 + 936 type 6 (all 936 empty: read, not stored).
         #expect(r.input.rowsRead == 5559)
         #expect(r.input.measurements == 4621)
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func spotChecksInLondon() throws {
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
         // Line 3: `12-04-1961 22:30,0,98`, British Summer Time in April 1961 (+01:00).
         let first = try #require(r.measurements.first)
         #expect(first.provenance.line == 3)
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func spotChecksInUTC() throws {
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: nil))
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: nil))
         let first = try #require(r.measurements.first)
         #expect(first.start == SourceHarness.utc(1961, 4, 12, 22, 30))
         #expect(first.utcOffset == 0)

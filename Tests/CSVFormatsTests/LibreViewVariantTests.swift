@@ -1,5 +1,6 @@
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 import Testing
 @testable import CSVFormats
 
@@ -26,7 +27,7 @@ import Testing
         f.row("03-20-2021 12:40 PM", 4, [F.meal: "3", F.correction: "1", F.userChange: "0.5"])
         f.row("03-20-2021 12:45 PM", 4, [F.rapidText: "Yes"])
         let path = try SourceHarness.file(f.text)
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path, zone: "America/New_York"), dateOrder: nil))
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path, zone: "America/New_York"), dateOrder: nil))
 
         #expect(r.input.rowsRead == 16 && r.input.rejected == 0)
         #expect(r.measurements.count == 4)
@@ -59,7 +60,7 @@ import Testing
         f.row("22-11-2024 18:00", 1, [F.scan: "\"10,0\""])
         f.row("22-11-2024 18:05", 2, [F.strip: "3.9", F.ketone: "1.2"])
         let path = try SourceHarness.file(f.text)
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: nil))
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: nil))
         #expect(r.input.rejected == 0)
         let g = r.measurements.filter { $0.unit == CanonicalUnits.glucose }
         // 5.5 × 18.0156 = 99.09 → 99; 10.0 → 180.16 → 180; 3.9 → 70.26 → 70.
@@ -80,7 +81,7 @@ import Testing
         f.row("11-22-2024 21:35", 0, [F.historic: "101"])
         f.row("11-22-2024 21:50", 1, [F.scan: "99"])
         let path = try SourceHarness.file(f.text)
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: nil))
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: nil))
         #expect(r.measurements.map(\.value) == [101, 99])
         #expect(r.measurements[0].start == SourceHarness.utc(2024, 11, 22, 21, 35))
     }
@@ -90,7 +91,7 @@ import Testing
             + "Dispositivo,Numero de serie,Sello de tiempo del dispositivo,Tipo de registro,Historial de glucosa mg/dL\n"
             + "FreeStyle Libre 2,XYZ,13-01-2024 08:00,0,110\n"
             + "FreeStyle Libre 2,XYZ,13-01-2024 08:15,0,115\n"
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(try SourceHarness.file(text), zone: "UTC"),
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(try SourceHarness.file(text), zone: "UTC"),
                                                       dateOrder: nil))
         #expect(r.measurements.map(\.value) == [110, 115])
         #expect(r.measurements[0].source == Symbol("FreeStyle Libre 2"))
@@ -102,13 +103,13 @@ import Testing
         f.row("31-03-2024 01:30", 0, [F.historic: "100"])  // in the spring-forward gap
         f.row("27-10-2024 01:30", 0, [F.historic: "110"])  // occurs twice at fall-back
         let path = try SourceHarness.file(f.text)
-        let r = try SourceHarness.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
+        let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
         #expect(r.measurements[0].start == SourceHarness.utc(2024, 3, 31, 1, 30) && r.measurements[0].flags == .nonexistentLocalTime)
         #expect(r.measurements[1].start == SourceHarness.utc(2024, 10, 27, 0, 30) && r.measurements[1].flags == .ambiguousLocalTime)
         // With `ambiguous_time: error` the repeated hour's row is rejected, not guessed.
         var strict = SourceHarness.options(path)
         strict.ambiguous = .error
-        let e = try SourceHarness.run(LibreViewSource(options: strict, dateOrder: nil))
+        let e = try SourceRunner.run(LibreViewSource(options: strict, dateOrder: nil))
         #expect(e.measurements.count == 1 && e.quarantined.first?["line"] as? Int == 4)
         #expect((e.quarantined.first?["reason"] as? String)?.contains("occurs twice") == true)
     }

@@ -47,9 +47,9 @@ import Testing
         #expect(glucose[2].provenance.line == 9)
 
         // The "abc" row is rejected whole: its heart rate is not stored either.
-        #expect(out.quarantined.count == 1)
-        #expect(out.quarantined[0].contains("\"line\":6"))
-        #expect(out.quarantined[0].contains("glucose ('glucose (mmol/l)'): 'abc' is not a number"))
+        #expect(out.quarantineLines.count == 1)
+        #expect(out.quarantineLines[0].contains("\"line\":6"))
+        #expect(out.quarantineLines[0].contains("glucose ('glucose (mmol/l)'): 'abc' is not a number"))
         #expect(out.context.inputs.first?.rejected == 1)
     }
 
@@ -58,8 +58,8 @@ import Testing
         let c = try MappedSupport.adapter(Self.meter.replacingOccurrences(of: "header: 3", with: "header: auto"))
         let out = try MappedSupport.run(c, path: path)
         #expect(out.measurements.count == 1)
-        #expect(out.quarantined.count == 1)
-        #expect(out.quarantined[0].contains("timestamp '2024-03-05 07:30' does not match the format '%d.%m.%Y %H:%M'"))
+        #expect(out.quarantineLines.count == 1)
+        #expect(out.quarantineLines[0].contains("timestamp '2024-03-05 07:30' does not match the format '%d.%m.%Y %H:%M'"))
     }
 
     @Test func aFileOfAnotherFormatIsRefusedWhole() throws {
@@ -101,7 +101,7 @@ import Testing
         #expect(out.measurements.map(\.value) == [100, 101])  // the meter row is filtered out, not rejected
         #expect(out.measurements.map(\.subject.text) == ["ann", "me"])
         #expect(out.measurements.map(\.source.text) == ["g7", "fallback"])
-        #expect(out.quarantined.isEmpty)
+        #expect(out.quarantineLines.isEmpty)
         // A filter column must be among header_contains, like every structural column.
         #expect(throws: ConfigError.self) { _ = try MappedSupport.adapter(yaml) }
     }

@@ -14,7 +14,7 @@ import Testing
         #expect(meals.count == 528)        // rows with carbs_g != 0
         #expect(insulin.count == 40_320)   // every row delivers basal insulin
         #expect(out.events.count == 40_848)
-        #expect(out.quarantined.isEmpty)
+        #expect(out.quarantineLines.isEmpty)
         #expect(out.context.inputs.first?.rowsRead == 40_321)
         #expect(out.context.inputs.first?.measurements == 40_320)
         #expect(out.context.inputs.first?.rejected == 0)
@@ -58,11 +58,11 @@ import Testing
 
         #expect(out.measurements.count == 994)      // 1,000 rows, 6 with sgv < 40
         #expect(out.events.isEmpty)
-        #expect(out.quarantined.count == 6)
+        #expect(out.quarantineLines.count == 6)
         #expect(out.context.quarantined == 6)
         #expect(out.context.inputs.first?.rowsRead == 1_000)
-        #expect(out.quarantined.allSatisfy { $0.contains("is below the valid minimum 40") })
-        #expect(out.quarantined[0].contains("\"line\":246") && out.quarantined[0].contains("34"))
+        #expect(out.quarantineLines.allSatisfy { $0.contains("is below the valid minimum 40") })
+        #expect(out.quarantineLines[0].contains("\"line\":246") && out.quarantineLines[0].contains("34"))
         #expect(out.measurements.map(\.value).reduce(0, +) == 167_216)
 
         // "2026-04-05T20:30:29.000Z",1775421029000,162,"Flat",   (empty device: the adapter's source)
@@ -80,7 +80,7 @@ import Testing
         let path = MappedSupport.packageRoot.appendingPathComponent("samples/nightscout/cgm_format_nightscout_entries.csv").path
         let c = try MappedSupport.bundled("nightscout-entries-csv")
         let skipped = try MappedSupport.run(c, path: path, policy: .skip)
-        #expect(skipped.context.skipped == 6 && skipped.quarantined.isEmpty && skipped.measurements.count == 994)
+        #expect(skipped.context.skipped == 6 && skipped.quarantineLines.isEmpty && skipped.measurements.count == 994)
         #expect(throws: StageFailure.self) { _ = try MappedSupport.run(c, path: path, policy: .fail) }
     }
 
@@ -90,7 +90,7 @@ import Testing
         #expect(out.measurements.map(\.value) == [178, 181])
         #expect(out.measurements.map(\.source.text) == ["dexcom", "dexcom"])
         #expect(out.measurements[0].start == 1_405_792_155)
-        #expect(out.quarantined.count == 1)  // sgv 5, NOT COMPUTABLE
+        #expect(out.quarantineLines.count == 1)  // sgv 5, NOT COMPUTABLE
     }
 
     @Test func nightscoutExporterCGMSection() throws {
@@ -98,7 +98,7 @@ import Testing
         let c = try MappedSupport.bundled("nightscout-exporter-cgm")
         let out = try MappedSupport.run(c, path: path, timezone: "America/New_York")
         #expect(out.measurements.count == 100)  // the CGM section; treatments are not read
-        #expect(out.quarantined.isEmpty)
+        #expect(out.quarantineLines.isEmpty)
         #expect(out.measurements.map(\.value).reduce(0, +) == 15_418)
         // "4/7/2026","7:59:42 PM","129" in New York (EDT, −4 h)
         #expect(out.measurements[0].start == 1_775_606_382)

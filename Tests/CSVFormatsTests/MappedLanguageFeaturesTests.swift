@@ -42,7 +42,7 @@ import Testing
         #expect(c.detect!(try FileSniff.read(path: da)) > 0)
 
         let a = try MappedSupport.run(c, path: en)
-        #expect(a.quarantined.isEmpty)
+        #expect(a.quarantineLines.isEmpty)
         #expect(a.measurements.map(\.value) == [186])
         #expect(a.measurements[0].start == MappedSupport.utc(2017, 8, 7, 21, 42))
         #expect(a.events.filter { $0.kind == .meal }.map(\.carbs) == [40])
@@ -51,7 +51,7 @@ import Testing
         #expect(a.events.first { $0.kind == .note }?.start == MappedSupport.utc(2017, 8, 6, 0, 5))
 
         let b = try MappedSupport.run(c, path: da)
-        #expect(b.quarantined.isEmpty)
+        #expect(b.quarantineLines.isEmpty)
         // 5,5 and 6.1 mmol/L (either mark) → 99 and 110 mg/dL.
         #expect(b.measurements.map(\.value) == [99, 110])
         #expect(b.events.map(\.carbs) == [30.5])

@@ -41,7 +41,7 @@ import Testing
         #expect(c.detect!(try FileSniff.read(path: path)) > 0)
         let out = try MappedSupport.run(c, path: path)
         // "120/80" of the unlisted Pressure type is skipped, not rejected.
-        #expect(out.quarantined.isEmpty)
+        #expect(out.quarantineLines.isEmpty)
         #expect(out.measurements.filter { $0.metric.text == "glucose" }.map(\.value) == [120])
         #expect(out.measurements.filter { $0.metric.text == "blood_glucose" }.map(\.value) == [131, 99])
         let meal = out.events.first { $0.kind == .meal }
@@ -58,7 +58,7 @@ import Testing
         let path = try MappedSupport.temporaryFile("bad.csv", "kind,value,at,text,edited\nSensor,120,2024-03-05 07:00,,\nSensor,high,2024-03-05 07:05,,\n")
         let out = try MappedSupport.run(c, path: path)
         #expect(out.measurements.count == 1)
-        #expect(out.quarantined.count == 1 && out.quarantined[0].contains("'high' is not a number"))
+        #expect(out.quarantineLines.count == 1 && out.quarantineLines[0].contains("'high' is not a number"))
     }
 
     @Test func rowTypeMistakesAreLocated() throws {

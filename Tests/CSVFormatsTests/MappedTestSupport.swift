@@ -3,8 +3,7 @@ import HealthPipeCore
 import HealthPipeTestSupport
 @testable import CSVFormats
 
-/// Paths and a tiny harness for the mapped-CSV tests: build a component from YAML, run it on a
-/// file with a real StageContext, collect what it emits and what it quarantined.
+/// Paths and adapters for the mapped-CSV tests; `run` builds a component and runs it with `SourceRunner`.
 enum MappedSupport {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -45,37 +44,12 @@ enum MappedSupport {
         try MappedCSVAdapters.component(document: ConfigDocument(file: file, text: yaml, environment: [:]))
     }
 
-    struct Outcome {
-        var measurements: [HealthPipeCore.Measurement] = []
-        var events: [Event] = []
-        var batches = 0
-        var context: StageContext
-        var quarantined: [String]  // NDJSON lines
-    }
-
     /// Runs the source on `path` with extra stage options (YAML lines) and run settings.
     static func run(_ c: ComponentDescriptor, path: String, options: String = "", timezone: String? = nil,
-                    policy: ErrorPolicy = .quarantine) throws -> Outcome {
-        let yaml = "type: \(c.name)\npath: \"\(path)\"\n" + options
-        let doc = try ConfigDocument(file: "pipeline.yaml", text: yaml, environment: [:])
-        let builder = ComponentBuilder(stageName: "in", document: doc, node: doc.root,
-                                       settings: RunSettings(timezone: timezone, subject: "me", baseDirectory: "/"))
-        guard let source = try c.build(builder) as? Source else { throw MappedTestFailure("not a source") }
-        let qpath = FileManager.default.temporaryDirectory
-            .appendingPathComponent("mapped-quarantine-\(UUID().uuidString).ndjson").path
-        defer { try? FileManager.default.removeItem(atPath: qpath) }
-        let quarantine = QuarantineWriter(path: qpath)
-        let context = StageContext.forTesting(c.name, name: "in", policy: policy, quarantine: quarantine)
-        var out = Outcome(context: context, quarantined: [])
-        try source.run(context: context) { batch in
-            out.batches += 1
-            out.measurements += batch.measurements
-            out.events += batch.events
-        }
-        quarantine.close()
-        let text = (try? String(contentsOfFile: qpath, encoding: .utf8)) ?? ""
-        out.quarantined = text.split(separator: "\n").map(String.init)
-        return out
+                    policy: ErrorPolicy = .quarantine) throws -> SourceOutput {
+        let source = try SourceRunner.build(c, path: path, options: options,
+                                            settings: RunSettings(timezone: timezone, subject: "me", baseDirectory: "/"))
+        return try SourceRunner.run(source, type: c.name, policy: policy)
     }
 
     /// Seconds since the epoch of a UTC civil time.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ZIPFoundation
 @testable import ZipReading
@@ -159,5 +160,31 @@ import ZIPFoundation
         let entry = try #require(zip["big/export.xml"])
         #expect(entry.uncompressedSize == UInt64(content.count))
         #expect(try zip.contents(of: entry, limit: 100) == content)
+    }
+
+    /// A zip is read at random: a FIFO with nobody writing (a workbook or export.zip given as
+    /// `<(…)`, read once already by format detection) used to block the open for ever; standard
+    /// input was "no such file". Both are refused at once, saying that a stream cannot be read.
+    @Test func aStreamIsRefusedAtOnceNotAHang() throws {
+        let fifo = Self.temporaryPath("export.zip")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let opened = DispatchSemaphore(value: 0)
+        let message = Mutex("")
+        Thread {
+            do { _ = try ZipArchive(path: fifo) } catch { message.withLock { $0 = String(describing: error) } }
+            opened.signal()
+        }.start()
+        let prompt = opened.wait(timeout: .now() + 10) == .success
+        #expect(prompt, "opening a FIFO nobody writes to blocked")
+        if !prompt {  // let the blocked open through so the thread ends
+            let w = open(fifo, O_WRONLY | O_NONBLOCK)
+            if w >= 0 { close(w) }
+            _ = opened.wait(timeout: .now() + 10)
+        }
+        #expect(message.withLock { $0 }.contains("a pipe or device, not a regular file"))
+        #expect(throws: ZipError.self) { try ZipArchive(path: "-") }
+        do { _ = try ZipArchive(path: "-") } catch {
+            #expect(String(describing: error).contains("standard input is a stream: a zip is read at random"))
+        }
     }
 }

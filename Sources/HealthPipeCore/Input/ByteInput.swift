@@ -26,6 +26,8 @@ public final class ByteInput: @unchecked Sendable {
     private var scratch: [UInt8] = []
     /// The bytes of an input that lives in memory (`provide`), for rewinding.
     private var memory: [UInt8]?
+    /// The most one `read` returns (`provide(…, readSize:)`): a test delivers bytes as a slow pipe may.
+    private var readSize = Int.max
     /// How long a stream read waits before looking at the stop flag again.
     static let pollMilliseconds: Int32 = 200
 
@@ -68,9 +70,11 @@ public final class ByteInput: @unchecked Sendable {
     }
 
     /// Makes the next `open(path)` read `bytes` instead of the file system: for tests and fuzzing,
-    /// which drive real sources through their real input path without touching the disk.
-    public static func provide(_ bytes: [UInt8], as path: String) {
+    /// which drive real sources through their real input path without touching the disk. `readSize`
+    /// caps each `read` (1: one byte at a time, so every read boundary a source can meet is met).
+    public static func provide(_ bytes: [UInt8], as path: String, readSize: Int = .max) {
         let input = ByteInput(path: path, fd: -1, kind: .regularFile, size: Int64(bytes.count))
+        input.readSize = max(1, readSize)
         input.memory = bytes
         input.pending = bytes
         input.endOfInput = true
@@ -91,7 +95,7 @@ public final class ByteInput: @unchecked Sendable {
             return try readRaw(into: buffer)  // the common case: straight into the caller's buffer
         }
         while pendingStart == pending.count, !endOfInput { try fill(buffer.count) }
-        let n = min(buffer.count, pending.count - pendingStart)
+        let n = min(buffer.count, pending.count - pendingStart, readSize)
         if n == 0 { return 0 }
         pending.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + pendingStart, byteCount: n) }
         pendingStart += n

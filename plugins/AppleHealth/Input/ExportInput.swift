@@ -12,7 +12,8 @@ final class ExportInput {
     let xmlSize: Int64
     /// The zip entry holding the XML, when the input is a zip.
     let entryName: String?
-    private let archive: ZipArchive?
+    /// The zip (a stream's temporary copy), also read by `SideFiles`: a pipe cannot be opened again.
+    let archive: ZipArchive?
     private let entry: ZipEntry?
     private let plain: ByteInput?
     private var temporaryCopy: String?

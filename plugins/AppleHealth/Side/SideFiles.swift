@@ -72,8 +72,7 @@ struct SideFiles {
     /// Side files of the export, in name order.
     private func list() throws -> [File] {
         if let entryName = input.entryName {
-            let archive: ZipArchive
-            do { archive = try ZipArchive(path: input.path) } catch { return [] }
+            guard let archive = input.archive else { return [] }
             let base = entryName.split(separator: "/").dropLast().joined(separator: "/")
             let prefix = base.isEmpty ? "" : base + "/"
             var out: [File] = []

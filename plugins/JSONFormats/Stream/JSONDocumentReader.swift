@@ -17,6 +17,10 @@ final class JSONDocumentReader {
     static let maxDocument = 64 << 20
 
     let path: String
+    /// The first read buffer and the largest object held: `chunk`/`maxDocument` unless a test or the
+    /// fuzzer shrinks them, so short inputs reach buffer growth and the size limit.
+    private let firstBuffer: Int
+    private let largest: Int
     private(set) var size: Int64 = 0
     private var hasher = ContentHasher()
     /// Through `ByteInput`: a pipe or standard input that format detection began to read is taken
@@ -24,8 +28,11 @@ final class JSONDocumentReader {
     private let input: ByteInput
     private let document: JSONDocument
 
-    init(path: String, table: JSONPathTable) throws {
+    init(path: String, table: JSONPathTable, chunk: Int = JSONDocumentReader.chunk,
+         maxDocument: Int = JSONDocumentReader.maxDocument) throws {
         self.path = path
+        firstBuffer = chunk
+        largest = maxDocument
         document = JSONDocument(table: table)
         input = try ByteInput.open(path)
         size = input.size
@@ -36,7 +43,7 @@ final class JSONDocumentReader {
 
     /// Calls `body` with each object; `problem` gets what cannot be read (with its line), and reading goes on.
     func forEach(progress: (Int) -> Void, _ body: (JSONDocument) throws -> Void, problem: (Problem) throws -> Void) throws {
-        var cap = Self.chunk
+        var cap = firstBuffer
         var buf = UnsafeMutablePointer<UInt8>.allocate(capacity: cap)
         defer { buf.deallocate() }
         var filled = 0, pos = 0, eof = false, first = true
@@ -54,7 +61,7 @@ final class JSONDocumentReader {
                 pos = 0
             }
             if filled == cap {
-                guard cap < Self.maxDocument else { return false }
+                guard cap < largest else { return false }
                 let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: cap * 2)
                 bigger.update(from: buf, count: filled)
                 buf.deallocate()
@@ -169,7 +176,7 @@ final class JSONDocumentReader {
                 }
                 // Too large to hold: refused (its first bytes kept), skipped to its end, and the file read on.
                 try problem(Problem(line: line, reason: (inArray ? "$[\(index)]: " : "")
-                                    + "an object larger than \(Self.maxDocument >> 20) MiB is not read (its first 512 bytes are kept)",
+                                    + "an object larger than \(largest >> 20) MiB is not read (its first 512 bytes are kept)",
                                     raw: raw))
                 if inArray { try skipValue() } else { try skipLine() }
                 index += 1

@@ -1,0 +1,45 @@
+/// The files every detectable file source is verified on (`SourceContractTests`), by path from the
+/// repository root: excerpts of real exports (Tests/Fixtures/real), the bundled samples, and for a
+/// format with neither, a small excerpt kept here in Fixtures/ (cut from its Fuzz/corpus seed, which
+/// comes from samples/ or the adapter's own example). A new format gets a line here, or the suite fails.
+enum SourceFixtures {
+    static let table: [String: [String]] = [
+        "apple-health": ["samples/apple-health/healthkit-to-sqlite_tests_export.xml", "samples/apple-health/healthkit-to-sqlite_export.zip",
+                         "Tests/Fixtures/real/apple-health/apple-health-en-us-ios12.xml"],
+        "contour-diabetes-app": ["Tests/SourceContractTests/Fixtures/contour-diabetes-app-en.csv"],
+        "dexcom-clarity": ["samples/dexcom-clarity/clarity_eu_mmol.csv", "Tests/Fixtures/real/clarity/clarity-en-g7-mgdl.csv",
+                           "Tests/Fixtures/real/clarity/clarity-ja-g7-mgdl.csv"],
+        "dexcom-clarity-xlsx": ["samples/dexcom-clarity/clarity_eu_mmol.xlsx", "Tests/Fixtures/real/clarity/clarity-en-g7-excel-mac.xlsx"],
+        "eversense": ["Tests/Fixtures/real/eversense/eversense-dms-en-mgdl.xlsx"],
+        "export-zip": ["Tests/SourceContractTests/Fixtures/export-zip-glooko-de.zip"],
+        "glooko-basal": ["Tests/SourceContractTests/Fixtures/glooko-basal.csv"],
+        "glooko-bg": ["Tests/Fixtures/real/glooko/glooko-de-bg.csv"],
+        "glooko-bolus": ["Tests/Fixtures/real/glooko/glooko-de-bolus.csv"],
+        "glooko-cgm": ["Tests/Fixtures/real/glooko/glooko-de-cgm.csv"],
+        "health-reports": ["samples/health-reports/health_log_long.csv", "samples/health-reports/health_log_wide.csv"],
+        "health-reports-json": ["samples/health-reports/health_log.json"],
+        "levels": ["Tests/Fixtures/real/levels/levels-export.csv"],
+        "libreview": ["Tests/Fixtures/real/libreview/libreview-en-mmol-crlf-notes.csv", "Tests/Fixtures/real/libreview/libreview-de-real-blank-line.csv",
+                      "Tests/Fixtures/real/libreview/libreview-zh-tw-21-columns.csv"],
+        "lingo": ["Tests/Fixtures/real/lingo/lingo-en-gb-mmol.csv"],
+        "medtronic-carelink": ["Tests/Fixtures/real/carelink/carelink-en-780g-mmol.csv", "Tests/Fixtures/real/carelink/carelink-en-guardian-connect-eu.csv"],
+        "mylife": ["Tests/Fixtures/real/mylife/mylife-de-logbook.csv"],
+        "mysugr": ["Tests/Fixtures/real/mysugr/mysugr-da-mmol.csv"],
+        "ndjson-source": ["Tests/SourceContractTests/Fixtures/ndjson-records.ndjson"],
+        "nightscout": ["samples/nightscout/nightscout_mongoexport_entries.json", "samples/nightscout/nightscout_devicestatus.json",
+                       "samples/nightscout/nightscout_treatments_loop.json", "samples/nightscout/cgm_format_nightscout_profile.json",
+                       "Tests/Fixtures/real/nightscout/nightscout-loop-entries.json", "Tests/Fixtures/real/nightscout/nightscout-aaps-treatments.json"],
+        "nightscout-entries-csv": ["Tests/SourceContractTests/Fixtures/nightscout-entries.csv"],
+        "nightscout-exporter": ["Tests/Fixtures/real/nightscout/nightscout-exporter-with-treatments.csv"],
+        "nightscout-exporter-cgm": ["Tests/SourceContractTests/Fixtures/nightscout-exporter-cgm.csv"],
+        "nutrisense": ["Tests/Fixtures/real/nutrisense/nutrisense-export.csv"],
+        "simglucose": ["Tests/SourceContractTests/Fixtures/simglucose.csv"],
+        "tandem-tconnect": ["Tests/Fixtures/real/tandem/tandem-en-therapy-timeline.csv", "samples/tandem/tconnect_therapy_timeline.csv"],
+        "tidepool": ["samples/tidepool/tidepool_export.json", "samples/overlap/tidepool_cbg.json"],
+        "xdrip-sidiary": ["Tests/SourceContractTests/Fixtures/xdrip-sidiary.csv"],
+        "yourloops-activity": ["Tests/Fixtures/real/yourloops/yourloops-physicalactivities.csv"],
+        "yourloops-bolus": ["Tests/Fixtures/real/yourloops/yourloops-bolus.csv"],
+        "yourloops-cgm": ["Tests/Fixtures/real/yourloops/yourloops-cbg.csv"],
+        "yourloops-meals": ["Tests/Fixtures/real/yourloops/yourloops-meals.csv"],
+    ]
+}
