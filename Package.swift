@@ -93,13 +93,9 @@ let package = Package(
         .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "HealthPipeCore"]),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "HealthPipeCore"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "BuiltinPlugins"]),
-<<<<<<< HEAD
-        .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "HealthPipeStore", "CSQLite", "healthpipe",
-=======
         // Every detectable source reads its fixtures alike by path, stdin, pipe and byte by byte (SourceVerifier).
         .testTarget(name: "SourceContractTests", dependencies: ["BuiltinPlugins", "HealthPipeTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "CSQLite", "healthpipe",
->>>>>>> i23-verify
+        .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "HealthPipeStore", "CSQLite", "healthpipe",
                                                    "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]
 )
