@@ -4,19 +4,20 @@ import json
 import sys
 
 
-def write_or_check(here, got, echo=False):
+def write_or_check(here, got, echo=False, sort_keys=False):
     """With --check, exit 1 unless expected.json (present) equals `got`; else write it (and with
-    `echo`, print it on one line)."""
+    `echo`, print it too). `sort_keys`: the file's keys sorted and non-ASCII escaped (CareLink, Tandem)."""
     target = here / "expected.json"
     if "--check" in sys.argv:
         if not target.exists() or json.loads(target.read_text()) != got:
             print("expected.json differs from what count.py computes")
             sys.exit(1)
         print("expected.json agrees")
-    else:
-        target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")
-        if echo:
-            print(json.dumps(got, ensure_ascii=False))
+        return
+    text = json.dumps(got, indent=2, sort_keys=True) if sort_keys else json.dumps(got, indent=2, ensure_ascii=False)
+    target.write_text(text + "\n")
+    if echo:
+        print(text if sort_keys else json.dumps(got, ensure_ascii=False))
 
 
 def main(here, compute, count):
