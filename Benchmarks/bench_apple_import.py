@@ -15,13 +15,12 @@ Prints a Markdown table of median wall seconds, peak RSS and ratios.
 import argparse
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import SHARED, WORK, build_floors, build_healthpipe, fresh, measure  # noqa: E402
+from measure import SHARED, WORK, build_floors, build_healthpipe, fresh, interleave, ratio_table  # noqa: E402
 
 
 
@@ -55,25 +54,13 @@ def main():
     if shutil.which("healthkit-to-sqlite") and not a.no_peers:
         jobs["healthkit-to-sqlite export.zip"] = lambda: ["healthkit-to-sqlite", zpath, db]
 
-    results = {name: [] for name in jobs}
-    for round_ in range(a.repeat):
-        for name, cmd in jobs.items():  # interleaved, so load on the machine hits all alike
-            if a.slow_once and round_ > 0 and name.startswith("healthkit-to-sqlite"):
-                continue
-            fresh(db)
-            results[name].append(measure(cmd()))
+    results = interleave(jobs, a.repeat, before=lambda: fresh(db),
+                         skip=lambda round_, name: a.slow_once and round_ > 0 and name.startswith("healthkit-to-sqlite"))
     size = os.path.getsize(xml) / 1e6
     zsize = os.path.getsize(zpath) / 1e6
-    ref = statistics.median(w for w, _, _ in results[ref_name])
-    xml_wall = statistics.median(w for w, _, _ in results["healthpipe import export.xml"])
     print(f"\nApple Health export, {a.records:,} top-level records, {size:.0f} MB XML ({zsize:.0f} MB zipped); "
           f"median of {a.repeat} runs\n")
-    print("| job | wall s (median) | peak RSS MiB | ÷ C reference | ÷ healthpipe on the XML |")
-    print("|---|---|---|---|---|")
-    for name, runs in results.items():
-        wall = statistics.median(w for w, _, _ in runs)
-        rss = max(r for _, r, _ in runs)
-        print(f"| {name} | {wall:.2f} | {rss:.0f} | {wall / ref:.2f} | {wall / xml_wall:.2f} |")
+    ratio_table(results, ref_name, "healthpipe on the XML", "healthpipe import export.xml")
 
 
 if __name__ == "__main__":

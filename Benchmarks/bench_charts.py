@@ -13,9 +13,9 @@ chart agp <= 150 ms, page <= 500 ms and <= 1.5 MB.
 Usage: python3 Benchmarks/bench_charts.py [--repeat 7] [--keep DIR] [--baseline BIN]
 Needs a release build (swift build -c release --product healthpipe). --baseline times another build's
 `chart day` and `page` in the same run (e.g. the previous commit's), side by side."""
-import argparse, os, statistics, subprocess, sys, tempfile
+import argparse, os, statistics, subprocess, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure import ROOT, SHARED, measure
+from measure import ROOT, clarity_csv, measure, work_folder
 
 BIN = os.path.join(ROOT, ".build", "release", "healthpipe")
 ROWS = 1_080_000  # ten years of EGV rows plus the events between them
@@ -27,13 +27,11 @@ def main():
     ap.add_argument("--keep")
     ap.add_argument("--baseline", help="another healthpipe binary whose chart day and page run in the same loop")
     a = ap.parse_args()
-    work = a.keep or tempfile.mkdtemp(prefix="hp-charts-")
-    os.makedirs(work, exist_ok=True)
+    work = work_folder(a.keep, "hp-charts-")
     csv = os.path.join(work, "clarity-10y.csv")
     db = os.path.join(work, "tenyears.sqlite")
     if not os.path.exists(db):
-        if not os.path.exists(csv):
-            subprocess.run([sys.executable, os.path.join(SHARED, "tools", "gen_cgm_csv.py"), "-n", str(ROWS), "-o", csv], check=True)
+        clarity_csv(csv, ROWS)
         subprocess.run([BIN, "import", csv, "--db", db, "--timezone", "Europe/London", "--subject", "bench"], check=True,
                        stdout=subprocess.DEVNULL)
     q = lambda sql: subprocess.run(["sqlite3", db, sql], capture_output=True, text=True, check=True).stdout.strip()

@@ -13,12 +13,10 @@ Prints a Markdown table of median wall seconds, peak RSS and ratios.
 import argparse
 import os
 import shutil
-import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import SHARED, WORK, build_floors, build_healthpipe, fresh, measure  # noqa: E402
+from measure import WORK, build_floors, build_healthpipe, clarity_csv, fresh, interleave, ratio_table  # noqa: E402
 
 
 PY_IMPORT = r'''
@@ -46,9 +44,7 @@ def main():
     ap.add_argument("--slow-once", action="store_true", help="run sqlite-utils (minutes) in the first round only")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
-    csv_path = os.path.join(WORK, f"clarity-{a.rows}.csv")
-    if not os.path.exists(csv_path):
-        subprocess.check_call([sys.executable, os.path.join(SHARED, "tools", "gen_cgm_csv.py"), "-n", str(a.rows), "-o", csv_path])
+    csv_path = clarity_csv(os.path.join(WORK, f"clarity-{a.rows}.csv"), a.rows)
     floors = build_floors()
     hp = build_healthpipe()
     db = os.path.join(WORK, "bench.sqlite")
@@ -62,23 +58,11 @@ def main():
     if shutil.which("sqlite-utils"):
         jobs["sqlite-utils insert --csv"] = lambda: ["sqlite-utils", "insert", db, "cgm", csv_path, "--csv"]
 
-    results = {name: [] for name in jobs}
-    for round_ in range(a.repeat):
-        for name, cmd in jobs.items():  # interleaved, so load on the machine hits all alike
-            if a.slow_once and round_ > 0 and name.startswith("sqlite-utils"):
-                continue
-            fresh(db)
-            results[name].append(measure(cmd()))
+    results = interleave(jobs, a.repeat, before=lambda: fresh(db),
+                         skip=lambda round_, name: a.slow_once and round_ > 0 and name.startswith("sqlite-utils"))
     size = os.path.getsize(csv_path) / 1e6
-    ref = statistics.median(w for w, _, _ in results["C csv_to_sqlite threads unique"])
-    imp = statistics.median(w for w, _, _ in results["sqlite3 .import --csv (untyped, no key)"])
     print(f"\nClarity CSV, {a.rows:,} rows, {size:.0f} MB; median of {a.repeat} runs\n")
-    print("| job | wall s (median) | peak RSS MiB | ÷ C reference | ÷ sqlite3 .import |")
-    print("|---|---|---|---|---|")
-    for name, runs in results.items():
-        wall = statistics.median(w for w, _, _ in runs)
-        rss = max(r for _, r, _ in runs)
-        print(f"| {name} | {wall:.2f} | {rss:.0f} | {wall / ref:.2f} | {wall / imp:.2f} |")
+    ratio_table(results, "C csv_to_sqlite threads unique", "sqlite3 .import", "sqlite3 .import --csv (untyped, no key)")
 
 
 if __name__ == "__main__":

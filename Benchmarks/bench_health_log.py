@@ -18,12 +18,11 @@ Prints a Markdown table of median wall seconds and peak RSS.
 import argparse
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import SHARED, WORK, build_healthpipe, fresh, measure  # noqa: E402
+from measure import WORK, build_healthpipe, clarity_csv, fresh, measure, median_table  # noqa: E402
 
 SETTINGS = """predict: false
 alerts: false
@@ -40,9 +39,7 @@ def main():
     ap.add_argument("--reference", help="another healthpipe binary to import with, side by side")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
-    csv_path = os.path.join(WORK, f"clarity-{a.rows}.csv")
-    if not os.path.exists(csv_path):
-        subprocess.check_call([sys.executable, os.path.join(SHARED, "tools", "gen_cgm_csv.py"), "-n", str(a.rows), "-o", csv_path])
+    csv_path = clarity_csv(os.path.join(WORK, f"clarity-{a.rows}.csv"), a.rows)
     hp = build_healthpipe()
     big, empty = os.path.join(WORK, "log-big.sqlite"), os.path.join(WORK, "log-empty.sqlite")
     settings = os.path.join(WORK, "log-settings.yml")
@@ -84,10 +81,7 @@ def main():
         note("process start (healthpipe --version)", [hp, "--version"])
 
     print(f"\n{a.rows:,} Clarity rows; median of {a.repeat} runs\n")
-    print("| job | seconds | peak RSS MiB |")
-    print("|---|---:|---:|")
-    for name, runs in times.items():
-        print(f"| {name} | {statistics.median(w for w, _ in runs):.3f} | {statistics.median(m for _, m in runs):.0f} |")
+    median_table(times, "seconds", 3, align="---:")
 
 
 if __name__ == "__main__":

@@ -17,11 +17,10 @@ Prints a Markdown table of median wall seconds and peak RSS.
 import argparse
 import datetime
 import os
-import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import SHARED, WORK, build_healthpipe, fresh, measure  # noqa: E402
+from measure import SHARED, WORK, build_healthpipe, fresh, measure, median_table  # noqa: E402
 
 
 NUMPY_BASELINE = r'''
@@ -108,10 +107,7 @@ def main():
         for name, job in jobs.items():
             results[name].append(job())
     print(f"Input: {rows:,} rows ({os.path.getsize(src) / 2**20:.0f} MiB), median of {a.repeat}\n")
-    print("| job | wall s | peak RSS MiB |")
-    print("|---|---|---|")
-    for name, rs in results.items():
-        print(f"| {name} | {statistics.median(r[0] for r in rs):.2f} | {statistics.median(r[1] for r in rs):.0f} |")
+    median_table(results, "wall s", 2)
 
 
 if __name__ == "__main__":

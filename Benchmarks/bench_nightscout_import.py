@@ -15,11 +15,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import SHARED, WORK, build_healthpipe, fresh, measure  # noqa: E402
+from measure import WORK, build_healthpipe, clarity_csv, fresh, measure  # noqa: E402
 
 
 def mongoexport(path, docs):
@@ -59,9 +58,7 @@ def main():
         return p
 
     ns = ns_file(a.docs)
-    clarity = os.path.join(WORK, f"clarity-{a.docs}.csv")
-    if not os.path.exists(clarity):
-        subprocess.check_call([sys.executable, os.path.join(SHARED, "tools", "gen_cgm_csv.py"), "-n", str(a.docs), "-o", clarity])
+    clarity = clarity_csv(os.path.join(WORK, f"clarity-{a.docs}.csv"), a.docs)
     hp = build_healthpipe()
     db = os.path.join(WORK, "bench-ns.sqlite")
     jobs = {

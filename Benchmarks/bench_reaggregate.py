@@ -7,9 +7,9 @@ Usage: python3 Benchmarks/bench_reaggregate.py [--repeat 3] [--keep DIR] [--base
 Needs a release build (swift build -c release). --baseline times a second binary (e.g. a copy of
 main's) side by side: each run of the branch is followed by the same run of the baseline on its own
 copy of the database, so both see the same machine load."""
-import argparse, math, os, random, shutil, subprocess, sys, tempfile
+import argparse, math, os, random, shutil, subprocess, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure import fresh, measure
+from measure import fresh, measure, work_folder
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, ".build", "release", "healthpipe")
@@ -58,8 +58,7 @@ def main():
     ap.add_argument("--keep")
     ap.add_argument("--baseline", help="another healthpipe binary to time side by side (interleaved)")
     a = ap.parse_args()
-    work = a.keep or tempfile.mkdtemp(prefix="hp-reagg-")
-    os.makedirs(work, exist_ok=True)
+    work = work_folder(a.keep, "hp-reagg-")
     csv = os.path.join(work, "tenyears.csv")
     db = os.path.join(work, "tenyears.sqlite")
     if not os.path.exists(db):

@@ -1,6 +1,7 @@
 """Shared benchmark plumbing: paths, fresh databases, release builds, and `measure`, which runs a
 command and reports wall seconds and peak resident memory (MiB) of that process."""
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -44,3 +45,55 @@ def measure(cmd, stdin=subprocess.DEVNULL, env=None):
             err.seek(0)
             print(f"command failed ({code}): {' '.join(cmd)}\n{err.read().decode(errors='replace')[-2000:]}", file=sys.stderr)
     return wall, usage.ru_maxrss / 1024.0, code
+
+
+def clarity_csv(path, rows):
+    """A synthetic Clarity export of `rows` rows at `path` (../shared/tools/gen_cgm_csv.py), made once."""
+    if not os.path.exists(path):
+        subprocess.check_call([sys.executable, os.path.join(SHARED, "tools", "gen_cgm_csv.py"), "-n", str(rows), "-o", path])
+    return path
+
+
+def work_folder(keep, prefix):
+    """The folder a benchmark keeps its inputs in: `--keep` (made if missing) or a new temporary one."""
+    work = keep or tempfile.mkdtemp(prefix=prefix)
+    os.makedirs(work, exist_ok=True)
+    return work
+
+
+def interleave(jobs, repeat, before=None, skip=None):
+    """Runs every job of `jobs` (name → function giving the command) once per round, `repeat` rounds,
+    interleaved so the machine's load hits all alike; `before()` runs ahead of each job, and
+    `skip(round, name)` leaves a job out of a round. Returns name → [(wall, rss, code)]."""
+    results = {name: [] for name in jobs}
+    for round_ in range(repeat):
+        for name, cmd in jobs.items():
+            if skip and skip(round_, name):
+                continue
+            if before:
+                before()
+            results[name].append(measure(cmd()))
+    return results
+
+
+def median_wall(runs):
+    return statistics.median(w for w, _, _ in runs)
+
+
+def ratio_table(results, ref, other_title, other):
+    """The markdown table of wall medians and peak memory, each job ÷ the `ref` job and ÷ the `other` job."""
+    ref_wall, other_wall = median_wall(results[ref]), median_wall(results[other])
+    print(f"| job | wall s (median) | peak RSS MiB | ÷ C reference | ÷ {other_title} |")
+    print("|---|---|---|---|---|")
+    for name, runs in results.items():
+        wall = median_wall(runs)
+        rss = max(r for _, r, _ in runs)
+        print(f"| {name} | {wall:.2f} | {rss:.0f} | {wall / ref_wall:.2f} | {wall / other_wall:.2f} |")
+
+
+def median_table(results, wall_title, digits, align="---"):
+    """The markdown table of each job's median wall seconds and median peak memory (runs are (wall, rss, …))."""
+    print(f"| job | {wall_title} | peak RSS MiB |")
+    print(f"|---|{align}|{align}|")
+    for name, runs in results.items():
+        print(f"| {name} | {statistics.median(r[0] for r in runs):.{digits}f} | {statistics.median(r[1] for r in runs):.0f} |")

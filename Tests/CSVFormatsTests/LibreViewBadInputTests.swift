@@ -75,14 +75,20 @@ import Testing
         #expect(throws: StageFailure.self) { try SourceRunner.run(source, policy: .fail) }
     }
 
-    @Test func contradictoryDatesAreAnErrorNamingBothLines() throws {
+    /// A file of historic readings (Device Timestamp text, value) read without date_order, which must
+    /// fail: the file's path and the error.
+    static func readWithoutDateOrder(_ rows: [(String, String)]) throws -> (path: String, error: InputError) {
         var f = F()
-        f.row("13-01-2024 08:00", 0, [F.historic: "100"])
-        f.row("01-14-2024 08:00", 0, [F.historic: "100"])
+        for (time, value) in rows { f.row(time, 0, [F.historic: value]) }
         let path = try SourceHarness.file(f.text)
         let error = try #require(throws: InputError.self) {
             try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
         }
+        return (path, error)
+    }
+
+    @Test func contradictoryDatesAreAnErrorNamingBothLines() throws {
+        let (path, error) = try Self.readWithoutDateOrder([("13-01-2024 08:00", "100"), ("01-14-2024 08:00", "100")])
         #expect(error.reason.contains("line 3 '13-01-2024 08:00'") && error.reason.contains("line 4 '01-14-2024 08:00'"))
         #expect(error.reason.contains("date_order"))
         // With the order configured, the row that does not fit is rejected and the rest land.
@@ -91,13 +97,7 @@ import Testing
     }
 
     @Test func undecidableDatesNeedTheOption() throws {
-        var f = F()
-        f.row("01-02-2024 08:00", 0, [F.historic: "100"])
-        f.row("03-04-2024 08:00", 0, [F.historic: "110"])
-        let path = try SourceHarness.file(f.text)
-        let error = try #require(throws: InputError.self) {
-            try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
-        }
+        let (path, error) = try Self.readWithoutDateOrder([("01-02-2024 08:00", "100"), ("03-04-2024 08:00", "110")])
         #expect(error.reason.contains("date_order: dmy") && error.reason.contains("2 rows"))
         let mdy = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path, zone: "UTC"), dateOrder: .mdy))
         #expect(mdy.measurements[0].start == SourceHarness.utc(2024, 1, 2, 8, 0))

@@ -74,16 +74,9 @@ import Testing
     /// Real 780G exports: the daily auto-insulin totals were imported as 21 U and 24 U boluses at midnight,
     /// a finger stick sent for calibration as a second meter reading, and the export's day boundaries as notes.
     @Test func autoInsulinDaysCalibrationCopiesAndDayMarkers() throws {
-        let dir = E2E.tempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let csv = dir.appendingPathComponent("780g.csv"), db = dir.appendingPathComponent("h.sqlite")
-        try E2E.write(Self.text, to: csv)
-        let args = ["import", csv.path, "--db", db.path, "--timezone", "Australia/Sydney",
-                    "--quarantine", dir.appendingPathComponent("q.ndjson").path]
-        let r = try E2E.run(args)
-        #expect(r.code == 0, "\(r.stderr)")
-        #expect(E2E.scalar(db, "SELECT group_concat(format) FROM imports") == "medtronic-carelink")
-        #expect(E2E.scalar(db, "SELECT sum(rejected) FROM imports") == "0")
+        let imported = try ImportedExport(Self.text, file: "780g.csv", timezone: "Australia/Sydney", format: "medtronic-carelink")
+        defer { imported.remove() }
+        let db = imported.db
         // The day's auto insulin: basal insulin over the local day, not a bolus.
         let insulin = E2E.query(db, "SELECT subtype, count(*), round(sum(insulin_u), 3), coalesce(min(end - start), 0), "
                                     + "coalesce(max(end - start), 0) FROM events WHERE kind = 'insulin' GROUP BY subtype ORDER BY subtype")
@@ -93,7 +86,7 @@ import Testing
         #expect(E2E.count(db, "events", "kind = 'note'") == 0)
         #expect(E2E.query(db, "SELECT count(*), sum(value) FROM measurements WHERE metric = 'glucose'") == [["2", "220.0"]])
         #expect(E2E.count(db, "events", "kind = 'meal'") == 1)
-        let again = try E2E.run(args)
+        let again = try E2E.run(imported.args)
         #expect(again.code == 0)
         #expect(E2E.scalar(db, "SELECT sum(new_rows) FROM imports") == "0")
     }

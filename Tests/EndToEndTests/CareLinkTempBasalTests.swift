@@ -17,23 +17,16 @@ import Testing
         """
 
     @Test func tempBasalRatesAreBasalRatesAndPercentagesEvents() throws {
-        let dir = E2E.tempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let csv = dir.appendingPathComponent("carelink.csv"), db = dir.appendingPathComponent("h.sqlite")
-        try E2E.write(Self.text, to: csv)
-        let args = ["import", csv.path, "--db", db.path, "--timezone", "America/Los_Angeles",
-                    "--quarantine", dir.appendingPathComponent("q.ndjson").path]
-        let r = try E2E.run(args)
-        #expect(r.code == 0, "\(r.stderr)")
-        #expect(E2E.scalar(db, "SELECT group_concat(format) FROM imports") == "medtronic-carelink")
-        #expect(E2E.scalar(db, "SELECT sum(rejected) FROM imports") == "0")
+        let imported = try ImportedExport(Self.text, file: "carelink.csv", timezone: "America/Los_Angeles", format: "medtronic-carelink")
+        defer { imported.remove() }
+        let db = imported.db
         let e = E2E.query(db, "SELECT subtype, coalesce(insulin_u, 'none'), coalesce(end - start, 0), coalesce(metadata, '') "
                               + "FROM events WHERE kind = 'insulin' ORDER BY start")
         #expect(E2E.query(db, "SELECT value, unit, end - start, metadata FROM measurements WHERE metric = 'basal_rate'")
                 == [["1.45", "U/h", "7200", "{\"type\":\"Rate\"}"]])
         #expect(e == [["temp_basal", "none", "5400", "{\"percent\":50,\"type\":\"Percent\"}"],
                       ["bolus", "2.5", "0", ""]])
-        let again = try E2E.run(args)
+        let again = try E2E.run(imported.args)
         #expect(again.code == 0)
         #expect(E2E.scalar(db, "SELECT sum(new_rows) FROM imports") == "0")
     }

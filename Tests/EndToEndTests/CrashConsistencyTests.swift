@@ -4,6 +4,22 @@ import Testing
 /// SIGKILL in the middle of an import leaves a consistent database, and re-running the same
 /// command completes it to exactly what one clean run produces.
 @Suite struct CrashConsistencyTests {
+    /// Starts `healthpipe import csv --db db` and returns once its first transaction has committed
+    /// (measurements are in the database) or it has ended, or after a minute.
+    static func importUntilCommitted(_ csv: URL, into db: URL) throws -> Process {
+        let p = Process()
+        p.executableURL = E2E.binary
+        p.arguments = ["import", csv.path, "--db", db.path, "--timezone", "UTC"]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(60)
+        while p.isRunning, Date() < deadline {
+            if FileManager.default.fileExists(atPath: db.path), E2E.count(db, "measurements") > 0 { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return p
+    }
+
     /// Writes a Clarity export of `rows` EGV readings (every tenth hour an insulin dose), in the
     /// 14-column layout with metadata rows, large enough that an import can be killed halfway.
     static func generate(rows: Int, into dir: URL) throws -> URL {
@@ -38,17 +54,8 @@ import Testing
         #expect(try E2E.run(["import", csv.path, "--db", clean.path, "--timezone", "UTC"]).code == 0)
 
         let crashed = dir.appendingPathComponent("crashed.sqlite")
-        let p = Process()
-        p.executableURL = E2E.binary
-        p.arguments = ["import", csv.path, "--db", crashed.path, "--timezone", "UTC"]
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        // Wait until at least one transaction has committed, then kill without warning.
-        let deadline = Date().addingTimeInterval(60)
-        while p.isRunning, Date() < deadline {
-            if FileManager.default.fileExists(atPath: crashed.path), E2E.count(crashed, "measurements") > 0 { break }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        // Once at least one transaction has committed, kill without warning.
+        let p = try Self.importUntilCommitted(csv, into: crashed)
         let killedMidway = p.isRunning
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
@@ -69,17 +76,8 @@ import Testing
         let dir = E2E.tempDir()
         let csv = try Self.generate(rows: 400_000, into: dir)
         let db = dir.appendingPathComponent("t.sqlite")
-        let p = Process()
-        p.executableURL = E2E.binary
-        p.arguments = ["import", csv.path, "--db", db.path, "--timezone", "UTC"]
-        p.standardError = FileHandle.nullDevice
-        try p.run()
         // Stop it once the first batch has committed, i.e. genuinely mid-import.
-        let deadline = Date().addingTimeInterval(60)
-        while p.isRunning, Date() < deadline {
-            if FileManager.default.fileExists(atPath: db.path), E2E.count(db, "measurements") > 0 { break }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        let p = try Self.importUntilCommitted(csv, into: db)
         let stoppedMidway = p.isRunning
         p.terminate()
         p.waitUntilExit()

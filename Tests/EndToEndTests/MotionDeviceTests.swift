@@ -5,17 +5,22 @@ import Testing
 /// `healthpipe stream --device` on a real pseudo-terminal: the binary opens the slave (through a
 /// symlink, like ble-serial's /tmp/ttyBLE) while this test plays the Arduino on the master.
 @Suite struct MotionDeviceTests {
+    /// A raw pseudo-terminal: the test writes to `master`, the binary opens `device` (the slave's name).
+    static func openPseudoTerminal() throws -> (master: Int32, slave: Int32, device: String) {
+        var master: Int32 = -1, slave: Int32 = -1
+        var name = [CChar](repeating: 0, count: 256)
+        try #require(hp_openpty_raw(&master, &slave, &name, name.count) == 0)
+        return (master, slave, String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
     func line(_ v: Double...) -> String { v.map { String(format: "%.3f", $0) }.joined(separator: ",") + "\n" }
 
     @Test func streamFromADeviceStoresTheSession() throws {
         let dir = E2E.tempDir()
-        var master: Int32 = -1, slave: Int32 = -1
-        var name = [CChar](repeating: 0, count: 256)
-        #expect(hp_openpty_raw(&master, &slave, &name, name.count) == 0)
+        let (master, slave, device) = try Self.openPseudoTerminal()
         defer { close(master); close(slave) }
         let link = dir.appendingPathComponent("ttyBLE").path
-        try FileManager.default.createSymbolicLink(
-            atPath: link, withDestinationPath: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: device)
         var text = "aX,aY,aZ,gX,gY,gZ\n"
         for i in 0..<(119 * 8) {  // 8 s of strokes at 119 Hz…
             let t = Double(i) / 119
@@ -43,11 +48,8 @@ import Testing
 
     @Test func ctrlCEndsALiveStreamNormallyAndKeepsTheOpenSession() throws {
         let dir = E2E.tempDir()
-        var master: Int32 = -1, slave: Int32 = -1
-        var name = [CChar](repeating: 0, count: 256)
-        #expect(hp_openpty_raw(&master, &slave, &name, name.count) == 0)
+        let (master, slave, device) = try Self.openPseudoTerminal()
         defer { close(master); close(slave) }
-        let device = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var text = ""
         for i in 0..<(119 * 5) {
             let t = Double(i) / 119

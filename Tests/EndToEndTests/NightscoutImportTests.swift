@@ -6,6 +6,17 @@ import Testing
 @Suite struct NightscoutImportTests {
     let ns = E2E.samples.appendingPathComponent("nightscout")
 
+    /// Imports the sample `name` into a new database with a quarantine file; some of its documents are
+    /// bad, so the import exits 3. Returns the sample's path, the database, the quarantine file and the run.
+    func importWithBadRows(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (file: String, db: URL, q: URL, result: E2E.Result) {
+        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite")
+        let q = dir.appendingPathComponent("bad.ndjson")
+        let file = ns.appendingPathComponent(name).path
+        let r = try E2E.run(["import", file, "--db", db.path, "--quarantine", q.path])
+        #expect(r.code == 3, "\(r.stderr)", sourceLocation: sourceLocation)
+        return (file, db, q, r)
+    }
+
     @Test func realDumpEntriesTreatmentsAndProfile() throws {
         let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite")
         let files = ["cgm_format_nightscout_entries.json", "cgm_format_nightscout_treatments.json", "cgm_format_nightscout_profile.json"]
@@ -42,11 +53,7 @@ import Testing
     }
 
     @Test func loopTreatmentsBecomeEventsWithTheirDetails() throws {
-        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite")
-        let q = dir.appendingPathComponent("bad.ndjson")
-        let file = ns.appendingPathComponent("nightscout_treatments_loop.json").path
-        let r = try E2E.run(["import", file, "--db", db.path, "--quarantine", q.path])
-        #expect(r.code == 3, "\(r.stderr)")
+        let (_, db, q, _) = try importWithBadRows("nightscout_treatments_loop.json")
         // Meal Bolus: a bolus and a meal; corrections and automatic boluses are boluses with their eventType in metadata.
         let want6: [[String]] = [
             ["insulin", "bolus", "4.2", "NULL", "NULL", "NULL", "porridge", "Meal Bolus", "loop://iPhone", "0", "3600"],
@@ -80,11 +87,7 @@ import Testing
     }
 
     @Test func mongoexportExtendedJSONStreams() throws {
-        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite")
-        let q = dir.appendingPathComponent("bad.ndjson")
-        let file = ns.appendingPathComponent("nightscout_mongoexport_entries.json").path
-        let r = try E2E.run(["import", file, "--db", db.path, "--quarantine", q.path])
-        #expect(r.code == 3, "\(r.stderr)")
+        let (file, db, q, r) = try importWithBadRows("nightscout_mongoexport_entries.json")
         // 40 sgv documents ($date/$numberLong/plain dates, some sgv as strings) and one mbg; the cal entry is not a reading.
         let want10: [[String]] = [["blood_glucose", "Dexcom", "1"], ["glucose", "Dexcom", "40"]]
         #expect(E2E.query(db, "SELECT metric, source, count(*) FROM measurements GROUP BY 1, 2 ORDER BY 1") == want10)

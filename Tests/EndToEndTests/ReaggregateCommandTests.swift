@@ -3,6 +3,11 @@ import Foundation
 import Testing
 
 /// `healthpipe reaggregate`: derived data recomputed from the stored readings in one transaction.
+/// `healthpipe reaggregate --db db --config settings` (both suites below).
+private func reaggregate(_ db: URL, _ settings: URL) throws -> E2E.Result {
+    try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+}
+
 @Suite struct ReaggregateCommandTests {
     static let simglucose = E2E.fixtures.appendingPathComponent("reference/simglucose/all.csv").path
 
@@ -59,7 +64,7 @@ import Testing
             WHERE subject = 'adult#002' AND start % 3600 = 0;
             """)
         let withExtras = imported(db)
-        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        let r = try reaggregate(db, settings)
         #expect(r.code == 0, "\(r.stderr)")
         #expect(imported(db) == withExtras)
         // Every glucose reading carries exactly the consensus band of its value.
@@ -70,7 +75,7 @@ import Testing
             """) == "0")
         try Self.sql(db, "DELETE FROM measurements WHERE (subject = 'adult#001' AND start % 7200 = 0 AND import_id IS NULL) "
                      + "OR (subject = 'adult#002' AND start % 3600 = 0 AND import_id IS NULL)")
-        _ = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        _ = try reaggregate(db, settings)
         #expect(imported(db) == before)
         // Bands follow the new preset, on readings and in the daily shares.
         #expect(E2E.scalar(db, "SELECT count(*) FROM measurements WHERE band = 'normal'") == "0")
@@ -95,7 +100,7 @@ import Testing
 
         // Running it again changes nothing.
         let once = derived(db)
-        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path]).code == 0)
+        #expect(try reaggregate(db, settings).code == 0)
         #expect(derived(db) == once)
         #expect(imported(db) == before)
     }
@@ -104,18 +109,18 @@ import Testing
         let (dir, db) = try importedDatabase()
         let settings = dir.appendingPathComponent("settings.yml")
         try E2E.write("classify: { preset: consensus }\nclasify: {}\n", to: settings)
-        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        let r = try reaggregate(db, settings)
         #expect(r.code == 2)
         #expect(r.stderr.contains("settings.yml:2:1"), "\(r.stderr)")
         #expect(r.stderr.contains("did you mean 'classify'"))
 
         try E2E.write("predict:\n  model: ridg\n", to: settings)
-        let bad = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        let bad = try reaggregate(db, settings)
         #expect(bad.code == 2)
         #expect(bad.stderr.contains("settings.yml:2:10"), "\(bad.stderr)")
 
         try E2E.write("alerts:\n  low: 70\n  hihg: 250\n", to: settings)
-        let unknown = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        let unknown = try reaggregate(db, settings)
         #expect(unknown.code == 2 && unknown.stderr.contains("settings.yml:3:3"), "\(unknown.stderr)")
         #expect(E2E.count(db, "forecasts") == 0)
     }
@@ -157,7 +162,7 @@ import Testing
         #expect(derived(db) == before)
         #expect(imported(db) == importedBefore)
 
-        let rerun = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        let rerun = try reaggregate(db, settings)
         #expect(rerun.code == 0, "\(rerun.stderr)")
         #expect(E2E.scalar(db, "SELECT count(*) FROM measurements WHERE band = 'normal'") == "0")
         #expect(Int(E2E.scalar(db, "SELECT count(*) FROM forecasts WHERE model = 'ridge-treatments'")) ?? 0 > 200_000)
@@ -170,7 +175,7 @@ import Testing
         let (dir, db) = try importedDatabase()
         let settings = dir.appendingPathComponent("settings.yml")
         try E2E.write("predict: { model: ridge-treatments, issue: every }\nalerts: false\n", to: settings)
-        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        let r = try reaggregate(db, settings)
         #expect(r.code == 0, "\(r.stderr)")
         // Targets from 60 minutes into day 8 (2024-01-08 01:00 UTC), 30-minute points, 9 patients.
         let stored = E2E.query(db, """
@@ -210,7 +215,7 @@ import Testing
         #expect(alerts > 0)
 
         let settings = E2E.samples.appendingPathComponent("settings/reaggregate.yml")
-        let again = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        let again = try reaggregate(db, settings)
         #expect(again.code == 0, "\(again.stderr)")
         #expect(E2E.count(db, "forecasts", "model = 'ridge-treatments'") == 6)
         #expect(E2E.count(db, "alerts") == alerts)
@@ -228,7 +233,7 @@ import Testing
             """)
         let settings = dir.appendingPathComponent("settings.yml")
         try E2E.write("predict: { model: ar2, issue: every }\nalerts: false\n", to: settings)
-        let r = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        let r = try reaggregate(db, settings)
         #expect(r.code == 0, "\(r.stderr)")
         let between = Int(E2E.scalar(db, """
             SELECT count(DISTINCT issued_at) FROM forecasts WHERE subject = 'adult#001' AND issued_at % 300 = 150
@@ -250,7 +255,7 @@ import Testing
         let settings = dir.appendingPathComponent("settings.yml")
         try E2E.write("resample: { step_minutes: 5, max_gap_minutes: 45 }\npredict: false\nalerts: false\n", to: settings)
 
-        let first = try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path])
+        let first = try reaggregate(db, settings)
         #expect(first.code == 0, "\(first.stderr)")
         let grid = E2E.count(db, "measurements", "source = 'resampled' AND flags & 128 != 0 AND import_id IS NULL")
         // 2148 readings over 2016-10-24 11:24 … 2016-11-01 09:19: grid points 11:25 … 09:15 every 5 minutes,
@@ -263,13 +268,13 @@ import Testing
         #expect(E2E.scalar(db, "SELECT sum(n) FROM daily_summaries WHERE metric = 'glucose'") == "2148")
 
         // Running again replaces the grid instead of adding to it or resampling it.
-        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path]).code == 0)
+        #expect(try reaggregate(db, settings).code == 0)
         #expect(E2E.count(db, "measurements", "source = 'resampled'") == grid)
         // The settings are stored: a re-run without --config keeps the grid; settings without resample remove it.
         #expect(try E2E.run(["reaggregate", "--db", db.path]).code == 0)
         #expect(E2E.count(db, "measurements", "source = 'resampled'") == grid)
         try E2E.write("predict: false\nalerts: false\n", to: settings)
-        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path]).code == 0)
+        #expect(try reaggregate(db, settings).code == 0)
         #expect(E2E.count(db, "measurements", "source = 'resampled'") == 0)
         #expect(E2E.count(db, "measurements") == 2148)
     }
@@ -345,7 +350,7 @@ import Testing
             """)
         let settings = dir.appendingPathComponent("settings.yml")
         try E2E.write("resample: {}\npredict: false\nalerts: false\n", to: settings)
-        #expect(try E2E.run(["reaggregate", "--db", db.path, "--config", settings.path]).code == 0)
+        #expect(try reaggregate(db, settings).code == 0)
         #expect(E2E.count(db, "measurements", "source = 'Dexcom'") == 2148)
         #expect(E2E.count(db, "measurements", "source = 'Dexcom' AND flags & 128 != 0") == 0)
         #expect(E2E.count(db, "measurements", "source = 'resampled'") == 2145)

@@ -6,16 +6,22 @@ import Testing
 @Suite struct RecordKindsTests {
     static let zip = E2E.samples.appendingPathComponent("apple-health/side-files_export.zip")
 
+    /// A pipeline config `yml` that writes the Apple Health sample export to `out` as NDJSON (only
+    /// the `include` kinds when given).
+    static func writeExportToNDJSON(_ out: URL, config yml: URL, include: String? = nil) throws {
+        try E2E.write("""
+        sources:
+          phone: { type: apple-health, path: '\(zip.path)' }
+        sinks:
+          out: { type: ndjson, inputs: [phone], path: '\(out.path)'\(include.map { ", include: [\($0)]" } ?? "") }
+        """, to: yml)
+    }
+
     @Test func profilesReachNDJSONAndUnwrittenKindsAreNamed() throws {
         let dir = E2E.tempDir()
         let out = dir.appendingPathComponent("all.ndjson")
         let yml = dir.appendingPathComponent("p.yml")
-        try E2E.write("""
-        sources:
-          phone: { type: apple-health, path: '\(Self.zip.path)' }
-        sinks:
-          out: { type: ndjson, inputs: [phone], path: '\(out.path)' }
-        """, to: yml)
+        try Self.writeExportToNDJSON(out, config: yml)
         let r = try E2E.run(["run", yml.path, "--timezone", "UTC"])
         #expect(r.code == 0, "\(r.stderr)")
         let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
@@ -26,12 +32,7 @@ import Testing
         #expect(r.stderr.contains("note: 'out' (ndjson) does not write the workout routes, electrocardiograms that 'phone' emits"))
 
         // Asked for measurements only: profiles are left out on purpose, and the note says so too.
-        try E2E.write("""
-        sources:
-          phone: { type: apple-health, path: '\(Self.zip.path)' }
-        sinks:
-          out: { type: ndjson, inputs: [phone], path: '\(out.path)', include: [measurements] }
-        """, to: yml)
+        try Self.writeExportToNDJSON(out, config: yml, include: "measurements")
         let m = try E2E.run(["run", yml.path, "--timezone", "UTC"])
         #expect(m.code == 0, "\(m.stderr)")
         #expect(try String(contentsOf: out, encoding: .utf8).contains("\"type\":\"profile\"") == false)
@@ -42,12 +43,7 @@ import Testing
         let dir = E2E.tempDir()
         let out = dir.appendingPathComponent("all.ndjson"), direct = dir.appendingPathComponent("d.sqlite")
         let back = dir.appendingPathComponent("b.sqlite"), yml = dir.appendingPathComponent("p.yml")
-        try E2E.write("""
-        sources:
-          phone: { type: apple-health, path: '\(Self.zip.path)' }
-        sinks:
-          out: { type: ndjson, inputs: [phone], path: '\(out.path)', include: [profiles] }
-        """, to: yml)
+        try Self.writeExportToNDJSON(out, config: yml, include: "profiles")
         #expect(try E2E.run(["run", yml.path, "--timezone", "UTC"]).code == 0)
         try E2E.write("""
         sources:

@@ -30,21 +30,14 @@ import Testing
 
     /// Problem list: the current t:connect export (EGV and BG rows, BOM) was "unknown format".
     @Test func currentExportImportsWholeByContent() throws {
-        let dir = E2E.tempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let csv = dir.appendingPathComponent("tconnect.csv"), db = dir.appendingPathComponent("h.sqlite")
-        try E2E.write(Self.text, to: csv)
-        let args = ["import", csv.path, "--db", db.path, "--timezone", "America/New_York",
-                    "--quarantine", dir.appendingPathComponent("q.ndjson").path]
-        let r = try E2E.run(args)
-        #expect(r.code == 0, "\(r.stderr)")
-        #expect(E2E.scalar(db, "SELECT group_concat(format) FROM imports") == "tandem-tconnect")
-        #expect(E2E.scalar(db, "SELECT sum(rejected) FROM imports") == "0")
+        let imported = try ImportedExport(Self.text, file: "tconnect.csv", timezone: "America/New_York", format: "tandem-tconnect")
+        defer { imported.remove() }
+        let db = imported.db
         let m = E2E.query(db, "SELECT metric, count(*), sum(value) FROM measurements GROUP BY metric ORDER BY metric")
         #expect(m == [["blood_glucose", "1", "138.0"], ["glucose", "3", "453.0"]])
         let e = E2E.query(db, "SELECT kind, count(*), sum(coalesce(insulin_u, 0.0)), sum(coalesce(carbs_g, 0.0)) FROM events GROUP BY kind ORDER BY kind")
         #expect(e == [["insulin", "2", "5.35", "0.0"], ["meal", "1", "0.0", "48.0"]])
-        let again = try E2E.run(args)
+        let again = try E2E.run(imported.args)
         #expect(again.code == 0)
         #expect(E2E.scalar(db, "SELECT sum(new_rows) FROM imports") == "0")
     }

@@ -67,6 +67,16 @@ func build(_ yaml: String, quarantine: String = "/tmp/unused.ndjson") throws -> 
                                    settings: RunSettings(), defaultQuarantine: quarantine)
 }
 
+/// 1000 counter rows, some bad (`options`: how often, and the error policy), into a sink that counts under `key`.
+func badRowsGraph(_ options: String, key: String, quarantine: String = "/tmp/unused.ndjson") throws -> PipelineGraph {
+    try build("""
+    sources:
+      a: { type: counter, count: 1000, \(options) }
+    sinks:
+      s: { type: collect, inputs: [a], key: \(key) }
+    """, quarantine: quarantine)
+}
+
 @Suite(.serialized) struct EngineTests {
     @Test func fanInAndFanOutDeliverEveryRecord() throws {
         let graph = try build("""
@@ -87,12 +97,7 @@ func build(_ yaml: String, quarantine: String = "/tmp/unused.ndjson") throws -> 
 
     @Test func quarantinePolicyWritesDeadLettersAndExits3() throws {
         let q = FileManager.default.temporaryDirectory.appendingPathComponent("q-\(UUID().uuidString).ndjson").path
-        let graph = try build("""
-        sources:
-          a: { type: counter, count: 1000, bad_every: 100 }
-        sinks:
-          s: { type: collect, inputs: [a], key: q1 }
-        """, quarantine: q)
+        let graph = try badRowsGraph("bad_every: 100", key: "q1", quarantine: q)
         let report = GraphRunner().run(graph)
         #expect(report.quarantined == 10 && report.exitCode == 3)
         #expect(CollectingSink.received.withLock { $0["q1"] } == 990)
@@ -102,24 +107,14 @@ func build(_ yaml: String, quarantine: String = "/tmp/unused.ndjson") throws -> 
     }
 
     @Test func failPolicyStopsTheRun() throws {
-        let graph = try build("""
-        sources:
-          a: { type: counter, count: 1000, bad_every: 500, on_error: fail }
-        sinks:
-          s: { type: collect, inputs: [a], key: f1 }
-        """)
+        let graph = try badRowsGraph("bad_every: 500, on_error: fail", key: "f1")
         let report = GraphRunner().run(graph)
         #expect(report.outcome == .failed && report.exitCode == 1)
         #expect(report.error?.contains("bad row 0") == true)
     }
 
     @Test func skipPolicyCountsOnly() throws {
-        let graph = try build("""
-        sources:
-          a: { type: counter, count: 1000, bad_every: 250, on_error: skip }
-        sinks:
-          s: { type: collect, inputs: [a], key: k1 }
-        """)
+        let graph = try badRowsGraph("bad_every: 250, on_error: skip", key: "k1")
         let report = GraphRunner().run(graph)
         #expect(report.skipped == 4 && report.exitCode == 0)
     }

@@ -24,6 +24,14 @@ import Testing
         return r
     }
 
+    /// A new folder with an emulated Arduino plugged in at `name` inside it, and the meter a stream reports to.
+    func plugIn(_ name: String) throws -> (folder: TempFolder, arduino: EmulatedArduino, meter: ProgressMeter) {
+        let folder = try TempFolder()
+        let arduino = EmulatedArduino(link: folder.path(name))
+        try arduino.plugIn()
+        return (folder, arduino, ProgressMeter())
+    }
+
     /// Runs the source on its own thread (as the engine does) while `arduino` plays on this one.
     func stream(_ settings: SerialIMUSource.Settings, folder: TempFolder, meter: ProgressMeter,
                 play: () -> Void) throws -> MotionRun {
@@ -41,10 +49,7 @@ import Testing
     }
 
     @Test func sessionsDisconnectReconnectAndGarbage() throws {
-        let folder = try TempFolder()
-        let arduino = EmulatedArduino(link: folder.path("ttyIMU"))
-        try arduino.plugIn()
-        let meter = ProgressMeter()
+        let (folder, arduino, meter) = try plugIn("ttyIMU")
         let brushing = ArduinoLines.brushing(seconds: 6), rest = ArduinoLines.resting(seconds: 3)
         let run = try stream(deviceSettings(arduino.link), folder: folder, meter: meter) {
             arduino.print(ArduinoLines.header)
@@ -79,10 +84,7 @@ import Testing
     }
 
     @Test func aWriterThreadPacedAt119HzGetsReceiveTimeStamps() throws {
-        let folder = try TempFolder()
-        let arduino = EmulatedArduino(link: folder.path("ttyLive"))
-        try arduino.plugIn()
-        let meter = ProgressMeter()
+        let (folder, arduino, meter) = try plugIn("ttyLive")
         let lines = ArduinoLines.resting(seconds: 1) + ArduinoLines.brushing(seconds: 2) + ArduinoLines.resting(seconds: 2.5)
         let began = wallClockMilliseconds()
         let run = try stream(deviceSettings(arduino.link), folder: folder, meter: meter) {
@@ -112,10 +114,7 @@ import Testing
 
     @Test func aSenderThatFallsSilentEndsTheSession() throws {
         // IMU_Capture prints only while the board moves: silence, not resting samples, ends a session.
-        let folder = try TempFolder()
-        let arduino = EmulatedArduino(link: folder.path("ttyQuiet"))
-        try arduino.plugIn()
-        let meter = ProgressMeter()
+        let (folder, arduino, meter) = try plugIn("ttyQuiet")
         var settings = deviceSettings(arduino.link)
         settings.silenceMs = 500
         let strokes = ArduinoLines.brushing(seconds: 3)
@@ -133,10 +132,7 @@ import Testing
     }
 
     @Test func aBurstOfTwentyThousandLinesArrivesWhole() throws {
-        let folder = try TempFolder()
-        let arduino = EmulatedArduino(link: folder.path("ttyBurst"))
-        try arduino.plugIn()
-        let meter = ProgressMeter()
+        let (folder, arduino, meter) = try plugIn("ttyBurst")
         var settings = deviceSettings(arduino.link)
         settings.reconnect = false
         let lines = ArduinoLines.brushing(seconds: 20_000.0 / 119)

@@ -8,15 +8,20 @@ import Testing
 @Suite struct ReplayTests {
     static let monday0730 = Int64(1_767_598_200_000) // 2026-01-05T07:30:00Z
 
-    @Test func imuCaptureFileGivesEveryGestureAt119Hz() throws {
+    /// The IMU_Capture gestures file from Monday 07:30, 0.5 s between gestures, 2 s idle ending a session.
+    static func replayGestures(targetSeconds: Double) throws -> MotionRun {
         let folder = try TempFolder()
         var s = SerialIMUSource.Settings(path: Paths.sample("imu_capture_gestures.csv"))
-        s.startMs = Self.monday0730
+        s.startMs = monday0730
         s.layout.gestureGapMs = 500
         var rules = SessionRules()
-        rules.targetSeconds = 0
+        rules.targetSeconds = targetSeconds
         rules.idleSeconds = 2
-        let run = try runMotion(s, rules: rules, folder: folder)
+        return try runMotion(s, rules: rules, folder: folder)
+    }
+
+    @Test func imuCaptureFileGivesEveryGestureAt119Hz() throws {
+        let run = try Self.replayGestures(targetSeconds: 0)
         #expect(run.samples.count == 13 * 119)
         #expect(run.quarantined == 0)
         #expect(run.samples.first?.t == Self.monday0730)
@@ -35,14 +40,7 @@ import Testing
     }
 
     @Test func aShortTargetSplitsTheCaptureIntoTimedSessions() throws {
-        let folder = try TempFolder()
-        var s = SerialIMUSource.Settings(path: Paths.sample("imu_capture_gestures.csv"))
-        s.startMs = Self.monday0730
-        s.layout.gestureGapMs = 500
-        var rules = SessionRules()
-        rules.targetSeconds = 5
-        rules.idleSeconds = 2
-        let run = try runMotion(s, rules: rules, folder: folder)
+        let run = try Self.replayGestures(targetSeconds: 5)
         #expect(run.sessions.count == 4)
         #expect(run.sessions.dropLast().allSatisfy { $0.endReason == .target && $0.durationSeconds >= 5 && $0.durationSeconds < 5.51 })
         #expect(run.sessions.last?.endReason == .end)

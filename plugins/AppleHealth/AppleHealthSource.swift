@@ -35,13 +35,8 @@ final class AppleHealthSource: Source, InputDescribing {
             handler.ready.removeAll(keepingCapacity: true)
         }
         defer {
-            context.updateInput(index) {
-                $0.rowsRead = handler.elementsRead
-                $0.measurements = handler.measurements
-                $0.events = handler.events
-                $0.rejected = rejected
-                $0.hash = hasher.hex
-            }
+            context.finishInput(index, rows: handler.elementsRead, measurements: handler.measurements, events: handler.events,
+                                rejected: rejected, hash: hasher.hex)
         }
 
         var stopped = false

@@ -74,10 +74,7 @@ enum SerialIMUSettingsBuilder {
         }
         s.reconnect = o.reconnect ?? false
         if let d = o.reconnect_max_delay { s.reconnectMaxDelayMs = Int64(max(0.1, d) * 1000) }
-        if let idle = o.exit_after_idle {
-            guard idle > 0 else { throw b.error("exit_after_idle must be positive", option: "exit_after_idle") }
-            s.exitAfterIdleMs = Int64(idle * 1000)
-        }
+        if let idle = try b.positive(o.exit_after_idle, option: "exit_after_idle") { s.exitAfterIdleMs = Int64(idle * 1000) }
         s.forceDevice = o.device_mode ?? false
         if let quiet = o.silence { s.silenceMs = quiet > 0 ? Int64(quiet * 1000) : nil }
         var layout = StreamLayout()

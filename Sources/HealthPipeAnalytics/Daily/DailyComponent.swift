@@ -45,12 +45,8 @@ public let dailyComponent = ComponentDescriptor(
         let high = unit.toMgdl(o.hyper_above ?? (unit == .mmol ? 10.0 : 180))
         guard low < high else { throw b.error("hypo_below must be lower than hyper_above", option: "hypo_below") }
         var grid = GlucoseMetrics.Options()
-        let step = o.grid_step_minutes ?? 5
-        guard step > 0, 1440 % step == 0 else { throw b.error("grid_step_minutes must divide a day (1440 minutes)", option: "grid_step_minutes") }
-        grid.gridStepSeconds = Int64(step) * 60
-        let gap = o.max_gap_minutes ?? 45
-        guard gap >= 0 else { throw b.error("max_gap_minutes cannot be negative", option: "max_gap_minutes") }
-        grid.maxGapSeconds = Int64(gap) * 60
+        grid.gridStepSeconds = Int64(try b.minutesDividingDay(o.grid_step_minutes, option: "grid_step_minutes", default: 5)) * 60
+        grid.maxGapSeconds = Int64(try b.notNegative(o.max_gap_minutes, option: "max_gap_minutes", default: 45)) * 60
         grid.congaHours = o.conga_hours ?? []
         guard grid.congaHours.allSatisfy({ $0 > 0 }) else { throw b.error("conga_hours must be positive", option: "conga_hours") }
         var marker = EpisodeSpan.defaultMarkerSeconds

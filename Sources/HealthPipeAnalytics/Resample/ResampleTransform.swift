@@ -165,12 +165,9 @@ public let resampleComponent = ComponentDescriptor(
     accepts: [.measurements], produces: [.measurements],
     build: { b in
         let o = try b.options(ResampleOptions.self)
-        let step = o.step_minutes ?? 5
-        guard step > 0, 1440 % step == 0 else { throw b.error("step_minutes must divide a day (1440 minutes)", option: "step_minutes") }
-        let gap = o.max_gap_minutes ?? 45
-        guard gap >= 0 else { throw b.error("max_gap_minutes cannot be negative", option: "max_gap_minutes") }
-        let window = o.reorder_window_minutes ?? 60
-        guard window >= 0 else { throw b.error("reorder_window_minutes cannot be negative", option: "reorder_window_minutes") }
+        let step = try b.minutesDividingDay(o.step_minutes, option: "step_minutes", default: 5)
+        let gap = try b.notNegative(o.max_gap_minutes, option: "max_gap_minutes", default: 45)
+        let window = try b.notNegative(o.reorder_window_minutes, option: "reorder_window_minutes", default: 60)
         return ResampleTransform(metrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }), stepSeconds: Int64(step) * 60,
                                  maxGapSeconds: Int64(gap) * 60, reorderWindowSeconds: Int64(window) * 60,
                                  source: Symbol(o.source ?? "resampled"), inputTimeOrdered: b.inputTimeOrdered)

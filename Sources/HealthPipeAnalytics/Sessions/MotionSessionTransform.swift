@@ -96,24 +96,19 @@ private func motionSessionDescriptor(name: String, alias: String) -> ComponentDe
         build: { b in
             let o = try b.options(MotionSessionOptions.self)
             var r = SessionRules()
-            func positive(_ v: Double?, _ key: String, allowZero: Bool = false) throws -> Double? {
-                guard let v else { return nil }
-                guard v > 0 || (allowZero && v == 0) else { throw b.error("\(key) must be positive", option: key) }
-                return v
-            }
-            r.thresholdG = try positive(o.threshold, "threshold") ?? r.thresholdG
+            r.thresholdG = try b.positive(o.threshold, option: "threshold") ?? r.thresholdG
             if let s = o.start {
                 guard let rule = SessionRules.StartRule(rawValue: s) else {
                     throw b.error("start is movement or immediate (got '\(s)')", option: "start")
                 }
                 r.start = rule
             }
-            r.targetSeconds = try positive(o.target, "target", allowZero: true) ?? r.targetSeconds
-            r.idleSeconds = try positive(o.idle, "idle") ?? r.idleSeconds
-            r.goalGSeconds = try positive(o.goal, "goal") ?? r.goalGSeconds
-            r.minActiveSeconds = try positive(o.min_active, "min_active", allowZero: true) ?? r.minActiveSeconds
-            r.progressEverySeconds = try positive(o.progress_every, "progress_every") ?? r.progressEverySeconds
-            r.gravityTauSeconds = try positive(o.gravity_tau, "gravity_tau") ?? r.gravityTauSeconds
+            r.targetSeconds = try b.positive(o.target, option: "target", allowZero: true) ?? r.targetSeconds
+            r.idleSeconds = try b.positive(o.idle, option: "idle") ?? r.idleSeconds
+            r.goalGSeconds = try b.positive(o.goal, option: "goal") ?? r.goalGSeconds
+            r.minActiveSeconds = try b.positive(o.min_active, option: "min_active", allowZero: true) ?? r.minActiveSeconds
+            r.progressEverySeconds = try b.positive(o.progress_every, option: "progress_every") ?? r.progressEverySeconds
+            r.gravityTauSeconds = try b.positive(o.gravity_tau, option: "gravity_tau") ?? r.gravityTauSeconds
             return MotionSessionTransform(rules: r, subject: b.settings.subject, source: o.source ?? "serial-imu",
                                           zone: try b.zone(o.timezone))
         })

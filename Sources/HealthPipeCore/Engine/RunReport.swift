@@ -34,44 +34,28 @@ public struct RunReport: Sendable {
     }
 
     public func json() -> [UInt8] {
+        func millis(_ s: Double) -> Double { (s * 1000).rounded() / 1000 }
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
-        w.key("outcome"); w.string(outcome.rawValue)
-        w.key("exit_code"); w.int(Int64(exitCode))
-        w.key("error"); w.string(error)
-        w.key("seconds"); w.double((seconds * 1000).rounded() / 1000)
-        w.key("quarantined"); w.int(quarantined)
-        w.key("skipped"); w.int(skipped)
-        w.key("quarantine_file"); w.string(quarantined > 0 ? quarantinePath : nil)
-        w.key("stages"); w.beginArray()
-        for s in stages {
-            w.beginObject()
-            w.key("name"); w.string(s.name)
-            w.key("type"); w.string(s.type)
-            w.key("role"); w.string(s.role.rawValue)
-            w.key("records_in"); w.int(s.recordsIn)
-            w.key("records_out"); w.int(s.recordsOut)
-            w.key("quarantined"); w.int(s.quarantined)
-            w.key("skipped"); w.int(s.skipped)
-            w.key("seconds"); w.double((s.seconds * 1000).rounded() / 1000)
-            w.key("warnings"); w.beginArray(); for m in s.warnings { w.string(m) }; w.endArray()
-            w.endObject()
+        w.field("outcome", outcome.rawValue)
+        w.field("exit_code", exitCode)
+        w.field("error", error)
+        w.field("seconds", millis(seconds))
+        w.field("quarantined", quarantined)
+        w.field("skipped", skipped)
+        w.field("quarantine_file", quarantined > 0 ? quarantinePath : nil)
+        w.objects("stages", stages) { w, s in
+            w.field("name", s.name); w.field("type", s.type); w.field("role", s.role.rawValue)
+            w.field("records_in", s.recordsIn); w.field("records_out", s.recordsOut)
+            w.field("quarantined", s.quarantined); w.field("skipped", s.skipped)
+            w.field("seconds", millis(s.seconds))
+            w.array("warnings", s.warnings) { w, m in w.string(m) }
         }
-        w.endArray()
-        w.key("inputs"); w.beginArray()
-        for f in inputs {
-            w.beginObject()
-            w.key("path"); w.string(f.path)
-            w.key("format"); w.string(f.format)
-            w.key("size"); w.int(f.size)
-            w.key("hash"); w.string(f.hash)
-            w.key("rows_read"); w.int(f.rowsRead)
-            w.key("measurements"); w.int(f.measurements)
-            w.key("events"); w.int(f.events)
-            w.key("rejected"); w.int(f.rejected)
-            w.endObject()
+        w.objects("inputs", inputs) { w, f in
+            w.field("path", f.path); w.field("format", f.format); w.field("size", f.size); w.field("hash", f.hash)
+            w.field("rows_read", f.rowsRead); w.field("measurements", f.measurements); w.field("events", f.events)
+            w.field("rejected", f.rejected)
         }
-        w.endArray()
         w.endObject()
         w.newline()
         return w.bytes

@@ -28,11 +28,8 @@ public final class QuarantineWriter: Sendable {
     public func write(stage: String, error: RowError) throws {
         var w = JSONWriter()
         w.beginObject()
-        w.key("stage"); w.string(stage)
-        w.key("file"); w.string(error.file)
-        w.key("line"); w.int(error.line)
-        w.key("reason"); w.string(error.reason)
-        w.key("raw"); w.string(error.raw)
+        w.field("stage", stage); w.field("file", error.file); w.field("line", error.line)
+        w.field("reason", error.reason); w.field("raw", error.raw)
         w.endObject()
         w.newline()
         try state.withLock { s in

@@ -63,6 +63,18 @@ public final class StageContext: @unchecked Sendable {
 
     public func updateInput(_ index: Int, _ update: (inout InputFileInfo) -> Void) { update(&inputs[index]) }
 
+    /// A file's counts when its read ends (called from a `defer`, so a stop or a failure still says
+    /// what was read): rows (or documents, elements), the records made from them, the rejected ones, the content hash.
+    public func finishInput(_ index: Int, rows: Int64, measurements: Int64, events: Int64, rejected: Int64, hash: String) {
+        updateInput(index) {
+            $0.rowsRead = rows
+            $0.measurements = measurements
+            $0.events = events
+            $0.rejected = rejected
+            $0.hash = hash
+        }
+    }
+
     /// Records `RecordGate` refused after the source counted them, by file: the input's counts in the
     /// run report (and the imports table) say what landed, and the gate's refusals count as rejected.
     private var gated: [String: (measurements: Int64, events: Int64, other: Int64)] = [:]

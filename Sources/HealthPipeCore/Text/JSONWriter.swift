@@ -67,6 +67,38 @@ public struct JSONWriter {
     /// Appends a newline (NDJSON record separator).
     public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
 
+    // A key and its value in one call: what every hand-written object in HealthPipe is made of.
+    public mutating func field(_ k: StaticString, _ v: String) { key(k); string(v) }
+    public mutating func field(_ k: StaticString, _ v: String?) { key(k); string(v) }
+    public mutating func field(_ k: StaticString, _ v: Symbol) { key(k); string(v.text) }
+    public mutating func field(_ k: StaticString, _ v: Int64) { key(k); int(v) }
+    public mutating func field(_ k: StaticString, _ v: Int) { key(k); int(Int64(v)) }
+    public mutating func field(_ k: StaticString, _ v: Int32) { key(k); int(Int64(v)) }
+    public mutating func field(_ k: StaticString, _ v: Double) { key(k); double(v) }
+    public mutating func field(_ k: StaticString, _ v: Double?) { key(k); double(v) }
+    public mutating func field(_ k: StaticString, _ v: Bool) { key(k); bool(v) }
+
+    /// A key whose value is left out when absent (not written as null).
+    public mutating func field(_ k: StaticString, ifPresent v: Double?) { if let v { key(k); double(v) } }
+    public mutating func field(_ k: StaticString, ifPresent v: String?) { if let v { key(k); string(v) } }
+
+    /// `"key":{…}` with the body written by `body`.
+    public mutating func object(_ k: StaticString, _ body: (inout JSONWriter) -> Void) {
+        key(k); beginObject(); body(&self); endObject()
+    }
+
+    /// `"key":[…]` with one element per item, each written by `element`.
+    public mutating func array<S: Sequence>(_ k: StaticString, _ items: S, _ element: (inout JSONWriter, S.Element) -> Void) {
+        key(k); beginArray()
+        for item in items { element(&self, item) }
+        endArray()
+    }
+
+    /// `"key":[{…},…]`: one object per item, its fields written by `fields`.
+    public mutating func objects<S: Sequence>(_ k: StaticString, _ items: S, _ fields: (inout JSONWriter, S.Element) -> Void) {
+        array(k, items) { w, item in w.beginObject(); fields(&w, item); w.endObject() }
+    }
+
     private mutating func separate() {
         guard !needsComma.isEmpty else { return }
         if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }

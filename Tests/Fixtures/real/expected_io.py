@@ -4,15 +4,20 @@ import json
 import sys
 
 
-def write_or_check(here, got):
+def write_or_check(here, got, echo=False, sort_keys=False):
+    """With --check, exit 1 unless expected.json (present) equals `got`; else write it (and with
+    `echo`, print it too). `sort_keys`: the file's keys sorted and non-ASCII escaped (CareLink, Tandem)."""
     target = here / "expected.json"
     if "--check" in sys.argv:
-        if json.loads(target.read_text()) != got:
+        if not target.exists() or json.loads(target.read_text()) != got:
             print("expected.json differs from what count.py computes")
             sys.exit(1)
         print("expected.json agrees")
-    else:
-        target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")
+        return
+    text = json.dumps(got, indent=2, sort_keys=True) if sort_keys else json.dumps(got, indent=2, ensure_ascii=False)
+    target.write_text(text + "\n")
+    if echo:
+        print(text if sort_keys else json.dumps(got, ensure_ascii=False))
 
 
 def main(here, compute, count):
@@ -24,6 +29,19 @@ def main(here, compute, count):
             print(a, json.dumps(count(pathlib.Path(a)), ensure_ascii=False))
         sys.exit(0)
     write_or_check(here, compute())
+
+
+def kind_totals(events, summed=("insulin", "meal")):
+    """Per event kind, in name order: distinct events, and for the kinds in `summed` (None: every
+    kind) the sum of their amounts. `events` is keyed by (kind, subtype, time, amount) tuples."""
+    out = {}
+    for kind in sorted({e[0] for e in events}):
+        mine = [e for e in events if e[0] == kind]
+        total = {"count": len(mine)}
+        if summed is None or kind in summed:
+            total["sum"] = round(sum(e[3] for e in mine), 6)
+        out[kind] = total
+    return out
 
 
 def totals(measurements, events):

@@ -67,41 +67,23 @@ extension ExportHandler {
         }
         let activity = HealthTypes.snakeCase(HealthTypes.shortName(w.activity))
         let metadata = metadataJSON { j in
-            j.key("activity"); j.string(w.activity)
-            j.key("duration_min"); j.double(minutes)
-            if let distance { j.key("distance_km"); j.double(distance) }
-            if let energy { j.key("energy_kcal"); j.double(energy) }
+            j.field("activity", w.activity)
+            j.field("duration_min", minutes)
+            j.field("distance_km", ifPresent: distance)
+            j.field("energy_kcal", ifPresent: energy)
             if !w.statistics.isEmpty {
-                j.key("statistics")
-                j.beginArray()
-                for s in w.statistics {
-                    j.beginObject()
-                    j.key("type"); j.string(s.type)
-                    if let v = s.sum { j.key("sum"); j.double(v) }
-                    if let v = s.average { j.key("average"); j.double(v) }
-                    if let v = s.minimum { j.key("minimum"); j.double(v) }
-                    if let v = s.maximum { j.key("maximum"); j.double(v) }
-                    j.key("unit"); j.string(s.unit)
-                    j.endObject()
+                j.objects("statistics", w.statistics) { j, s in
+                    j.field("type", s.type)
+                    j.field("sum", ifPresent: s.sum); j.field("average", ifPresent: s.average)
+                    j.field("minimum", ifPresent: s.minimum); j.field("maximum", ifPresent: s.maximum)
+                    j.field("unit", s.unit)
                 }
-                j.endArray()
             }
             if !w.events.isEmpty {
-                j.key("events")
-                j.beginArray()
-                for e in w.events {
-                    j.beginObject()
-                    j.key("type"); j.string(e.type)
-                    j.key("date"); j.string(e.date)
-                    j.endObject()
-                }
-                j.endArray()
+                j.objects("events", w.events) { j, e in j.field("type", e.type); j.field("date", e.date) }
             }
             if !w.routes.isEmpty {
-                j.key("routes")
-                j.beginArray()
-                for r in w.routes { j.string(r) }
-                j.endArray()
+                j.array("routes", w.routes) { j, r in j.string(r) }
             }
         }
         add(Event(subject: options.subject, kind: .exercise, subtype: Symbol(activity.isEmpty ? "workout" : activity),

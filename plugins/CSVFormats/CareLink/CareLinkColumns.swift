@@ -5,10 +5,7 @@ import HealthPipeCore
 /// Guardian Connect (48 columns) and MiniMed pump exports (54, `Alarm` renamed `Alert`) differ and a
 /// file may hold both. Glucose columns carry their own unit (mg/dL or mmol/L).
 struct CareLinkColumns {
-    struct Glucose {
-        var index: Int
-        var unit: GlucoseUnit
-    }
+    typealias Glucose = GlucoseColumn
 
     var date: Int
     var time: Int

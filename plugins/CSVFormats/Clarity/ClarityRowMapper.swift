@@ -93,16 +93,14 @@ struct ClarityRowMapper {
             guard let g = Self.number(row.trimmed(cols.carbs)), g >= 0 else {
                 throw CSVFileRun.Reject("Carbs row without a carbohydrate amount")
             }
-            var event = Event(subject: options.subject, kind: .meal, source: src, start: at.utc, utcOffset: at.offset,
-                              flags: at.flags, provenance: prov)
+            var event = rowEvent(.meal, at, src, prov)
             event.carbs = g
             try out.add(event, emit)
         case .insulin:
             guard let u = Self.number(row.trimmed(cols.insulin)), u >= 0 else {
                 throw CSVFileRun.Reject("Insulin row without a dose")
             }
-            var event = Event(subject: options.subject, kind: .insulin, source: src, start: at.utc, utcOffset: at.offset,
-                              flags: at.flags, provenance: prov)
+            var event = rowEvent(.insulin, at, src, prov)
             event.insulin = u
             let sub = row.trimmed(cols.subtype)
             event.subtype = ClarityVocabulary.longActingWords.contains(sub.text.lowercased()) ? InsulinKinds.basal : InsulinKinds.bolus
@@ -171,12 +169,17 @@ struct ClarityRowMapper {
                                 provenance: prov, device: device), emit)
     }
 
+    /// An event of this row (its time, source and line); the caller sets its amounts.
+    @inline(__always)
+    private func rowEvent(_ kind: Event.Kind, _ at: ZoneResolver.Resolved, _ src: Symbol, _ prov: Provenance) -> Event {
+        Event(subject: options.subject, kind: kind, source: src, start: at.utc, utcOffset: at.offset, flags: at.flags, provenance: prov)
+    }
+
     /// Exercise, Health, Alert and Device rows, and types no language of the table names (kept as notes).
     private mutating func otherEvent<Row: TableRow>(_ row: Row, _ cols: ClarityColumns, _ kind: ClarityEventKind,
                                                     _ typeCell: UnsafeRawBufferPointer, _ at: ZoneResolver.Resolved, _ src: Symbol,
                                                     _ prov: Provenance) -> Event {
-        var event = Event(subject: options.subject, kind: .note, source: src, start: at.utc, utcOffset: at.offset,
-                          flags: at.flags, provenance: prov)
+        var event = rowEvent(.note, at, src, prov)
         let sub = row.trimmed(cols.subtype)
         switch kind {
         case .exercise:

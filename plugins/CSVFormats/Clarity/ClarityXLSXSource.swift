@@ -31,13 +31,8 @@ final class ClarityXLSXSource: Source, InputDescribing {
         var rows: Int64 = 0, rejected: Int64 = 0, measurements: Int64 = 0, events: Int64 = 0
         var skipped: [String] = [], read = 0
         defer {
-            context.updateInput(index) {
-                $0.rowsRead = rows
-                $0.measurements = measurements
-                $0.events = events
-                $0.rejected = rejected
-                $0.hash = hasher.finalize()
-            }
+            context.finishInput(index, rows: rows, measurements: measurements, events: events,
+                                rejected: rejected, hash: hasher.finalize())
         }
         try withoutActuallyEscaping(emit) { emit in
             for sheet in package.sheets {

@@ -31,13 +31,8 @@ struct CSVFileRun {
         var builder = BatchBuilder()
         var rows: Int64 = 0, rejected: Int64 = 0, widest = 0
         defer {
-            context.updateInput(index) {
-                $0.rowsRead = rows
-                $0.measurements = builder.measurements
-                $0.events = builder.events
-                $0.rejected = rejected
-                $0.hash = reader.contentHash
-            }
+            context.finishInput(index, rows: rows, measurements: builder.measurements, events: builder.events,
+                                rejected: rejected, hash: reader.contentHash)
         }
         func reject(_ row: CSVRow, _ reason: String) throws {
             rejected += 1

@@ -4,10 +4,7 @@ import HealthPipeCore
 /// or, for a language the table does not know, by position in LibreView's fixed column order
 /// (`LibreViewStructure`). Glucose columns carry their own unit.
 struct LibreViewColumns {
-    struct Glucose {
-        var index: Int
-        var unit: GlucoseUnit
-    }
+    typealias Glucose = GlucoseColumn
 
     /// How many rows the header may be preceded by (real files have a 1- or 2-line preamble).
     static let headerSearchRows = 10

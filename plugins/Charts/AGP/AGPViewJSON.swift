@@ -7,9 +7,8 @@ extension AGPView {
     public func json() -> [UInt8] {
         var w = JSONWriter(capacity: 128 * 1024)
         ChartJSON.begin(&w, view: "agp", version: Self.schemaVersion, subject: subject, unit: unit)
-        w.key("from"); w.string(CivilDate.isoDate(fromDays: firstDay))
-        w.key("to"); w.string(CivilDate.isoDate(fromDays: lastDay))
-        w.key("days"); w.int(days)
+        ChartJSON.period(&w, firstDay, lastDay)
+        w.field("days", days)
 
         let s = statistics
         w.key("statistics"); w.beginObject()
@@ -33,18 +32,12 @@ extension AGPView {
         w.key("days_at_least"); w.int(14)
         w.endObject()
 
-        w.key("ranges"); w.beginArray()
-        for r in ranges {
-            w.beginObject()
-            w.key("name"); w.string(r.name)
-            w.key("title"); w.string(r.title)
-            w.key("range"); w.string(r.range)
-            w.key("percent"); w.double((r.percent * 100).rounded() / 100)
-            w.key("minutes_per_day"); w.double((r.percent * 14.4).rounded())
-            w.key("target"); w.string(r.target)
-            w.endObject()
+        w.objects("ranges", ranges) { w, r in
+            w.field("name", r.name); w.field("title", r.title); w.field("range", r.range)
+            w.field("percent", (r.percent * 100).rounded() / 100)
+            w.field("minutes_per_day", (r.percent * 14.4).rounded())
+            w.field("target", r.target)
         }
-        w.endArray()
 
         w.key("y"); w.beginObject()
         w.key("min"); w.int(0)
@@ -55,37 +48,21 @@ extension AGPView {
         w.endObject()
 
         // One row per 5-minute time-of-day column, 00:05 … 24:00 (minute 1440), as glucose_agp has them.
-        w.key("percentiles"); w.beginArray()
-        for p in percentiles.sorted(by: { Self.axisMinute($0.minuteOfDay) < Self.axisMinute($1.minuteOfDay) }) {
-            w.beginObject()
-            w.key("minute"); w.int(Self.axisMinute(p.minuteOfDay))
-            w.key("days"); w.int(p.count)
-            w.key("p5"); w.double(unit.rounded(p.p05))
-            w.key("p25"); w.double(unit.rounded(p.p25))
-            w.key("p50"); w.double(unit.rounded(p.p50))
-            w.key("p75"); w.double(unit.rounded(p.p75))
-            w.key("p95"); w.double(unit.rounded(p.p95))
-            w.endObject()
+        let columns = percentiles.sorted(by: { Self.axisMinute($0.minuteOfDay) < Self.axisMinute($1.minuteOfDay) })
+        w.objects("percentiles", columns) { w, p in
+            w.field("minute", Self.axisMinute(p.minuteOfDay)); w.field("days", p.count)
+            w.field("p5", unit.rounded(p.p05)); w.field("p25", unit.rounded(p.p25)); w.field("p50", unit.rounded(p.p50))
+            w.field("p75", unit.rounded(p.p75)); w.field("p95", unit.rounded(p.p95))
         }
-        w.endArray()
 
-        w.key("daily"); w.beginArray()
-        for d in daily {
-            w.beginObject()
-            w.key("date"); w.string(CivilDate.isoDate(fromDays: d.day))
-            w.key("weekday"); w.string(Fmt.weekday(d.day))
+        w.objects("daily", daily) { w, d in
+            ChartJSON.date(&w, d.day)
             // [minute, value] pairs keep ~300 points a day small.
-            w.key("points"); w.beginArray()
-            for p in d.points {
+            w.array("points", d.points) { w, p in
                 w.beginArray(); w.double(ChartJSON.minutes(p.minute)); w.double(unit.rounded(p.mgdl)); w.endArray()
             }
-            w.endArray()
-            w.endObject()
         }
-        w.endArray()
-        w.endObject()
-        w.newline()
-        return w.bytes
+        return ChartJSON.end(&w)
     }
 
     /// `glucose_agp` stores the grid's 24:00 column as minute 0; on a midnight-to-midnight axis it is 1440.

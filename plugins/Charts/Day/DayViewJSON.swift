@@ -150,9 +150,8 @@ extension DayView {
         w.beginArray()
         for d in days {
             w.beginObject()
-            w.key("date"); w.string(CivilDate.isoDate(fromDays: d.day))
-            w.key("weekday"); w.string(Fmt.weekday(d.day))
-            w.key("readings"); w.int(d.count)
+            ChartJSON.date(&w, d.day)
+            w.field("readings", d.count)
             w.key("min"); ChartJSON.glucose(&w, d.min, unit)
             w.key("mean"); ChartJSON.glucose(&w, d.mean, unit)
             w.key("max"); ChartJSON.glucose(&w, d.max, unit)

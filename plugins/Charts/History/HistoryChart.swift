@@ -132,29 +132,16 @@ public struct HistoryChart: Sendable {
         w.key("schema"); w.string("healthpipe.chart.history")
         w.key("version"); w.int(Self.schemaVersion)
         if let subject { w.key("subject"); w.string(subject) }
-        w.key("period"); w.string(period.rawValue)
-        w.key("offset"); w.int(offset)
-        w.key("label"); w.string(label)
-        w.key("from"); w.string(from)
-        w.key("to"); w.string(to)
-        w.key("empty"); w.bool(isEmpty)
-        w.key("sessions"); w.int(totalSessions)
-        w.key("buckets"); w.beginArray()
-        for b in buckets {
-            w.beginObject()
-            w.key("label"); w.string(b.label)
-            w.key("from"); w.string(b.from)
-            w.key("to"); w.string(b.to)
-            w.key("sessions"); w.int(b.sessions)
-            w.key("minutes"); w.double((b.minutes * 100).rounded() / 100)
-            w.key("average"); w.double(b.average.map { ($0 * 10000).rounded() / 10000 })
-            w.key("accomplishment"); w.double(b.accomplishment.map { ($0 * 10).rounded() / 10 })
-            w.endObject()
+        w.field("period", period.rawValue); w.field("offset", offset); w.field("label", label)
+        w.field("from", from); w.field("to", to)
+        w.field("empty", isEmpty); w.field("sessions", totalSessions)
+        w.objects("buckets", buckets) { w, b in
+            w.field("label", b.label); w.field("from", b.from); w.field("to", b.to); w.field("sessions", b.sessions)
+            w.field("minutes", (b.minutes * 100).rounded() / 100)
+            w.field("average", b.average.map { ($0 * 10000).rounded() / 10000 })
+            w.field("accomplishment", b.accomplishment.map { ($0 * 10).rounded() / 10 })
         }
-        w.endArray()
-        w.endObject()
-        w.newline()
-        return w.bytes
+        return ChartJSON.end(&w)
     }
 
     /// A text bar chart of sessions per bucket, for the terminal.

@@ -11,6 +11,25 @@ enum ChartJSON {
         if let unit { w.key("unit"); w.string(unit.rawValue) }
     }
 
+    /// The view's period: `from` and `to` as local dates.
+    static func period(_ w: inout JSONWriter, _ firstDay: Int64, _ lastDay: Int64) {
+        w.field("from", CivilDate.isoDate(fromDays: firstDay))
+        w.field("to", CivilDate.isoDate(fromDays: lastDay))
+    }
+
+    /// A row's local day: its `date` and `weekday`.
+    static func date(_ w: inout JSONWriter, _ day: Int64) {
+        w.field("date", CivilDate.isoDate(fromDays: day))
+        w.field("weekday", Fmt.weekday(day))
+    }
+
+    /// Closes the envelope `begin` opened: the view's bytes, one line.
+    static func end(_ w: inout JSONWriter) -> [UInt8] {
+        w.endObject()
+        w.newline()
+        return w.bytes
+    }
+
     /// `YYYY-MM-DDTHH:MM:SS` local time of a UTC instant.
     static func local(_ utc: Int64, _ offset: Int32) -> String { CivilDate.isoDateTime(seconds: LocalDays.local(utc, offset)) }
 
@@ -26,14 +45,10 @@ enum ChartJSON {
         w.beginArray()
         for (i, b) in bands.bands.enumerated() {
             w.beginObject()
-            w.key("name"); w.string(b.name)
-            w.key("title"); w.string(b.title)
-            w.key("range"); w.string(bands.rangeText(i, unit: unit))
-            w.key("from"); w.double(b.lower.map { (unit.edgeValue($0) * 10).rounded() / 10 } ?? 0)
-            w.key("to"); w.double(b.upper.map { (unit.edgeValue($0) * 10).rounded() / 10 } ?? top)
-            w.key("level"); w.int(b.level)
-            w.key("fill"); w.string(b.fill)
-            w.key("ink"); w.string(b.ink)
+            w.field("name", b.name); w.field("title", b.title); w.field("range", bands.rangeText(i, unit: unit))
+            w.field("from", b.lower.map { (unit.edgeValue($0) * 10).rounded() / 10 } ?? 0)
+            w.field("to", b.upper.map { (unit.edgeValue($0) * 10).rounded() / 10 } ?? top)
+            w.field("level", b.level); w.field("fill", b.fill); w.field("ink", b.ink)
             w.endObject()
         }
         w.endArray()

@@ -73,48 +73,24 @@ public struct ReportValuesView: Sendable {
     public func json() -> [UInt8] {
         var w = JSONWriter(capacity: 8 * 1024)
         ChartJSON.begin(&w, view: "report-values", version: Self.schemaVersion, subject: subject, unit: nil)
-        w.key("metric"); w.string(metric)
-        w.key("value_unit"); w.string(unit)
-        w.key("from"); w.string(CivilDate.isoDate(fromDays: firstDay))
-        w.key("to"); w.string(CivilDate.isoDate(fromDays: lastDay))
+        w.field("metric", metric)
+        w.field("value_unit", unit)
+        ChartJSON.period(&w, firstDay, lastDay)
         let y = yRange
-        w.key("y"); w.beginObject(); w.key("min"); w.double(y.min); w.key("max"); w.double(y.max); w.endObject()
-        w.key("points"); w.beginArray()
-        for p in points {
-            w.beginObject()
-            w.key("time"); w.string(ChartJSON.local(p.utc, p.offset))
-            w.key("date"); w.string(CivilDate.isoDate(fromDays: p.day))
-            w.key("value"); w.double(p.value)
-            w.key("importance"); w.int(p.importance)
-            w.key("report"); w.string(p.reportID)
-            w.endObject()
+        w.object("y") { w in w.field("min", y.min); w.field("max", y.max) }
+        w.objects("points", points) { w, p in
+            w.field("time", ChartJSON.local(p.utc, p.offset)); w.field("date", CivilDate.isoDate(fromDays: p.day))
+            w.field("value", p.value); w.field("importance", p.importance); w.field("report", p.reportID)
         }
-        w.endArray()
-        w.key("days"); w.beginArray()
-        for d in days {
-            w.beginObject()
-            w.key("date"); w.string(CivilDate.isoDate(fromDays: d.day))
-            w.key("weekday"); w.string(Fmt.weekday(d.day))
-            w.key("mean"); w.double(d.mean)
-            w.key("n"); w.int(d.n)
-            w.key("min"); w.double(d.min)
-            w.key("max"); w.double(d.max)
-            w.key("max_importance"); w.int(d.maxImportance)
-            w.endObject()
+        w.objects("days", days) { w, d in
+            ChartJSON.date(&w, d.day)
+            w.field("mean", d.mean); w.field("n", d.n); w.field("min", d.min); w.field("max", d.max)
+            w.field("max_importance", d.maxImportance)
         }
-        w.endArray()
-        w.key("thresholds"); w.beginArray()
-        for t in thresholds {
-            w.beginObject()
-            w.key(t.above ? "above" : "below"); w.double(t.limit)
-            w.key("days"); w.int(t.days)
-            w.key("min_importance"); w.int(t.minImportance)
-            w.endObject()
+        w.objects("thresholds", thresholds) { w, t in
+            w.field(t.above ? "above" : "below", t.limit); w.field("days", t.days); w.field("min_importance", t.minImportance)
         }
-        w.endArray()
-        w.endObject()
-        w.newline()
-        return w.bytes
+        return ChartJSON.end(&w)
     }
 }
 
@@ -151,22 +127,14 @@ public struct ReportDaysView: Sendable {
     public func json() -> [UInt8] {
         var w = JSONWriter(capacity: 8 * 1024)
         ChartJSON.begin(&w, view: "report-days", version: Self.schemaVersion, subject: subject, unit: nil)
-        w.key("from"); w.string(CivilDate.isoDate(fromDays: firstDay))
-        w.key("to"); w.string(CivilDate.isoDate(fromDays: lastDay))
-        w.key("total_reports"); w.int(total)
-        w.key("days_with_reports"); w.int(days.filter { $0.reports > 0 }.count)
-        w.key("days"); w.beginArray()
-        for d in days {
-            w.beginObject()
-            w.key("date"); w.string(CivilDate.isoDate(fromDays: d.day))
-            w.key("weekday"); w.string(Fmt.weekday(d.day))
-            w.key("reports"); w.int(d.reports)
+        ChartJSON.period(&w, firstDay, lastDay)
+        w.field("total_reports", total)
+        w.field("days_with_reports", days.filter { $0.reports > 0 }.count)
+        w.objects("days", days) { w, d in
+            ChartJSON.date(&w, d.day)
+            w.field("reports", d.reports)
             w.key("max_importance"); if d.reports > 0 { w.int(d.maxImportance) } else { w.null() }
-            w.endObject()
         }
-        w.endArray()
-        w.endObject()
-        w.newline()
-        return w.bytes
+        return ChartJSON.end(&w)
     }
 }

@@ -10,162 +10,141 @@ struct NDJSONRecordEncoder {
     var withIDs = false
     private var ids = RecordID()
 
-    /// A metric set: its names as keys (docs/analytics.md), the AGP as an array of columns.
-    mutating func encode(_ m: MetricSet) {
+    /// `{"type":…` and, with `withIDs`, the record's `id`: how every record line starts.
+    private mutating func begin(_ type: String, id: String?) {
         writer.beginObject()
-        writer.key("type"); writer.string("metrics")
-        if withIDs { writer.key("id"); writer.string(ids.of(m)) }
-        writer.key("subject"); writer.string(m.subject.text)
-        writer.key("metric"); writer.string(m.metric.text)
-        writer.key("from"); writer.string(CivilDate.isoDate(fromDays: m.firstDay))
-        writer.key("to"); writer.string(CivilDate.isoDate(fromDays: m.lastDay))
-        writer.key("unit"); writer.string(m.unit.text)
-        writer.key("values")
-        writer.beginObject()
-        for v in m.values { writer.key(v.name); writer.double(v.value) }
-        writer.endObject()
-        if !m.agp.isEmpty {
-            writer.key("agp")
-            writer.beginArray()
-            for p in m.agp {
-                writer.beginObject()
-                writer.key("minute"); writer.int(p.minuteOfDay)
-                writer.key("n"); writer.int(p.count)
-                writer.key("p05"); writer.double(p.p05)
-                writer.key("p25"); writer.double(p.p25)
-                writer.key("p50"); writer.double(p.p50)
-                writer.key("p75"); writer.double(p.p75)
-                writer.key("p95"); writer.double(p.p95)
-                writer.endObject()
-            }
-            writer.endArray()
-        }
+        writer.field("type", type)
+        if let id { writer.field("id", id) }
+    }
+
+    /// Where the record came from, then the end of its line.
+    private mutating func end(_ p: Provenance) {
+        writer.field("file", p.file)
+        writer.field("line", p.line)
+        end()
+    }
+
+    private mutating func end() {
         writer.endObject()
         writer.newline()
+    }
+
+    /// Whose readings and of what: the series a record belongs to.
+    private mutating func series(_ subject: Symbol, _ metric: Symbol) {
+        writer.field("subject", subject)
+        writer.field("metric", metric)
+    }
+
+    /// A record's instant or span: `end` only when it differs from `start`.
+    private mutating func span(_ start: Int64, _ end: Int64, _ utcOffset: Int32) {
+        writer.field("start", start)
+        if end != start { writer.field("end", end) }
+        writer.field("utc_offset", utcOffset)
+    }
+
+    /// A metric set: its names as keys (docs/analytics.md), the AGP as an array of columns.
+    mutating func encode(_ m: MetricSet) {
+        begin("metrics", id: withIDs ? ids.of(m) : nil)
+        series(m.subject, m.metric)
+        writer.field("from", CivilDate.isoDate(fromDays: m.firstDay))
+        writer.field("to", CivilDate.isoDate(fromDays: m.lastDay))
+        writer.field("unit", m.unit)
+        writer.object("values") { w in for v in m.values { w.key(v.name); w.double(v.value) } }
+        if !m.agp.isEmpty {
+            writer.objects("agp", m.agp) { w, p in
+                w.field("minute", p.minuteOfDay); w.field("n", p.count)
+                w.field("p05", p.p05); w.field("p25", p.p25); w.field("p50", p.p50); w.field("p75", p.p75); w.field("p95", p.p95)
+            }
+        }
+        end()
     }
 
     mutating func encode(_ m: HealthPipeCore.Measurement) {
-        writer.beginObject()
-        writer.key("type"); writer.string("measurement")
-        if withIDs { writer.key("id"); writer.string(ids.of(m)) }
-        writer.key("subject"); writer.string(m.subject.text)
-        writer.key("metric"); writer.string(m.metric.text)
-        writer.key("source"); writer.string(m.source.text)
-        writer.key("start"); writer.int(m.start)
-        if m.end != m.start { writer.key("end"); writer.int(m.end) }
-        writer.key("utc_offset"); writer.int(Int64(m.utcOffset))
-        writer.key("value"); writer.double(m.value)
-        writer.key("unit"); writer.string(m.unit.text)
-        if !m.flags.isEmpty { writer.key("flags"); writer.int(Int64(m.flags.rawValue)) }
-        if !m.band.isEmpty { writer.key("band"); writer.string(m.band.text) }
+        begin("measurement", id: withIDs ? ids.of(m) : nil)
+        series(m.subject, m.metric)
+        writer.field("source", m.source)
+        span(m.start, m.end, m.utcOffset)
+        writer.field("value", m.value)
+        writer.field("unit", m.unit)
+        if !m.flags.isEmpty { writer.field("flags", Int64(m.flags.rawValue)) }
+        if !m.band.isEmpty { writer.field("band", m.band) }
         if !m.device.isEmpty { writer.key("device"); writer.json(m.device.text) }
         if let meta = m.metadata { writer.key("metadata"); writer.json(meta) }
-        writer.key("file"); writer.string(m.provenance.file.text)
-        writer.key("line"); writer.int(m.provenance.line)
-        writer.endObject()
-        writer.newline()
+        end(m.provenance)
     }
 
     mutating func encode(_ f: ForecastPoint) {
-        writer.beginObject()
-        writer.key("type"); writer.string("forecast")
-        if withIDs { writer.key("id"); writer.string(ids.of(f)) }
-        writer.key("subject"); writer.string(f.subject.text)
-        writer.key("metric"); writer.string(f.metric.text)
-        writer.key("model"); writer.string(f.model.text)
-        writer.key("issued_at"); writer.int(f.issuedAt)
-        writer.key("at"); writer.int(f.at)
-        writer.key("utc_offset"); writer.int(Int64(f.utcOffset))
-        writer.key("value"); writer.double(f.value)
-        writer.endObject()
-        writer.newline()
+        begin("forecast", id: withIDs ? ids.of(f) : nil)
+        series(f.subject, f.metric)
+        writer.field("model", f.model)
+        writer.field("issued_at", f.issuedAt)
+        writer.field("at", f.at)
+        writer.field("utc_offset", f.utcOffset)
+        writer.field("value", f.value)
+        end()
     }
 
     mutating func encode(_ a: Alert) {
-        writer.beginObject()
-        writer.key("type"); writer.string("alert")
-        if withIDs { writer.key("id"); writer.string(ids.of(a)) }
-        writer.key("kind"); writer.string(a.kind.rawValue)
-        writer.key("subject"); writer.string(a.subject.text)
-        writer.key("metric"); writer.string(a.metric.text)
-        writer.key("start"); writer.int(a.start)
-        writer.key("end"); writer.int(a.end)
-        writer.key("utc_offset"); writer.int(Int64(a.utcOffset))
-        writer.key("value"); writer.double(a.value)
-        writer.key("threshold"); writer.double(a.threshold)
-        if !a.model.isEmpty { writer.key("model"); writer.string(a.model.text) }
-        writer.endObject()
-        writer.newline()
+        begin("alert", id: withIDs ? ids.of(a) : nil)
+        writer.field("kind", a.kind.rawValue)
+        series(a.subject, a.metric)
+        writer.field("start", a.start)
+        writer.field("end", a.end)
+        writer.field("utc_offset", a.utcOffset)
+        writer.field("value", a.value)
+        writer.field("threshold", a.threshold)
+        if !a.model.isEmpty { writer.field("model", a.model) }
+        end()
     }
 
     mutating func encode(_ e: Event) {
-        writer.beginObject()
-        writer.key("type"); writer.string("event")
-        if withIDs { writer.key("id"); writer.string(ids.of(e)) }
-        writer.key("kind"); writer.string(e.kind.rawValue)
-        writer.key("subject"); writer.string(e.subject.text)
-        if !e.subtype.isEmpty { writer.key("subtype"); writer.string(e.subtype.text) }
-        writer.key("source"); writer.string(e.source.text)
-        writer.key("start"); writer.int(e.start)
-        if e.end != e.start { writer.key("end"); writer.int(e.end) }
-        writer.key("utc_offset"); writer.int(Int64(e.utcOffset))
-        if let v = e.carbs { writer.key("carbs_g"); writer.double(v) }
-        if let v = e.protein { writer.key("protein_g"); writer.double(v) }
-        if let v = e.fat { writer.key("fat_g"); writer.double(v) }
-        if let v = e.insulin { writer.key("insulin_u"); writer.double(v) }
-        if !e.intensity.isEmpty { writer.key("intensity"); writer.string(e.intensity.text) }
-        if let n = e.note { writer.key("note"); writer.string(n) }
-        if !e.flags.isEmpty { writer.key("flags"); writer.int(Int64(e.flags.rawValue)) }
+        begin("event", id: withIDs ? ids.of(e) : nil)
+        writer.field("kind", e.kind.rawValue)
+        writer.field("subject", e.subject)
+        if !e.subtype.isEmpty { writer.field("subtype", e.subtype) }
+        writer.field("source", e.source)
+        span(e.start, e.end, e.utcOffset)
+        writer.field("carbs_g", ifPresent: e.carbs)
+        writer.field("protein_g", ifPresent: e.protein)
+        writer.field("fat_g", ifPresent: e.fat)
+        writer.field("insulin_u", ifPresent: e.insulin)
+        if !e.intensity.isEmpty { writer.field("intensity", e.intensity) }
+        writer.field("note", ifPresent: e.note)
+        if !e.flags.isEmpty { writer.field("flags", Int64(e.flags.rawValue)) }
         if !e.device.isEmpty { writer.key("device"); writer.json(e.device.text) }
         if let meta = e.metadata { writer.key("metadata"); writer.json(meta) }
-        writer.key("file"); writer.string(e.provenance.file.text)
-        writer.key("line"); writer.int(e.provenance.line)
-        writer.endObject()
-        writer.newline()
+        end(e.provenance)
     }
 
     /// A subject profile: the characteristics HealthPipe reads, and every one as written.
     mutating func encode(_ p: SubjectProfile) {
-        writer.beginObject()
-        writer.key("type"); writer.string("profile")
-        if withIDs { writer.key("id"); writer.string(ids.of(p)) }
-        writer.key("subject"); writer.string(p.subject.text)
-        writer.key("source"); writer.string(p.source.text)
-        writer.key("date_of_birth"); writer.string(p.dateOfBirth)
-        writer.key("biological_sex"); writer.string(p.biologicalSex)
-        writer.key("blood_type"); writer.string(p.bloodType)
-        writer.key("skin_type"); writer.string(p.skinType)
+        begin("profile", id: withIDs ? ids.of(p) : nil)
+        writer.field("subject", p.subject)
+        writer.field("source", p.source)
+        writer.field("date_of_birth", p.dateOfBirth)
+        writer.field("biological_sex", p.biologicalSex)
+        writer.field("blood_type", p.bloodType)
+        writer.field("skin_type", p.skinType)
         writer.key("attributes"); writer.json(p.attributes)
-        writer.key("file"); writer.string(p.provenance.file.text)
-        writer.key("line"); writer.int(p.provenance.line)
-        writer.endObject()
-        writer.newline()
+        end(p.provenance)
     }
 
     mutating func encode(_ d: DailySummary) {
-        writer.beginObject()
-        writer.key("type"); writer.string("daily")
-        if withIDs { writer.key("id"); writer.string(ids.of(d)) }
-        writer.key("subject"); writer.string(d.subject.text)
-        writer.key("day"); writer.string(CivilDate.isoDate(fromDays: d.day))
-        writer.key("metric"); writer.string(d.metric.text)
-        writer.key("unit"); writer.string(d.unit.text)
-        writer.key("n"); writer.int(d.count)
-        writer.key("min"); writer.double(d.min)
-        writer.key("mean"); writer.double(d.mean)
-        writer.key("max"); writer.double(d.max)
-        writer.key("sd"); writer.double(d.sd)
-        writer.key("bands"); writer.beginObject()
-        for b in d.bandPercents { writer.key(b.band.text); writer.double(b.percent) }
-        writer.endObject()
-        writer.key("hypo"); writer.bool(d.hypo)
-        writer.key("hyper"); writer.bool(d.hyper)
-        writer.key("carbs_g"); writer.double(d.carbsGrams)
-        writer.key("insulin_u"); writer.double(d.insulinUnits)
-        writer.key("exercise_min"); writer.double(d.exerciseMinutes)
-        writer.key("illness"); writer.bool(d.illness)
-        writer.key("stress"); writer.bool(d.stress)
-        writer.endObject()
-        writer.newline()
+        begin("daily", id: withIDs ? ids.of(d) : nil)
+        writer.field("subject", d.subject)
+        writer.field("day", CivilDate.isoDate(fromDays: d.day))
+        writer.field("metric", d.metric)
+        writer.field("unit", d.unit)
+        writer.field("n", d.count)
+        writer.field("min", d.min); writer.field("mean", d.mean); writer.field("max", d.max); writer.field("sd", d.sd)
+        writer.object("bands") { w in for b in d.bandPercents { w.key(b.band.text); w.double(b.percent) } }
+        writer.field("hypo", d.hypo)
+        writer.field("hyper", d.hyper)
+        writer.field("carbs_g", d.carbsGrams)
+        writer.field("insulin_u", d.insulinUnits)
+        writer.field("exercise_min", d.exerciseMinutes)
+        writer.field("illness", d.illness)
+        writer.field("stress", d.stress)
+        end()
     }
 }

@@ -30,13 +30,8 @@ struct JSONFileRun {
         var out = RecordBatcher()
         var documents: Int64 = 0, rejected: Int64 = 0
         defer {
-            context.updateInput(index) {
-                $0.rowsRead = documents
-                $0.measurements = out.measurements
-                $0.events = out.events
-                $0.rejected = rejected
-                $0.hash = reader.contentHash
-            }
+            context.finishInput(index, rows: documents, measurements: out.measurements, events: out.events,
+                                rejected: rejected, hash: reader.contentHash)
         }
         do {
             try reader.forEach(progress: { context.progress.advance(Int64($0)) }, { doc in

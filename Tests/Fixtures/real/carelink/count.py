@@ -28,7 +28,6 @@ Rows are distinct by the store's natural keys: measurements (metric, source, ins
 """
 import csv
 import datetime
-import json
 import pathlib
 import re
 import sys
@@ -36,7 +35,7 @@ import zoneinfo
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from expected_io import totals  # noqa: E402
+from expected_io import totals, write_or_check  # noqa: E402
 
 
 FILES = [
@@ -253,19 +252,5 @@ def compute():
     return {"files": files}
 
 
-def main():
-    data = compute()
-    target = HERE / "expected.json"
-    text = json.dumps(data, indent=2, sort_keys=True) + "\n"
-    if "--check" in sys.argv:
-        if not target.exists() or json.loads(target.read_text()) != data:
-            print("expected.json differs from what count.py computes")
-            sys.exit(1)
-        print("expected.json agrees")
-        return
-    target.write_text(text)
-    print(text)
-
-
 if __name__ == "__main__":
-    main()
+    write_or_check(HERE, compute(), echo=True, sort_keys=True)

@@ -7,9 +7,11 @@ EGV -> glucose measurement; Calibration / Fasting Glucose -> blood_glucose measu
 Carbs -> meal (carbs), Insulin -> insulin (units), Exercise -> exercise, Health -> episode,
 Alert -> alert, Device -> device. Glucose in mmol/L is converted x 18.0156 and rounded.
 Low/High readings count at 40/400 mg/dL. Writes expected.json; --check exits 1 on a difference."""
-import csv, datetime, html, io, json, pathlib, re, sys, zipfile, zoneinfo
+import csv, datetime, html, io, pathlib, re, sys, zipfile, zoneinfo
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from expected_io import write_or_check  # noqa: E402
 
 # Per file: what it is (the counter's own reading of Clarity's layout, by language).
 FILES = [
@@ -171,14 +173,4 @@ def compute():
 
 
 if __name__ == "__main__":
-    want = compute()
-    path = HERE / "expected.json"
-    if "--check" in sys.argv:
-        have = json.loads(path.read_text()) if path.exists() else None
-        if have != want:
-            print("expected.json differs from what count.py computes")
-            sys.exit(1)
-        print("expected.json agrees")
-    else:
-        path.write_text(json.dumps(want, indent=2, ensure_ascii=False) + "\n")
-        print(json.dumps(want, ensure_ascii=False))
+    write_or_check(HERE, compute(), echo=True)

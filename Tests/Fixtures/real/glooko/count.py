@@ -11,11 +11,11 @@ rows, newest first; German files write times "DD.MM.YYYY HH:MM" and decimals wit
                    -> one bolus insulin event (delivered, not 0) and one meal (carbs, not 0)
 Distinct natural keys are counted (docs/schema.md).
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
-import csv, datetime, json, pathlib, sys
+import csv, datetime, pathlib, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from expected_io import write_or_check  # noqa: E402
+from expected_io import kind_totals, write_or_check  # noqa: E402
 
 FILES = [
     ("glooko-de-cgm.csv", "glooko-cgm", "Glooko export cgm_data_1.csv, German, mg/dl, decimal comma"),
@@ -54,9 +54,7 @@ def count(path):
     for metric, values in glucose.items():
         measurements[metric] = {"count": len(values), "sum": float(sum(values.values()))}
     out = {"measurements": measurements, "events": {}}
-    for kind in sorted({e[0] for e in events}):
-        mine = [e for e in events if e[0] == kind]
-        out["events"][kind] = {"count": len(mine), "sum": round(sum(e[3] for e in mine), 6)}
+    out["events"] = kind_totals(events, summed=None)
     return out
 
 

@@ -6,7 +6,7 @@ The file: a line "Levels,<name>,,", then `Time (UTC),Time (Local),Glucose Readin
 Reading`; every row (timeseries or directRead scan) is one sensor glucose reading at its UTC time.
 Distinct instants are counted (readings sharing one are one stored row).
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
-import csv, json, pathlib, sys
+import csv, pathlib, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))

@@ -9,11 +9,11 @@ logbook entry, cells quoted, dates DD.MM.YY, times HH:MM, decimal comma. By `Ere
   (mg/dL); every other type (Boost, Ease-off, Auto mode An …) is not stored.
 Distinct natural keys are counted (docs/schema.md).
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
-import csv, datetime, json, pathlib, sys
+import csv, datetime, pathlib, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from expected_io import write_or_check  # noqa: E402
+from expected_io import kind_totals, write_or_check  # noqa: E402
 
 FILES = [("mylife-de-logbook.csv", "de", "mylife logbook export, German, mg/dL, decimal comma, DD.MM.YY")]
 EVENTS = {"Bolus": ("insulin", "bolus"), "Kohlenhydrate": ("meal", ""), "Hypo Kohlenhydrate": ("meal", "hypo_treatment")}
@@ -40,9 +40,7 @@ def count(path):
     out = {"measurements": {}, "events": {}}
     if glucose:
         out["measurements"]["blood_glucose"] = {"count": len(glucose), "sum": float(sum(glucose.values()))}
-    for kind in sorted({e[0] for e in events}):
-        mine = [e for e in events if e[0] == kind]
-        out["events"][kind] = {"count": len(mine), "sum": round(sum(e[3] for e in mine), 6)}
+    out["events"] = kind_totals(events, summed=None)
     return out
 
 

@@ -8,9 +8,11 @@ and correction insulin -> one insulin event each (zero skipped); carbohydrates -
 minutes -> exercise; meal description and note -> the events' note, or a note event when the row
 has no event. Distinct natural keys are counted (docs/schema.md).
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
-import csv, datetime, json, pathlib, sys
+import csv, datetime, pathlib, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from expected_io import kind_totals, write_or_check  # noqa: E402
 FILES = [
     ("mysugr-en-us-mgdl.csv", "en", "mySugr app export, English (US), mg/dL, month-name dates, 12-hour clock", "America/New_York"),
     ("mysugr-da-mmol.csv", "da", "mySugr app export, Danish, mmol/L with decimal comma, dd-mm-yyyy", "Europe/Copenhagen"),
@@ -71,12 +73,7 @@ def count(path, lang):
     out = {"measurements": {}, "events": {}}
     if glucose:
         out["measurements"]["blood_glucose"] = {"count": len(glucose), "sum": float(sum(glucose.values()))}
-    for kind in sorted({e[0] for e in events}):
-        mine = [e for e in events if e[0] == kind]
-        total = {"count": len(mine)}
-        if kind in ("insulin", "meal"):
-            total["sum"] = round(sum(e[3] for e in mine), 6)
-        out["events"][kind] = total
+    out["events"] = kind_totals(events)
     return out
 
 
@@ -90,13 +87,4 @@ def compute():
 
 
 if __name__ == "__main__":
-    got = compute()
-    target = HERE / "expected.json"
-    if "--check" in sys.argv:
-        want = json.loads(target.read_text())
-        if want != got:
-            print("expected.json differs from what count.py computes")
-            sys.exit(1)
-        print("expected.json agrees")
-    else:
-        target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")
+    write_or_check(HERE, compute())

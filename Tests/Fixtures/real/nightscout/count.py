@@ -12,6 +12,8 @@ import pathlib
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from expected_io import write_or_check  # noqa: E402
 MMOL = 18.0156
 
 FILES = [
@@ -251,18 +253,5 @@ def compute():
     return {"files": files}
 
 
-def main():
-    want = compute()
-    target = HERE / "expected.json"
-    if "--check" in sys.argv:
-        have = json.loads(target.read_text()) if target.exists() else None
-        if have != want:
-            print("expected.json differs from what count.py computes")
-            sys.exit(1)
-        print("expected.json agrees")
-        return
-    target.write_text(json.dumps(want, indent=2, ensure_ascii=False) + "\n")
-
-
 if __name__ == "__main__":
-    main()
+    write_or_check(HERE, compute())

@@ -10,7 +10,7 @@ ExerciseActivity -> exercise, Meal -> meal (no carbs), Note -> note; other class
 distance without a unit, blood pressure as text) are not read. Distinct natural keys are counted
 (docs/schema.md); events without an amount share amount 0.
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
-import csv, datetime, json, pathlib, sys
+import csv, datetime, pathlib, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))

@@ -26,13 +26,12 @@ subtype, source, time, amount). Times are the pump's local clock; the files have
 """
 import csv
 import datetime
-import json
 import pathlib
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from expected_io import totals  # noqa: E402
+from expected_io import totals, write_or_check  # noqa: E402
 
 
 FILES = [
@@ -116,18 +115,5 @@ def compute():
     return {"files": files}
 
 
-def main():
-    data = compute()
-    target = HERE / "expected.json"
-    if "--check" in sys.argv:
-        if not target.exists() or json.loads(target.read_text()) != data:
-            print("expected.json differs from what count.py computes")
-            sys.exit(1)
-        print("expected.json agrees")
-        return
-    target.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    print(json.dumps(data, indent=2, sort_keys=True))
-
-
 if __name__ == "__main__":
-    main()
+    write_or_check(HERE, compute(), echo=True, sort_keys=True)

@@ -11,11 +11,11 @@ The export is a zip of CSVs, one per data type, comma-separated, CRLF, UTC ISO t
   physicalActivities.csv timestamp,…,duration.value,duration.unit,… -> exercise (duration not 0)
 Distinct natural keys are counted (docs/schema.md).
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
-import csv, json, pathlib, sys
+import csv, pathlib, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from expected_io import write_or_check  # noqa: E402
+from expected_io import kind_totals, write_or_check  # noqa: E402
 
 FILES = [
     ("yourloops-cbg.csv", "yourloops-cgm", "YourLoops export cbg.csv, mg/dL, UTC"),
@@ -49,12 +49,7 @@ def count(path):
     out = {"measurements": {}, "events": {}}
     if glucose:
         out["measurements"]["glucose"] = {"count": len(glucose), "sum": float(sum(glucose.values()))}
-    for kind in sorted({e[0] for e in events}):
-        mine = [e for e in events if e[0] == kind]
-        total = {"count": len(mine)}
-        if kind in ("insulin", "meal"):
-            total["sum"] = round(sum(e[3] for e in mine), 6)
-        out["events"][kind] = total
+    out["events"] = kind_totals(events)
     return out
 
 

@@ -32,13 +32,8 @@ final class MappedXLSXSource: Source, InputDescribing {
                                      file: path, format: adapter.name)
         var out = BatchBuilder()
         defer {
-            context.updateInput(index) {
-                $0.rowsRead = rows
-                $0.measurements = out.measurements
-                $0.events = out.events
-                $0.rejected = rejected
-                $0.hash = hasher.finalize()
-            }
+            context.finishInput(index, rows: rows, measurements: out.measurements, events: out.events,
+                                rejected: rejected, hash: hasher.finalize())
         }
         try withoutActuallyEscaping(emit) { emit in
             let reader = SheetReader(package: package) { row in
