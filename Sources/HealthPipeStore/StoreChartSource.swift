@@ -31,11 +31,5 @@ public struct StoreChartSource: ChartDataSource {
 
     public func dayRows(fromDay: Int64, toDay: Int64) throws -> [DayTable.Row] {
         try reader.dayLog(subject: subject, fromDay: CivilDate.isoDate(fromDays: fromDay), toDay: CivilDate.isoDate(fromDays: toDay))
-            .compactMap { r in
-                guard let day = CivilDate.days(fromISO: r.day) else { return nil }
-                return DayTable.Row(day: day, readings: r.readings, low: r.low, avg: r.avg, high: r.high, hypo: r.hypo,
-                                    hyper: r.hyper, exercise: r.exercise, stress: r.stress, illness: r.illness,
-                                    favourite: r.favourite, note: r.note)
-            }
     }
 }

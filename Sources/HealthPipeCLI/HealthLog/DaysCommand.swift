@@ -32,17 +32,13 @@ struct DaysCommand: ParsableCommand {
         // Only plausible days (PlausibleTime): a day an old store keeps from a broken clock is skipped.
         let all = try q.dayLog(subject: log.who, fromDay: CivilDate.isoDate(fromDays: PlausibleTime.earliestDay),
                                toDay: CivilDate.isoDate(fromDays: PlausibleTime.latestDay - 1))
-        let known = all.compactMap { CivilDate.days(fromISO: $0.day) }
+        let known = all.map(\.day)
         let span = known.isEmpty ? nil : (known.min()!, known.max()!)
         guard let days = try range.resolve(log, span: span) else {
             if json { try emit(DayTable(subject: log.who, firstDay: 0, lastDay: 0, unit: display, rows: []).json()) }
             return
         }
-        let rows = all.compactMap { r -> DayTable.Row? in
-            guard let day = CivilDate.days(fromISO: r.day), days.contains(day) else { return nil }
-            return DayTable.Row(day: day, readings: r.readings, low: r.low, avg: r.avg, high: r.high, hypo: r.hypo, hyper: r.hyper,
-                                exercise: r.exercise, stress: r.stress, illness: r.illness, favourite: r.favourite, note: r.note)
-        }
+        let rows = all.filter { days.contains($0.day) }
         var filter = DayTable.Filter(lastDays: last, favouritesOnly: favourites)
         for (flag, on) in [(DayTable.Flag.hypo, hypo), (.hyper, hyper), (.exercise, exercise), (.stress, stress), (.illness, illness)] where on {
             filter.flags.insert(flag)

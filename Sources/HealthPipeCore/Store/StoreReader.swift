@@ -12,7 +12,8 @@ public protocol StoreReader: AnyObject {
     /// A subject's events with `fromUTC <= start < toUTC` in time order, plus episodes that began up to
     /// `episodeLookbackDays` earlier and still run at `fromUTC`.
     func events(subject: String, fromUTC: Int64, toUTC: Int64, episodeLookbackDays: Int64) throws -> [Event]
-    /// The `day_log` rows of local days `fromDay...toDay` (YYYY-MM-DD), oldest first.
+    /// The `day_log` rows of local days `fromDay...toDay` (YYYY-MM-DD), oldest first (a row whose day
+    /// is not a date is left out).
     func dayLog(subject: String, fromDay: String, toDay: String) throws -> [DayLogRow]
     /// Daily summaries other than glucose with values, of local days `fromDay...toDay`, by day and metric.
     func otherDailySummaries(subject: String, fromDay: String, toDay: String) throws -> [DailySummaryRow]
@@ -33,16 +34,18 @@ extension StoreReader {
     }
 }
 
-/// One day of the seeds' health table, as the `day_log` view defines it.
+/// One day of the seeds' health table, as the `day_log` view defines it (the views' day table row).
 public struct DayLogRow: Sendable, Hashable {
-    public var day: String
+    /// The local day number (days since 1970-01-01).
+    public var day: Int64
     public var readings: Int
+    /// Glucose min, mean, max in mg/dL; nil on a day without glucose.
     public var low: Double?, avg: Double?, high: Double?
     public var hypo: Bool, hyper: Bool, exercise: Bool, stress: Bool, illness: Bool
     public var favourite: Bool
     public var note: String?
 
-    public init(day: String, readings: Int = 0, low: Double? = nil, avg: Double? = nil, high: Double? = nil, hypo: Bool = false,
+    public init(day: Int64, readings: Int = 0, low: Double? = nil, avg: Double? = nil, high: Double? = nil, hypo: Bool = false,
                 hyper: Bool = false, exercise: Bool = false, stress: Bool = false, illness: Bool = false, favourite: Bool = false,
                 note: String? = nil) {
         self.day = day

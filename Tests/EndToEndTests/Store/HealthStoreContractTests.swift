@@ -149,7 +149,9 @@ struct HealthStoreContractTests {
         for store in filled {
             let before = try Self.answers(store)
             let subject = try #require(try store.allSubjects().first)
-            let day = try #require(before["\(subject) dayLog"]?.dropFirst(3).first.flatMap { $0.split(separator: "\"").dropFirst().first })
+            let rows = try store.reader().dayLog(subject: subject, fromDay: "1900-01-01", toDay: "2099-12-31")
+            let row = try #require(rows.dropFirst(3).first, "\(store.name) \(subject): \(rows.count) days, \(before.keys.sorted())")
+            let day = CivilDate.isoDate(fromDays: row.day)
             if store is SQLiteHealthStore {
                 try SQLiteExec.run(sqlite, "INSERT INTO derived_pending (subject, day) VALUES ('\(subject)', '\(day)')")
             } else {

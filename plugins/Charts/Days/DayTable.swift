@@ -3,47 +3,8 @@ import HealthPipeCore
 /// The seed-002 health table: one row per day with glucose low/avg/high, the Hypo, Hyper,
 /// Exercise, Stress and Illness icons and the favourite star, filtered as the seed's user filters it.
 public struct DayTable: Sendable {
-    public struct Row: Sendable, Hashable {
-        public var day: Int64
-        public var readings: Int
-        /// Glucose min, mean, max in mg/dL; nil on a day without glucose.
-        public var low: Double?
-        public var avg: Double?
-        public var high: Double?
-        public var hypo: Bool
-        public var hyper: Bool
-        public var exercise: Bool
-        public var stress: Bool
-        public var illness: Bool
-        public var favourite: Bool
-        public var note: String?
-
-        public init(day: Int64, readings: Int, low: Double?, avg: Double?, high: Double?, hypo: Bool, hyper: Bool,
-                    exercise: Bool, stress: Bool, illness: Bool, favourite: Bool, note: String?) {
-            self.day = day
-            self.readings = readings
-            self.low = low
-            self.avg = avg
-            self.high = high
-            self.hypo = hypo
-            self.hyper = hyper
-            self.exercise = exercise
-            self.stress = stress
-            self.illness = illness
-            self.favourite = favourite
-            self.note = note
-        }
-
-        public func has(_ flag: Flag) -> Bool {
-            switch flag {
-            case .hypo: return hypo
-            case .hyper: return hyper
-            case .exercise: return exercise
-            case .stress: return stress
-            case .illness: return illness
-            }
-        }
-    }
+    /// A day's row, as every store reads it (`StoreReader.dayLog`).
+    public typealias Row = DayLogRow
 
     /// The seed's summary icons, left to right.
     public enum Flag: String, Sendable, CaseIterable {
@@ -91,4 +52,16 @@ public struct DayTable: Sendable {
 
     /// The rows the filter keeps.
     public var shown: [Row] { rows.filter { filter.matches($0, lastDay: lastDay) } }
+}
+
+extension DayLogRow {
+    public func has(_ flag: DayTable.Flag) -> Bool {
+        switch flag {
+        case .hypo: return hypo
+        case .hyper: return hyper
+        case .exercise: return exercise
+        case .stress: return stress
+        case .illness: return illness
+        }
+    }
 }

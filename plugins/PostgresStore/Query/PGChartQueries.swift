@@ -108,7 +108,7 @@ public final class PGChartQueries: StoreReader {
             """, [subject, fromDay, toDay])
         var out: [DayLogRow] = []
         for r in 0..<rows.count {
-            let day = rows.text(r, 0) ?? ""
+            guard let day = rows.text(r, 0).flatMap(CivilDate.days(fromISO:)) else { continue }
             if out.last?.day != day { out.append(DayLogRow(day: day)) }
             out[out.count - 1].add(metric: rows.text(r, 1) ?? "", n: Int(rows.int(r, 2)), min: rows.optionalDouble(r, 3),
                                    mean: rows.optionalDouble(r, 4), max: rows.optionalDouble(r, 5), hypo: rows.int(r, 6) != 0,
@@ -117,8 +117,10 @@ public final class PGChartQueries: StoreReader {
         }
         let favourites = try db.query("SELECT day, note FROM favourites WHERE subject = $1 AND day >= $2 AND day <= $3",
                                       [subject, fromDay, toDay])
-        var notes: [String: String?] = [:]
-        for r in 0..<favourites.count { notes[favourites.text(r, 0) ?? ""] = .some(favourites.isNull(r, 1) ? nil : favourites.text(r, 1)) }
+        var notes: [Int64: String?] = [:]
+        for r in 0..<favourites.count {
+            if let day = favourites.text(r, 0).flatMap(CivilDate.days(fromISO:)) { notes[day] = .some(favourites.isNull(r, 1) ? nil : favourites.text(r, 1)) }
+        }
         for i in out.indices {
             if let note = notes[out[i].day] {
                 out[i].favourite = true

@@ -257,7 +257,7 @@ public final class ChartQueries: StoreReader {
         try s.bindText(3, toDay)
         var rows: [DayLogRow] = []
         while try s.step() {
-            let day = s.text(0) ?? ""
+            guard let day = s.text(0).flatMap(CivilDate.days(fromISO:)) else { continue }
             if rows.last?.day != day { rows.append(DayLogRow(day: day)) }
             rows[rows.count - 1].add(metric: s.text(1) ?? "", n: Int(s.int(2)), min: s.isNull(3) ? nil : s.double(3),
                                      mean: s.isNull(4) ? nil : s.double(4), max: s.isNull(5) ? nil : s.double(5),
@@ -268,8 +268,8 @@ public final class ChartQueries: StoreReader {
         try f.bindText(1, subject)
         try f.bindText(2, fromDay)
         try f.bindText(3, toDay)
-        var favourites: [String: String?] = [:]
-        while try f.step() { favourites[f.text(0) ?? ""] = .some(f.text(1)) }
+        var favourites: [Int64: String?] = [:]
+        while try f.step() { if let day = f.text(0).flatMap(CivilDate.days(fromISO:)) { favourites[day] = .some(f.text(1)) } }
         for i in rows.indices {
             if let note = favourites[rows[i].day] {
                 rows[i].favourite = true
