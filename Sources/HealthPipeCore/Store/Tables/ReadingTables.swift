@@ -49,23 +49,11 @@ extension StoreTables {
        notCompared: ["import_id", "line", "metadata", "device_id"])
 
     /// Rows that version 7's narrower key folded away (SQLite only: nothing was lost).
-    public static let supersededMeasurements = TableDescription("superseded_measurements", columns: [
-        .required("subject", .text),
-        .required("metric", .text),
-        .required("source", .text),
-        .required("start", .int64),
-        .required("end", .int64),
-        .required("value", .double),
-        .required("utc_offset", .int32),
-        .required("unit", .text),
-        .required("flags", .int32, default: "0"),
-        .optional("band", .text),
-        .optional("import_id", .int64),
-        .optional("line", .int64),
-        .optional("metadata", .text),
-        .optional("device_id", .int64),
-        .required("superseded_at", .int64), // UTC epoch s of the migration that moved it here
-    ], in: [.sqlite])
+    public static let supersededMeasurements = TableDescription(
+        "superseded_measurements",
+        columns: measurements.columns.map { Column(name: $0.name, type: $0.type, nullable: $0.nullable, defaultValue: $0.defaultValue) }
+            + [.required("superseded_at", .int64)], // UTC epoch s of the migration that moved it here
+        in: [.sqlite])
 
     /// Key columns first: SQLite 3.40's integrity_check misreads WITHOUT ROWID tables otherwise.
     public static let events = TableDescription("events", columns: [
