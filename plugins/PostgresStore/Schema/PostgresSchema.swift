@@ -8,7 +8,8 @@ public struct PostgresMigration: Sendable {
 /// The HealthPipe tables in PostgreSQL and their migrations, tracked in `healthpipe_migrations`
 /// (version, name, applied_at). Many executors may open the store at once: the migration runs in
 /// one transaction under an advisory lock, so exactly one applies each step and the others see it
-/// done; a store from a newer build is refused before anything is touched.
+/// done; a store from a newer build is refused before anything is touched. A new store is created straight
+/// at the current version from `StoreTables` (`PostgresDDL.baseline`); an older one takes the steps after its version.
 public enum PostgresSchema {
     public static let migrations = [PostgresSchemaV1.migration, PostgresSchemaV2.migration, PostgresSchemaV3.migration]
     public static var version: Int { migrations.last?.version ?? 0 }
@@ -37,6 +38,12 @@ public enum PostgresSchema {
             if found > version {
                 throw PGError(message: "\(db.url.shown): the HealthPipe tables are at schema version \(found), newer than this "
                               + "build knows (\(version)); use a newer healthpipe")
+            }
+            if found == 0 {
+                try db.execute(PostgresDDL.baseline)
+                try db.query("INSERT INTO healthpipe_migrations (version, name) VALUES ($1, $2)",
+                             [String(version), "current schema (baseline)"])
+                return
             }
             for step in migrations where step.version > found {
                 try db.execute(step.sql)

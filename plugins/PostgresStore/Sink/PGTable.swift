@@ -1,3 +1,5 @@
+import HealthPipeCore
+
 /// A table the sink writes through a staging table: rows are COPYed into `hp_stage_<name>` (a
 /// temporary table like the target, plus `hp_order`: see `StagedTable`), then moved with
 /// INSERT … ON CONFLICT once per transaction. An update happens only when a compared column really
@@ -63,106 +65,31 @@ struct PGTable: Sendable {
             + "SELECT \(by), count(*) FILTER (WHERE fresh), count(*), hp_day FROM w GROUP BY \(by), hp_day"
     }
 
-    static let measurements = PGTable(
-        name: "measurements",
-        columns: ["subject", "metric", "source", "start", "end", "utc_offset", "value", "unit", "flags", "band", "import_id", "line",
-                  "metadata", "device_id"],
-        key: ["subject", "metric", "source", "start", "end"],
-        update: ["value", "unit", "flags", "band", "utc_offset", "import_id", "line", "metadata", "device_id"],
-        changedWhen: ["value", "unit", "flags", "band", "utc_offset"], countBy: ["subject", "import_id"],
-        dayOf: PGLocalDay.expression)
-
-    static let events = PGTable(
-        name: "events",
-        columns: ["subject", "kind", "subtype", "source", "start", "end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u",
-                  "intensity", "note", "flags", "import_id", "line", "amount", "metadata", "device_id"],
-        key: ["subject", "kind", "subtype", "source", "start", "amount"],
-        update: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags", "import_id", "line",
-                 "metadata", "device_id"],
-        changedWhen: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags", "metadata",
-                      "device_id"], countBy: ["subject", "import_id"],
-        dayOf: "CASE WHEN kind = 'episode' THEN NULL ELSE \(PGLocalDay.expression) END")
-
-    static let profiles = PGTable(
-        name: "subject_profiles",
-        columns: ["subject", "source", "date_of_birth", "biological_sex", "blood_type", "skin_type", "attributes", "import_id"],
-        key: ["subject", "source"],
-        update: ["date_of_birth", "biological_sex", "blood_type", "skin_type", "attributes", "import_id"],
-        changedWhen: ["date_of_birth", "biological_sex", "blood_type", "skin_type", "attributes"])
-
-    static let dailySummaries = PGTable(
-        name: "daily_summaries",
-        columns: ["subject", "day", "metric", "unit", "n", "min", "max", "mean", "sd", "hypo", "hyper", "carbs_g", "insulin_u",
-                  "exercise_min", "illness", "stress"],
-        key: ["subject", "day", "metric"],
-        update: ["unit", "n", "min", "max", "mean", "sd", "hypo", "hyper", "carbs_g", "insulin_u", "exercise_min", "illness", "stress"],
-        changedWhen: ["unit", "n", "min", "max", "mean", "sd", "hypo", "hyper", "carbs_g", "insulin_u", "exercise_min", "illness",
-                      "stress"])
-
-    static let dailyBands = PGTable(name: "daily_bands", columns: ["subject", "day", "metric", "band", "percent"],
-                                    key: ["subject", "day", "metric", "band"], update: ["percent"], changedWhen: ["percent"])
-
-    static let glucoseMetrics = PGTable(
-        name: "glucose_metrics", columns: ["subject", "metric", "period_start", "period_end", "name", "value", "unit"],
-        key: ["subject", "metric", "period_start", "period_end", "name"], update: ["value", "unit"], changedWhen: ["value", "unit"])
-
-    static let glucoseAGP = PGTable(
-        name: "glucose_agp",
-        columns: ["subject", "metric", "period_start", "period_end", "minute_of_day", "n", "p05", "p25", "p50", "p75", "p95"],
-        key: ["subject", "metric", "period_start", "period_end", "minute_of_day"],
-        update: ["n", "p05", "p25", "p50", "p75", "p95"], changedWhen: ["n", "p05", "p25", "p50", "p75", "p95"])
-
-    static let forecasts = PGTable(
-        name: "forecasts", columns: ["subject", "metric", "model", "issued_at", "at", "utc_offset", "value"],
-        key: ["subject", "metric", "model", "issued_at", "at"], update: ["utc_offset", "value"], changedWhen: ["utc_offset", "value"])
-
-    static let alerts = PGTable(
-        name: "alerts",
-        columns: ["subject", "metric", "kind", "start", "end", "utc_offset", "duration_min", "value", "threshold", "model"],
-        key: ["subject", "metric", "kind", "start"],
-        update: ["end", "utc_offset", "duration_min", "value", "threshold", "model"],
-        changedWhen: ["end", "utc_offset", "duration_min", "value", "threshold", "model"])
-
-    static let workoutRoutes = PGTable(
-        name: "workout_routes",
-        columns: ["subject", "source", "start", "name", "end", "utc_offset", "workout_start", "points", "device_id", "import_id", "line"],
-        key: ["subject", "source", "start", "name"],
-        update: ["end", "utc_offset", "workout_start", "points", "device_id", "import_id", "line"],
-        changedWhen: ["end", "utc_offset", "workout_start", "points", "device_id"], countBy: ["import_id"], hasID: true)
-
-    static let routePoints = PGTable(
-        name: "route_points",
-        columns: ["route_id", "seq", "time_ms", "latitude", "longitude", "elevation", "speed", "course", "horizontal_accuracy",
-                  "vertical_accuracy"],
-        key: ["route_id", "seq"],
-        update: ["time_ms", "latitude", "longitude", "elevation", "speed", "course", "horizontal_accuracy", "vertical_accuracy"],
-        changedWhen: ["time_ms", "latitude", "longitude", "elevation", "speed", "course", "horizontal_accuracy", "vertical_accuracy"])
-
-    static let electrocardiograms = PGTable(
-        name: "electrocardiograms",
-        columns: ["subject", "source", "start", "end", "utc_offset", "classification", "symptoms", "average_heart_rate", "sampling_hz",
-                  "lead", "samples", "metadata", "device_id", "import_id", "line"],
-        key: ["subject", "source", "start"],
-        update: ["end", "utc_offset", "classification", "symptoms", "average_heart_rate", "sampling_hz", "lead", "samples", "metadata",
-                 "device_id", "import_id", "line"],
-        changedWhen: ["end", "utc_offset", "classification", "symptoms", "average_heart_rate", "sampling_hz", "lead", "samples",
-                      "metadata", "device_id"], countBy: ["import_id"], hasID: true)
-
-    static let ecgSamples = PGTable(
-        name: "ecg_samples", columns: ["ecg_id", "seq", "microvolts"], key: ["ecg_id", "seq"], update: ["microvolts"],
-        changedWhen: ["microvolts"])
-
-    static let motionSessions = PGTable(
-        name: "motion_sessions",
-        columns: ["subject", "device", "start_ms", "source", "end_ms", "start", "end", "utc_offset", "duration_s", "active_s", "average",
-                  "accomplishment", "samples", "end_reason", "year", "month", "day", "time", "day_of_week", "days_in_month", "line",
-                  "import_id"],
-        key: ["subject", "device", "start_ms"],
-        update: ["source", "end_ms", "end", "utc_offset", "duration_s", "active_s", "average", "accomplishment", "samples", "end_reason",
-                 "year", "month", "day", "time", "day_of_week", "days_in_month", "line", "import_id"],
-        changedWhen: ["source", "end_ms", "utc_offset", "average", "accomplishment", "samples", "end_reason"])
+    static let measurements = PGTable(StoreTables.measurements, countBy: ["subject", "import_id"], dayOf: PGLocalDay.expression)
+    static let events = PGTable(StoreTables.events, countBy: ["subject", "import_id"],
+                                dayOf: "CASE WHEN kind = 'episode' THEN NULL ELSE \(PGLocalDay.expression) END")
+    static let profiles = PGTable(StoreTables.subjectProfiles)
+    static let dailySummaries = PGTable(StoreTables.dailySummaries)
+    static let dailyBands = PGTable(StoreTables.dailyBands)
+    static let glucoseMetrics = PGTable(StoreTables.glucoseMetrics)
+    static let glucoseAGP = PGTable(StoreTables.glucoseAGP)
+    static let forecasts = PGTable(StoreTables.forecasts)
+    static let alerts = PGTable(StoreTables.alerts)
+    static let workoutRoutes = PGTable(StoreTables.workoutRoutes, countBy: ["import_id"])
+    static let routePoints = PGTable(StoreTables.routePoints)
+    static let electrocardiograms = PGTable(StoreTables.electrocardiograms, countBy: ["import_id"])
+    static let ecgSamples = PGTable(StoreTables.ecgSamples)
+    static let motionSessions = PGTable(StoreTables.motionSessions)
 
     /// Every table written through a stage, in the order a transaction moves them.
     static let all: [PGTable] = [measurements, events, profiles, dailySummaries, dailyBands, glucoseMetrics, glucoseAGP, forecasts, alerts,
                                  workoutRoutes, routePoints, electrocardiograms, ecgSamples, motionSessions]
+}
+
+extension PGTable {
+    /// The columns, key and compared columns of the table's description (`StoreTables`).
+    init(_ table: TableDescription, countBy: [String] = [], dayOf: String? = nil) {
+        self.init(name: table.name, columns: table.writtenColumns, key: table.naturalKey, update: table.updatedColumns,
+                  changedWhen: table.comparedColumns, countBy: countBy, dayOf: dayOf, hasID: table.hasRowID)
+    }
 }

@@ -36,16 +36,16 @@ struct StagedTable {
 /// The row of each record kind, in its table's column order.
 extension CopyBuffer {
     mutating func measurement(_ m: HealthPipeCore.Measurement, importID: Int64?, deviceID: Int64?) {
-        text(m.subject); text(m.metric); text(m.source); int(m.start); int(m.end); int(Int64(m.utcOffset)); double(m.value)
+        text(m.subject); text(m.metric); text(m.source); int(m.start); int(m.end); double(m.value); int(Int64(m.utcOffset))
         text(m.unit); int(Int64(m.flags.rawValue)); textOrNull(m.band)
         int(importID); int(importID == nil ? nil : m.provenance.line); text(m.metadata); int(deviceID)
     }
 
     mutating func event(_ e: Event, kind: Symbol, importID: Int64?, deviceID: Int64?) {
-        text(e.subject); text(kind); text(e.subtype); text(e.source); int(e.start); int(e.end); int(Int64(e.utcOffset))
-        double(e.carbs); double(e.protein); double(e.fat); double(e.insulin); textOrNull(e.intensity); text(e.note)
-        int(Int64(e.flags.rawValue)); int(importID); int(importID == nil ? nil : e.provenance.line)
-        double(e.insulin ?? e.carbs ?? 0); text(e.metadata); int(deviceID)
+        text(e.subject); text(kind); text(e.subtype); text(e.source); int(e.start); double(e.insulin ?? e.carbs ?? 0); int(e.end)
+        int(Int64(e.utcOffset)); double(e.carbs); double(e.protein); double(e.fat); double(e.insulin); textOrNull(e.intensity)
+        text(e.note); int(Int64(e.flags.rawValue)); int(importID); int(importID == nil ? nil : e.provenance.line)
+        text(e.metadata); int(deviceID)
     }
 
     mutating func profile(_ p: SubjectProfile, importID: Int64?) {

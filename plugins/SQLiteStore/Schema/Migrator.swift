@@ -11,12 +11,17 @@ public struct Migration: Sendable {
 }
 
 /// Brings a database to the newest schema version, tracked in `PRAGMA user_version`, and refuses
-/// a database written by a newer build (it might hold tables this build would corrupt).
+/// a database written by a newer build (it might hold tables this build would corrupt). A new, empty
+/// database is created straight at the newest version by the `baseline` (GRDB's merged migrations),
+/// when there is one; an older database takes the steps after its version.
 public struct Migrator: Sendable {
     public let migrations: [Migration]
+    /// The SQL of the newest version's schema, for an empty database.
+    public let baseline: String?
     public var latestVersion: Int32 { migrations.last?.version ?? 0 }
 
-    public init(migrations: [Migration]) {
+    public init(migrations: [Migration], baseline: String? = nil) {
+        self.baseline = baseline
         // Strictly increasing (versions are assigned per feature branch, so one may land before another).
         precondition(migrations.first.map { $0.version >= 1 } ?? true
                      && zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version },
@@ -42,6 +47,11 @@ public struct Migrator: Sendable {
             // Re-read inside the write lock: another process may have migrated meanwhile.
             let found = try Self.version(of: db)
             if found > latestVersion { throw SQLiteSchemaError(path: db.path, found: found, supported: latestVersion) }
+            if found == 0, let baseline, try db.scalarInt("SELECT count(*) FROM sqlite_schema") == 0 {
+                try db.execute(baseline)
+                try db.execute("PRAGMA user_version = \(latestVersion)")
+                return found
+            }
             for step in migrations where step.version > found {
                 try db.execute(step.sql)
                 try db.execute("PRAGMA user_version = \(step.version)")

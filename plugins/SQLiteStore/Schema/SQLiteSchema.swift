@@ -1,9 +1,11 @@
-/// The HealthPipe database: its migration history and how a connection is opened for writing.
+/// The HealthPipe database: its migration history, the baseline a new database starts from (made from
+/// `StoreTables`, equal to what the history builds: SchemaBaselineTests), and how a connection is opened for writing.
 public enum SQLiteSchema {
     public static let migrator = Migrator(migrations: [SchemaV1.migration, SchemaV2.migration, SchemaV3.migration,
                                                        SchemaV4.migration, SchemaV5.migration, SchemaV6.migration,
                                                        SchemaV7.migration, SchemaV8.migration, SchemaV9.migration,
-                                                       SchemaV10.migration])
+                                                       SchemaV10.migration],
+                                          baseline: SQLiteDDL.baseline)
     public static var version: Int32 { migrator.latestVersion }
 
     /// Opens (creating if needed) a database, refuses one from a newer build, sets the pragmas and

@@ -3,15 +3,7 @@ import HealthPipeCore
 /// Upserts one daily_summaries row per (subject, day, metric) and replaces that day's band shares.
 /// A few rows per day, so the ISO day string is built per row.
 final class DailySummaryWriter {
-    static let sql = UpsertSQL.make(
-        table: "daily_summaries",
-        columns: ["subject", "day", "metric", "unit", "n", "min", "max", "mean", "sd", "hypo", "hyper", "carbs_g",
-                  "insulin_u", "exercise_min", "illness", "stress"],
-        key: ["subject", "day", "metric"],
-        update: ["unit", "n", "min", "max", "mean", "sd", "hypo", "hyper", "carbs_g", "insulin_u", "exercise_min",
-                 "illness", "stress"],
-        changedWhen: ["unit", "n", "min", "max", "mean", "sd", "hypo", "hyper", "carbs_g", "insulin_u", "exercise_min",
-                      "illness", "stress"])
+    static let sql = UpsertSQL.make(StoreTables.dailySummaries)
 
     private let upsert: Statement
     private let deleteBands: Statement

@@ -13,14 +13,9 @@ final class ElectrocardiogramWriter {
 
     init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog, devices: DeviceTable) throws {
         self.db = db
-        let columns = ["subject", "source", "start", "end", "utc_offset", "classification", "symptoms", "average_heart_rate",
-                       "sampling_hz", "lead", "samples", "metadata", "device_id", "import_id", "line"]
-        let facts = Array(columns.dropFirst(3).prefix(10))
-        upsert = try db.prepare(UpsertSQL.make(table: "electrocardiograms", columns: columns, key: ["subject", "source", "start"],
-                                               update: Array(columns.dropFirst(3)), changedWhen: facts), persistent: true)
+        upsert = try db.prepare(UpsertSQL.make(StoreTables.electrocardiograms), persistent: true)
         findID = try db.prepare("SELECT id FROM electrocardiograms WHERE subject = ?1 AND source = ?2 AND start = ?3", persistent: true)
-        sample = try db.prepare(UpsertSQL.make(table: "ecg_samples", columns: ["ecg_id", "seq", "microvolts"], key: ["ecg_id", "seq"],
-                                               update: ["microvolts"], changedWhen: ["microvolts"]), persistent: true)
+        sample = try db.prepare(UpsertSQL.make(StoreTables.ecgSamples), persistent: true)
         self.symbols = symbols
         self.imports = imports
         self.devices = devices

@@ -21,11 +21,7 @@ final class EntryWriter {
                    AND e.source = m.source AND e.start = m.start AND e.amount = m.amount
              WHERE m.subject = ?1 AND m.id = ?2
             """)
-        upsertEntry = try db.prepare("""
-            INSERT INTO manual_entries (subject, id, kind, subtype, source, start, amount, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            ON CONFLICT (subject, id) DO UPDATE SET kind = excluded.kind, subtype = excluded.subtype, source = excluded.source,
-                start = excluded.start, amount = excluded.amount, updated_at = excluded.updated_at
-            """)
+        upsertEntry = try db.prepare(UpsertSQL.replacing(StoreTables.manualEntries))
         releaseEvent = try db.prepare("""
             DELETE FROM manual_entries WHERE subject = ?1 AND kind = ?2 AND subtype = ?3 AND source = ?4 AND start = ?5
                AND amount = ?6 AND id != ?7

@@ -4,18 +4,9 @@ import HealthPipeCore
 /// as '' so the key compares equal on re-import. `amount` (the dose or the carbs) is in the key
 /// because two doses in the same minute are two events (real Clarity exports have them).
 final class EventWriter {
-    static let columns = ["subject", "kind", "subtype", "source", "start", "end", "utc_offset", "carbs_g", "protein_g", "fat_g",
-                          "insulin_u", "intensity", "note", "flags", "import_id", "line", "amount", "metadata", "device_id"]
-    static let key = ["subject", "kind", "subtype", "source", "start", "amount"]
-    static let insertSQL = UpsertSQL.insertIgnoringConflicts(table: "events", columns: columns, key: key)
-    static let sql = UpsertSQL.make(
-        table: "events",
-        columns: columns,
-        key: key,
-        update: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags",
-                 "import_id", "line", "metadata", "device_id"],
-        changedWhen: ["end", "utc_offset", "carbs_g", "protein_g", "fat_g", "insulin_u", "intensity", "note", "flags", "metadata",
-                      "device_id"])
+    /// Bound in the table's column order (`bind`).
+    static let insertSQL = UpsertSQL.insertIgnoringConflicts(StoreTables.events)
+    static let sql = UpsertSQL.make(StoreTables.events)
 
     private let db: SQLiteConnection
     private let insert: Statement
@@ -125,24 +116,24 @@ final class EventWriter {
         try symbols.bind(e.subtype, to: s, at: 3)
         try symbols.bind(e.source, to: s, at: 4)
         try s.bindInt(5, e.start)
-        try s.bindInt(6, e.end)
-        try s.bindInt(7, Int64(e.utcOffset))
-        try s.bindDouble(8, e.carbs)
-        try s.bindDouble(9, e.protein)
-        try s.bindDouble(10, e.fat)
-        try s.bindDouble(11, e.insulin)
-        try symbols.bindOrNull(e.intensity, to: s, at: 12)
-        try s.bindText(13, e.note)
-        try s.bindInt(14, Int64(e.flags.rawValue))
+        try s.bindDouble(6, e.insulin ?? e.carbs ?? 0)
+        try s.bindInt(7, e.end)
+        try s.bindInt(8, Int64(e.utcOffset))
+        try s.bindDouble(9, e.carbs)
+        try s.bindDouble(10, e.protein)
+        try s.bindDouble(11, e.fat)
+        try s.bindDouble(12, e.insulin)
+        try symbols.bindOrNull(e.intensity, to: s, at: 13)
+        try s.bindText(14, e.note)
+        try s.bindInt(15, Int64(e.flags.rawValue))
         let slot = try imports.slot(for: e.provenance.file)
         if slot >= 0 {
-            try s.bindInt(15, imports.id(ofSlot: slot))
-            try s.bindInt(16, e.provenance.line)
+            try s.bindInt(16, imports.id(ofSlot: slot))
+            try s.bindInt(17, e.provenance.line)
         } else {
-            try s.bindNull(15)
             try s.bindNull(16)
+            try s.bindNull(17)
         }
-        try s.bindDouble(17, e.insulin ?? e.carbs ?? 0)
         try s.bindText(18, e.metadata)
         try devices.bind(e.device, to: s, at: 19)
         return slot

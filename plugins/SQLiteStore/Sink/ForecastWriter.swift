@@ -2,10 +2,7 @@ import HealthPipeCore
 
 /// Upserts forecast points on (subject, metric, model, issued_at, at).
 final class ForecastWriter {
-    static let sql = UpsertSQL.make(table: "forecasts",
-                                    columns: ["subject", "metric", "model", "issued_at", "at", "utc_offset", "value"],
-                                    key: ["subject", "metric", "model", "issued_at", "at"],
-                                    update: ["utc_offset", "value"], changedWhen: ["utc_offset", "value"])
+    static let sql = UpsertSQL.make(StoreTables.forecasts)
     private let statement: Statement
     private let symbols: SymbolBytes
 
@@ -31,9 +28,7 @@ final class ForecastWriter {
 
 /// Upserts alerts on (subject, metric, kind, start).
 final class AlertWriter {
-    static let columns = ["subject", "metric", "kind", "start", "end", "utc_offset", "duration_min", "value", "threshold", "model"]
-    static let sql = UpsertSQL.make(table: "alerts", columns: columns, key: ["subject", "metric", "kind", "start"],
-                                    update: Array(columns.dropFirst(4)), changedWhen: Array(columns.dropFirst(4)))
+    static let sql = UpsertSQL.make(StoreTables.alerts)
     private let statement: Statement
     private let symbols: SymbolBytes
 

@@ -14,22 +14,15 @@ import HealthPipeCore
 /// days are contested. After a group of stored rows only, the writer upserts directly (a re-import
 /// meets stored rows all along), probing with plain inserts now and then to notice new data again.
 final class MeasurementWriter {
-    static let columns = ["subject", "metric", "source", "start", "end", "utc_offset", "value", "unit", "flags", "band",
-                          "import_id", "line", "metadata", "device_id"]
-    static let key = ["subject", "metric", "source", "start", "end"]
+    /// Bound in this order (`bind`): the table's columns.
+    static let columns = StoreTables.measurements.writtenColumns
     static let groupSize = 64
     /// While upserting after a group of stored rows only, every this many groups is probed with plain inserts.
     static let probeEvery = 8
 
-    static func upsertSQL(rows: Int) -> String {
-        UpsertSQL.make(table: "measurements", columns: columns, key: key,
-                       update: ["value", "unit", "flags", "band", "utc_offset", "import_id", "line", "metadata", "device_id"],
-                       changedWhen: ["value", "unit", "flags", "band", "utc_offset"], rows: rows)
-    }
+    static func upsertSQL(rows: Int) -> String { UpsertSQL.make(StoreTables.measurements, rows: rows) }
 
-    static func insertSQL(rows: Int) -> String {
-        UpsertSQL.insertIgnoringConflicts(table: "measurements", columns: columns, key: key, rows: rows)
-    }
+    static func insertSQL(rows: Int) -> String { UpsertSQL.insertIgnoringConflicts(StoreTables.measurements, rows: rows) }
 
     private let db: SQLiteConnection
     private let insertOne: Statement, insertGroup: Statement
@@ -129,8 +122,8 @@ final class MeasurementWriter {
         try symbols.bind(m.source, to: s, at: base + 3)
         try s.bindInt(base + 4, m.start)
         try s.bindInt(base + 5, m.end)
-        try s.bindInt(base + 6, Int64(m.utcOffset))
-        try s.bindDouble(base + 7, m.value)
+        try s.bindDouble(base + 6, m.value)
+        try s.bindInt(base + 7, Int64(m.utcOffset))
         try symbols.bind(m.unit, to: s, at: base + 8)
         try s.bindInt(base + 9, Int64(m.flags.rawValue))
         try symbols.bindOrNull(m.band, to: s, at: base + 10)

@@ -3,11 +3,7 @@ import HealthPipeCore
 /// Upserts metric sets into glucose_metrics (one row per name) and replaces the period's AGP rows.
 /// A handful of sets per day, so the ISO date strings are built per set.
 final class MetricSetWriter {
-    static let sql = UpsertSQL.make(
-        table: "glucose_metrics",
-        columns: ["subject", "metric", "period_start", "period_end", "name", "value", "unit"],
-        key: ["subject", "metric", "period_start", "period_end", "name"],
-        update: ["value", "unit"], changedWhen: ["value", "unit"])
+    static let sql = UpsertSQL.make(StoreTables.glucoseMetrics)
 
     private let upsert: Statement
     private let deleteAGP: Statement
@@ -18,8 +14,7 @@ final class MetricSetWriter {
         upsert = try db.prepare(Self.sql, persistent: true)
         deleteAGP = try db.prepare("DELETE FROM glucose_agp WHERE subject = ?1 AND metric = ?2 AND period_start = ?3 AND period_end = ?4",
                                    persistent: true)
-        insertAGP = try db.prepare("INSERT INTO glucose_agp (subject, metric, period_start, period_end, minute_of_day, n, p05, p25, "
-                                   + "p50, p75, p95) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", persistent: true)
+        insertAGP = try db.prepare(UpsertSQL.insert(StoreTables.glucoseAGP), persistent: true)
         self.symbols = symbols
     }
 

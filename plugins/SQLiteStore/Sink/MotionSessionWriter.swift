@@ -3,15 +3,7 @@ import HealthPipeCore
 /// Upserts motion sessions on (subject, device, start_ms), with the seed's local date fields
 /// (`MotionSession.localStart`).
 final class MotionSessionWriter {
-    static let sql = UpsertSQL.make(
-        table: "motion_sessions",
-        columns: ["subject", "device", "start_ms", "source", "end_ms", "start", "end", "utc_offset", "duration_s", "active_s",
-                  "average", "accomplishment", "samples", "end_reason", "year", "month", "day", "time", "day_of_week",
-                  "days_in_month", "line", "import_id"],
-        key: ["subject", "device", "start_ms"],
-        update: ["source", "end_ms", "end", "utc_offset", "duration_s", "active_s", "average", "accomplishment", "samples",
-                 "end_reason", "year", "month", "day", "time", "day_of_week", "days_in_month", "line", "import_id"],
-        changedWhen: ["source", "end_ms", "utc_offset", "average", "accomplishment", "samples", "end_reason"])
+    static let sql = UpsertSQL.make(StoreTables.motionSessions)
 
     private let upsert: Statement
     private let symbols: SymbolBytes

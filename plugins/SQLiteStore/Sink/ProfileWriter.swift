@@ -2,12 +2,7 @@ import HealthPipeCore
 
 /// Upserts one subject_profiles row per (subject, source); a newer export's values replace older ones.
 final class ProfileWriter {
-    static let sql = UpsertSQL.make(
-        table: "subject_profiles",
-        columns: ["subject", "source", "date_of_birth", "biological_sex", "blood_type", "skin_type", "attributes", "import_id"],
-        key: ["subject", "source"],
-        update: ["date_of_birth", "biological_sex", "blood_type", "skin_type", "attributes", "import_id"],
-        changedWhen: ["date_of_birth", "biological_sex", "blood_type", "skin_type", "attributes"])
+    static let sql = UpsertSQL.make(StoreTables.subjectProfiles)
 
     private let upsert: Statement
     private let symbols: SymbolBytes

@@ -2,9 +2,7 @@ import HealthPipeCore
 
 /// Upserts the daily summary reports (`report_days`, one row per subject, local day and value).
 final class ReportDayWriter {
-    static let columns = ["subject", "day", "metric", "unit", "reports", "n", "mean", "min", "max", "max_importance"]
-    static let sql = UpsertSQL.make(table: "report_days", columns: columns, key: ["subject", "day", "metric"],
-                                    update: Array(columns.dropFirst(3)), changedWhen: Array(columns.dropFirst(3)))
+    static let sql = UpsertSQL.make(StoreTables.reportDays)
     private let statement: Statement
     private let symbols: SymbolBytes
 

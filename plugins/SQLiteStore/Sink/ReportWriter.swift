@@ -30,15 +30,9 @@ final class ReportWriter {
             SELECT metric, value, unit, importance FROM report_values WHERE subject = ?1 AND report_id = ?2 ORDER BY metric
             """)
         selectAt = try db.prepare("SELECT id FROM reports WHERE subject = ?1 AND start = ?2")
-        upsertReport = try db.prepare("""
-            INSERT INTO reports (subject, id, start, utc_offset, note, import_id, line, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            ON CONFLICT (subject, id) DO UPDATE SET start = excluded.start, utc_offset = excluded.utc_offset, note = excluded.note,
-                import_id = excluded.import_id, line = excluded.line, updated_at = excluded.updated_at
-            """)
+        upsertReport = try db.prepare(UpsertSQL.replacing(StoreTables.reports))
         deleteValues = try db.prepare("DELETE FROM report_values WHERE subject = ?1 AND report_id = ?2")
-        insertValue = try db.prepare("""
-            INSERT INTO report_values (subject, report_id, metric, value, unit, importance) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-            """)
+        insertValue = try db.prepare(UpsertSQL.insert(StoreTables.reportValues))
         deleteReport = try db.prepare("DELETE FROM reports WHERE subject = ?1 AND id = ?2")
         deleteReading = try db.prepare("""
             DELETE FROM measurements WHERE subject = ?1 AND metric = ?2 AND source = '\(HealthReport.source.text)' AND start = ?3 AND end = ?3

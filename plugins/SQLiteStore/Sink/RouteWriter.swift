@@ -11,22 +11,12 @@ final class RouteWriter {
     private let imports: ImportLog
     private let devices: DeviceTable
 
-    static let pointColumns = ["route_id", "seq", "time_ms", "latitude", "longitude", "elevation", "speed", "course",
-                               "horizontal_accuracy", "vertical_accuracy"]
-
     init(db: SQLiteConnection, symbols: SymbolBytes, imports: ImportLog, devices: DeviceTable) throws {
         self.db = db
-        upsert = try db.prepare(UpsertSQL.make(
-            table: "workout_routes",
-            columns: ["subject", "source", "start", "name", "end", "utc_offset", "workout_start", "points", "device_id", "import_id", "line"],
-            key: ["subject", "source", "start", "name"],
-            update: ["end", "utc_offset", "workout_start", "points", "device_id", "import_id", "line"],
-            changedWhen: ["end", "utc_offset", "workout_start", "points", "device_id"]), persistent: true)
+        upsert = try db.prepare(UpsertSQL.make(StoreTables.workoutRoutes), persistent: true)
         findID = try db.prepare("SELECT id FROM workout_routes WHERE subject = ?1 AND source = ?2 AND start = ?3 AND name = ?4",
                                 persistent: true)
-        point = try db.prepare(UpsertSQL.make(table: "route_points", columns: Self.pointColumns, key: ["route_id", "seq"],
-                                              update: Array(Self.pointColumns.dropFirst(2)),
-                                              changedWhen: Array(Self.pointColumns.dropFirst(2))), persistent: true)
+        point = try db.prepare(UpsertSQL.make(StoreTables.routePoints), persistent: true)
         self.symbols = symbols
         self.imports = imports
         self.devices = devices

@@ -1,7 +1,30 @@
+import HealthPipeCore
+
 /// Builds the upsert statements: insert on a natural key, and on conflict update only when a
 /// compared column really differs, so re-importing identical data writes no page and counts 0
-/// changes.
+/// changes. The columns, key and compared columns come from the table's description (`StoreTables`).
 enum UpsertSQL {
+    /// The upsert of every written column of `table` on its natural key.
+    static func make(_ table: TableDescription, rows: Int = 1) -> String {
+        make(table: table.name, columns: table.writtenColumns, key: table.naturalKey, update: table.updatedColumns,
+             changedWhen: table.comparedColumns, rows: rows)
+    }
+
+    static func insertIgnoringConflicts(_ table: TableDescription, rows: Int = 1) -> String {
+        insertIgnoringConflicts(table: table.name, columns: table.writtenColumns, key: table.naturalKey, rows: rows)
+    }
+
+    /// A plain insert of every written column (a conflict is an error).
+    static func insert(_ table: TableDescription) -> String {
+        "INSERT INTO \(table.name) (\(table.writtenColumns.joined(separator: ", "))) VALUES \(values(columns: table.writtenColumns.count, rows: 1))"
+    }
+
+    /// Inserts or replaces every column outside the key, compared or not (user state: the latest edit wins).
+    static func replacing(_ table: TableDescription) -> String {
+        insert(table) + " ON CONFLICT (\(table.naturalKey.joined(separator: ", "))) DO UPDATE SET "
+            + table.updatedColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+    }
+
     /// Inserts rows whose key is not stored yet and leaves the others alone: changes() counts the new rows.
     static func insertIgnoringConflicts(table: String, columns: [String], key: [String], rows: Int = 1) -> String {
         "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(values(columns: columns.count, rows: rows)) "

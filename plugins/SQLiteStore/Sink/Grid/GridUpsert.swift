@@ -4,13 +4,13 @@ import HealthPipeCore
 /// natural key (subject, metric, source, start, end): of two grid values with one key the later
 /// one stays, as for readings. A grid is large (one row per 5 minutes), so rows go 64 to a step.
 final class GridUpsert {
-    static let columns = ["subject", "metric", "source", "start", "end", "value", "utc_offset", "unit", "flags", "band"]
+    /// The reading's own columns (no provenance), in table order.
+    static let columns = StoreTables.measurements.writtenColumns.filter { !StoreTables.measurements.notCompared.contains($0) }
     static let groupSize = 64
 
     static func sql(rows: Int) -> String {
-        UpsertSQL.make(table: "measurements", columns: columns, key: ["subject", "metric", "source", "start", "end"],
-                       update: ["value", "utc_offset", "unit", "flags", "band"],
-                       changedWhen: ["value", "utc_offset", "unit", "flags", "band"], rows: rows)
+        UpsertSQL.make(table: "measurements", columns: columns, key: StoreTables.measurements.naturalKey,
+                       update: StoreTables.measurements.comparedColumns, changedWhen: StoreTables.measurements.comparedColumns, rows: rows)
     }
 
     private let single: Statement
