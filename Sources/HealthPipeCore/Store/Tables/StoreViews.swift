@@ -2,7 +2,13 @@
 extension StoreTables {
     /// One line per subject and day: glucose low/avg/high, the hypo/hyper/exercise/stress/illness
     /// icons and the favourite star. PostgreSQL needs its booleans as integers and the grouped columns named.
-    public static let dayLog = ViewDescription("day_log", sqlite: """
+    public static let dayLog = ViewDescription("day_log", sqlite: dayLogSelect(integer: { $0 }, groupedBy: ""),
+                                               postgres: dayLogSelect(integer: { "(\($0))::integer" },
+                                                                      groupedBy: ", g.min, g.mean, g.max, g.unit, g.n, g.hypo, g.hyper"))
+
+    /// `day_log`'s SELECT, with a dialect's way of making a truth value an integer and its extra grouped columns.
+    static func dayLogSelect(integer: (String) -> String, groupedBy extra: String) -> String {
+        """
         SELECT d.subject AS subject,
                d.day AS day,
                g.min AS low,
@@ -12,31 +18,15 @@ extension StoreTables {
                g.n AS readings,
                COALESCE(g.hypo, 0) AS hypo,
                COALESCE(g.hyper, 0) AS hyper,
-               MAX(d.exercise_min) > 0 AS exercise,
+               \(integer("MAX(d.exercise_min) > 0")) AS exercise,
                MAX(d.stress) AS stress,
                MAX(d.illness) AS illness,
-               EXISTS (SELECT 1 FROM favourites f WHERE f.subject = d.subject AND f.day = d.day) AS favourite
+               \(integer("EXISTS (SELECT 1 FROM favourites f WHERE f.subject = d.subject AND f.day = d.day)")) AS favourite
         FROM daily_summaries d
         LEFT JOIN daily_summaries g ON g.subject = d.subject AND g.day = d.day AND g.metric = 'glucose'
-        GROUP BY d.subject, d.day
-        """, postgres: """
-        SELECT d.subject AS subject,
-               d.day AS day,
-               g.min AS low,
-               g.mean AS avg,
-               g.max AS high,
-               g.unit AS unit,
-               g.n AS readings,
-               COALESCE(g.hypo, 0) AS hypo,
-               COALESCE(g.hyper, 0) AS hyper,
-               (MAX(d.exercise_min) > 0)::integer AS exercise,
-               MAX(d.stress) AS stress,
-               MAX(d.illness) AS illness,
-               EXISTS (SELECT 1 FROM favourites f WHERE f.subject = d.subject AND f.day = d.day)::integer AS favourite
-        FROM daily_summaries d
-        LEFT JOIN daily_summaries g ON g.subject = d.subject AND g.day = d.day AND g.metric = 'glucose'
-        GROUP BY d.subject, d.day, g.min, g.mean, g.max, g.unit, g.n, g.hypo, g.hyper
-        """)
+        GROUP BY d.subject, d.day\(extra)
+        """
+    }
 
     /// The stream's sessions plus Apple Health toothbrushing records stored as measurements (metric
     /// 'toothbrushing', start/end) or events (subtype 'toothbrushing').
