@@ -180,11 +180,7 @@ enum HistoryData {
         let (first, last) = HistoryChart.range(period: period, offset: offset, today: anchor)
         // Over-fetch by the widest UTC offsets; the chart buckets by each row's own local day.
         let window = LocalDays.utcBounds(firstDay: first, lastDay: last)
-        let rows = try BrushingHistory.rows(path: path, subject: subject, from: window.from, to: window.to)
-        let entries = rows.map {
-            HistoryChart.Entry(start: $0.start, end: $0.end, utcOffset: $0.utcOffset, average: $0.average,
-                               accomplishment: $0.accomplishment, origin: $0.origin)
-        }
-        return HistoryChart.build(period: period, offset: offset, today: anchor, entries: entries)
+        let sessions = try BrushingHistory.rows(path: path, subject: subject, from: window.from, to: window.to)
+        return HistoryChart.build(period: period, offset: offset, today: anchor, entries: sessions)
     }
 }

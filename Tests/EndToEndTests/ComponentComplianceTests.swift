@@ -5,8 +5,8 @@ import Testing
 import Yams
 
 /// One generic check over every registered component (as Vector's `assert_source_compliance`): the
-/// options a component documents are exactly the options its decoder reads, each documented option
-/// decodes, every option not marked required can be left out (its default applies), a required one
+/// options a component documents are exactly the options it reads while it is built (and the only
+/// keys it accepts), each documented option decodes, every option not marked required can be left out (its default applies), a required one
 /// cannot, an unknown key is refused with the valid keys and a suggestion, and `healthpipe plugins`
 /// prints every option. A component whose docs and decoder drift apart fails here by name.
 @Suite struct ComponentComplianceTests {
@@ -28,14 +28,15 @@ import Yams
             #expect(error?.contains(option.name) == true, "\(name): leaving out required '\(option.name)' gave \(error ?? "no error")")
         }
 
-        // Every documented option is one the decoder reads.
+        // Every documented option is one the component reads, and it reads nothing else.
         for option in c.options where !option.required {
-            if let error = Self.build(c, minimal + [(option.name, Self.sample(for: option))]) {
-                #expect(!error.contains("unknown option"), "\(name): documented option '\(option.name)' is not decoded: \(error)")
-            }
+            let read = Self.optionsRead(c, minimal + [(option.name, Self.sample(for: option))])
+            #expect(read.contains(option.name), "\(name): documented option '\(option.name)' is not read")
+            let undocumented = read.subtracting(c.options.map(\.name)).sorted()
+            #expect(undocumented.isEmpty, "\(name): reads undocumented options \(undocumented)")
         }
 
-        // An unknown key is refused, naming the keys the decoder reads: they are the documented ones.
+        // An unknown key is refused, naming the valid keys: the documented ones and the engine's.
         let refused = try #require(Self.build(c, minimal + [("colour_scheme", "1")]), "\(name): an unknown key was accepted")
         #expect(refused.contains("unknown option 'colour_scheme'"), "\(name): \(refused)")
         // Required, not optional: a changed message must fail here, not skip the comparison.
@@ -67,17 +68,24 @@ import Yams
     }
 
     /// Builds the component from `options`; nil when it builds, else the error text.
-    static func build(_ c: ComponentDescriptor, _ options: [(String, String)]) -> String? {
+    static func build(_ c: ComponentDescriptor, _ options: [(String, String)]) -> String? { attempt(c, options).error }
+
+    /// The options the component read while it was built from `options` (whether or not it built).
+    static func optionsRead(_ c: ComponentDescriptor, _ options: [(String, String)]) -> Set<String> { attempt(c, options).read }
+
+    static func attempt(_ c: ComponentDescriptor, _ options: [(String, String)]) -> (error: String?, read: Set<String>) {
         var yaml = "stage:\n  type: \(c.name)\n"
         for (key, value) in options { yaml += "  \(key): \(value)\n" }
+        var builder: ComponentBuilder?
         do {
             let doc = try ConfigDocument(file: "compliance.yml", text: yaml, environment: [:])
             let node = try #require(doc.root.mapping?["stage"])
-            _ = try c.build(ComponentBuilder(stageName: "stage", document: doc, node: node,
-                                             settings: RunSettings(timezone: "UTC", subject: "demo", baseDirectory: folder.path)))
-            return nil
+            builder = ComponentBuilder(stageName: "stage", document: doc, node: node,
+                                       settings: RunSettings(timezone: "UTC", subject: "demo", baseDirectory: folder.path))
+            _ = try c.build(builder!)
+            return (nil, builder!.optionsRead.names)
         } catch {
-            return "\(error)"
+            return ("\(error)", builder?.optionsRead.names ?? [])
         }
     }
 

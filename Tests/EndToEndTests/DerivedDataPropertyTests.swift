@@ -1,4 +1,5 @@
 import Foundation
+import HealthPipeTestSupport
 import Testing
 import ZIPFoundation
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthPipeTestSupport
 import Testing
 
 /// The fault-injection run (docs/reliability.md): `import` (two overlapping files, so the second

@@ -1,4 +1,5 @@
 import Foundation
+import HealthPipeTestSupport
 import Glibc
 import Testing
 
@@ -19,18 +20,8 @@ import Testing
     /// (RUSAGE_CHILDREN would mix in every other test's children).
     static func measure(_ arguments: [String], in dir: URL) throws -> Measured {
         let errPath = dir.appendingPathComponent("stderr.txt").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv = ([E2E.binary.path] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid = pid_t()
         let started = Date()
-        let rc = posix_spawn(&pid, E2E.binary.path, &actions, nil, argv, environ)
-        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
+        let pid = try ChildProcess.spawn([E2E.binary.path] + arguments, stderrPath: errPath)
         var status: Int32 = 0
         var usage = rusage()
         // The child's own peak, VmHWM of its address space, polled until it exits: wait4's ru_maxrss

@@ -37,27 +37,22 @@ final class CollectingSink: Sink {
 final class PassTransform: Transform {
     func process(_ batch: RecordBatch, context: StageContext, emit: (RecordBatch) throws -> Void) throws { try emit(batch) }
 }
-struct NoOptions: Decodable {}
-
-struct SourceOptions: Decodable { var count: Int; var bad_every: Int?; var key: String? }
-struct SinkOptions: Decodable { var key: String }
-
 func testRegistry() throws -> ComponentRegistry {
     var r = ComponentRegistry()
-    try r.register(ComponentDescriptor(name: "counter", role: .source, family: "test", summary: "", options: [],
+    let sinkKey = [OptionDoc("key", "text", required: true, "where the sink counts")]
+    try r.register(ComponentDescriptor(name: "counter", role: .source, family: "test", summary: "",
+                                       options: [OptionDoc("count", "integer", required: true, "rows"),
+                                                 OptionDoc("bad_every", "integer", default: "0", "every n-th row is bad"),
+                                                 OptionDoc("key", "text", "unused")],
                                        produces: [.measurements]) { b in
-        let o = try b.options(SourceOptions.self)
-        return CountingSource(count: o.count, badEvery: o.bad_every ?? 0)
+        CountingSource(count: try b.required("count"), badEvery: try b.value("bad_every") ?? 0)
     })
     try r.register(ComponentDescriptor(name: "pass", role: .transform, family: "test", summary: "", options: [],
-                                       accepts: .all, produces: [], passesThrough: true) { b in
-        _ = try b.options(NoOptions.self)
-        return PassTransform()
-    })
-    try r.register(ComponentDescriptor(name: "collect", role: .sink, family: "test", summary: "", options: [],
-                                       accepts: .all) { b in CollectingSink(key: try b.options(SinkOptions.self).key) })
-    try r.register(ComponentDescriptor(name: "events-only", role: .sink, family: "test", summary: "", options: [],
-                                       accepts: [.events]) { b in CollectingSink(key: try b.options(SinkOptions.self).key) })
+                                       accepts: .all, produces: [], passesThrough: true) { _ in PassTransform() })
+    try r.register(ComponentDescriptor(name: "collect", role: .sink, family: "test", summary: "", options: sinkKey,
+                                       accepts: .all) { b in CollectingSink(key: try b.required("key")) })
+    try r.register(ComponentDescriptor(name: "events-only", role: .sink, family: "test", summary: "", options: sinkKey,
+                                       accepts: [.events]) { b in CollectingSink(key: try b.required("key")) })
     return r
 }
 

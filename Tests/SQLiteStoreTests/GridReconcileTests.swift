@@ -1,5 +1,6 @@
 import CSQLite
 import HealthPipeCore
+import HealthPipeTestSupport
 @testable import SQLiteStore
 import Testing
 
@@ -10,20 +11,6 @@ import Testing
 @Suite struct GridReconcileTests {
     static let glucose = Symbol("glucose"), mgdl = Symbol("mg/dL"), mmol = Symbol("mmol/L")
 
-    /// A deterministic generator (SplitMix64), so a failure can be replayed.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    }
-
     static func point(_ subject: String, _ source: String, start: Int64, value: Double, offset: Int32 = 0,
                       unit: Symbol = mgdl, band: Symbol = .empty, flags: RecordFlags = .interpolated) -> HealthPipeCore.Measurement {
         HealthPipeCore.Measurement(subject: Symbol(subject), metric: glucose, source: Symbol(source), start: start,
@@ -32,7 +19,7 @@ import Testing
 
     /// A grid as `resample` emits it: per series in time order, with a few points repeated or
     /// arriving after later ones (a clock going back), and now and then another offset, unit or band.
-    static func grid(_ r: inout Random, series: [(String, String)], from: Int64) -> [HealthPipeCore.Measurement] {
+    static func grid(_ r: inout SplitMix64, series: [(String, String)], from: Int64) -> [HealthPipeCore.Measurement] {
         var out: [HealthPipeCore.Measurement] = []
         for (subject, source) in series {
             var t = from + Int64(r.below(4)) * 300
@@ -77,7 +64,7 @@ import Testing
     }
 
     /// Splits points into batches of random size, as they would reach the sink.
-    static func batches(_ points: [HealthPipeCore.Measurement], _ r: inout Random) -> [[HealthPipeCore.Measurement]] {
+    static func batches(_ points: [HealthPipeCore.Measurement], _ r: inout SplitMix64) -> [[HealthPipeCore.Measurement]] {
         var out: [[HealthPipeCore.Measurement]] = []
         var i = 0
         while i < points.count {
@@ -90,7 +77,7 @@ import Testing
 
     @Test(arguments: 0..<40)
     func leavesWhatDeletingAndReinsertingLeaves(seed: Int) throws {
-        var r = Random(state: UInt64(seed) &* 7919 &+ 17)
+        var r = SplitMix64(state: UInt64(seed) &* 7919 &+ 17)
         let dir = try TempDirectory()
         let a = dir.path("reconciled.sqlite"), b = dir.path("rewritten.sqlite")
         for path in [a, b] { _ = try SQLiteSchema.open(path: path) }
@@ -120,7 +107,7 @@ import Testing
         let points: [HealthPipeCore.Measurement] = (0..<500).map { i in
             Self.point(i < 250 ? "a" : "b", "resampled", start: 1_000_000 + Int64(i % 250) * 300, value: Double(i % 7))
         }
-        var r = Random(state: 1)
+        var r = SplitMix64(state: 1)
         #expect(try Self.reconcile(path, Self.batches(points, &r)) == 500)
         let first = try Self.dump(path)
         #expect(try Self.reconcile(path, Self.batches(points, &r)) == 0)

@@ -30,22 +30,14 @@ struct AppleHealthOptions: Sendable {
 }
 
 /// The YAML form of the options.
-struct AppleHealthOptionFields: Decodable {
-    var path: String
-    var subject: String?
-    var timezone: String?
-    var types: [String]?
-    var exclude_types: [String]?
-    var sources: [String]?
-    var from: String?
-    var to: String?
-
-    func resolve(_ b: ComponentBuilder) throws -> AppleHealthOptions {
-        var o = AppleHealthOptions(path: b.path(path), subject: Symbol(subject ?? b.settings.subject))
+extension AppleHealthOptions {
+    /// The options as a stage gives them (`docs`).
+    static func read(_ b: ComponentBuilder) throws -> AppleHealthOptions {
+        var o = AppleHealthOptions(path: b.path(try b.required("path")), subject: Symbol(try b.value("subject") ?? b.settings.subject))
         // Only this stage's own timezone option overrides the written offsets, not the run's default.
-        if let timezone { o.zone = try b.zone(timezone) }
-        o.types = TypeFilter(allow: Set(types ?? []), deny: Set(exclude_types ?? []))
-        o.sources = Set(sources ?? [])
+        if let timezone = try b.value("timezone", as: String.self) { o.zone = try b.zone(timezone) }
+        o.types = TypeFilter(allow: Set(try b.value("types") ?? []), deny: Set(try b.value("exclude_types") ?? []))
+        o.sources = Set(try b.value("sources") ?? [])
         func day(_ text: String?, _ option: String) throws -> Int64? {
             guard let text else { return nil }
             let parts = text.split(separator: "-").compactMap { Int($0) }
@@ -55,8 +47,8 @@ struct AppleHealthOptionFields: Decodable {
             }
             return CivilDate.days(year: parts[0], month: parts[1], day: parts[2])
         }
-        o.fromDay = try day(from, "from")
-        o.toDay = try day(to, "to")
+        o.fromDay = try day(b.value("from"), "from")
+        o.toDay = try day(b.value("to"), "to")
         return o
     }
 }

@@ -18,9 +18,11 @@ public final class EntrySource: Source {
 
 public let healthEntryComponent = ComponentDescriptor(
     name: "health-entry", role: .source, family: "HealthLog",
-    summary: "One hand-made entry: a health report (two or more values, each metric=value[unit]:importance 1–5, and an "
-        + "optional note) or an insulin dose, meal, exercise or illness/stress episode, with a stable id (default: made "
-        + "from the kind and local time). What `healthpipe reports add` and `healthpipe add` run. See docs/reports.md.",
+    summary: """
+        One hand-made entry: a health report (two or more values, each metric=value[unit]:importance 1–5, and an \
+        optional note) or an insulin dose, meal, exercise or illness/stress episode, with a stable id (default: made \
+        from the kind and local time). What `healthpipe reports add` and `healthpipe add` run. See docs/reports.md.
+        """,
     options: [
         OptionDoc("kind", "report | insulin | meal | exercise | illness | stress", required: true, example: "illness",
                   "what the entry is"),

@@ -62,17 +62,12 @@ public final class NDJSONSink: Sink, OutputChecking {
     }
 }
 
-struct NDJSONOptions: Decodable {
-    var path: String
-    var include: [String]?
-    var partition_by: String?
-    var source_id: String?
-}
-
 public let ndjsonSinkComponent = ComponentDescriptor(
     name: "ndjson", role: .sink, family: "JSONFormats",
-    summary: "Newline-delimited JSON: one object per record with a \"type\" of measurement, event, daily, metrics, forecast, alert or profile. "
-        + "Times are UTC epoch seconds with utc_offset; values in canonical units. Written atomically (temp file + rename).",
+    summary: """
+        Newline-delimited JSON: one object per record with a "type" of measurement, event, daily, metrics, forecast, alert or profile. \
+        Times are UTC epoch seconds with utc_offset; values in canonical units. Written atomically (temp file + rename).
+        """,
     options: [
         OptionDoc("path", "path", required: true, "output file (`-` for standard output)"),
         OptionDoc("include", "list of measurements | events | daily | metrics | forecasts | alerts | profiles", default: "all",
@@ -85,15 +80,16 @@ public let ndjsonSinkComponent = ComponentDescriptor(
     ],
     accepts: .all, produces: [],
     build: { b in
-        let o = try b.options(NDJSONOptions.self)
-        let kinds = try NDJSONSink.kinds(o.include, builder: b)
-        guard let by = o.partition_by else {
-            if o.source_id != nil { throw b.error("source_id names partitions: give partition_by: subject too", option: "source_id") }
-            return NDJSONSink(path: b.path(o.path), include: kinds)
+        let path: String = try b.required("path")
+        let kinds = try NDJSONSink.kinds(b.value("include"), builder: b)
+        let sourceID: String? = try b.value("source_id")
+        guard let by = try b.value("partition_by", as: String.self) else {
+            if sourceID != nil { throw b.error("source_id names partitions: give partition_by: subject too", option: "source_id") }
+            return NDJSONSink(path: b.path(path), include: kinds)
         }
         guard by == "subject" else { throw b.error("partition_by: '\(by)' is not supported (subject)", option: "partition_by") }
-        guard o.path != "-" else { throw b.error("a partitioned output is a folder, not standard output", option: "path") }
-        return PartitionedNDJSONSink(folder: b.path(o.path), include: kinds, sourceID: o.source_id)
+        guard path != "-" else { throw b.error("a partitioned output is a folder, not standard output", option: "path") }
+        return PartitionedNDJSONSink(folder: b.path(path), include: kinds, sourceID: sourceID)
     })
 
 extension NDJSONSink {

@@ -5,8 +5,10 @@ public let sqliteSinkComponent = ComponentDescriptor(
     name: "sqlite",
     role: .sink,
     family: "SQLiteStore",
-    summary: "Writes measurements, events, daily summaries and metric sets, health reports and manual entries (by id) to a "
-        + "SQLite database (WAL, upserts on natural keys; re-importing adds nothing). Schema: docs/schema.md.",
+    summary: """
+        Writes measurements, events, daily summaries and metric sets, health reports and manual entries (by id) to a \
+        SQLite database (WAL, upserts on natural keys; re-importing adds nothing). Schema: docs/schema.md.
+        """,
     options: [
         OptionDoc("path", "path", required: true, "Database file to create or update; parent folders are created. Relative paths "
                   + "resolve against the config's folder."),

@@ -1,36 +1,14 @@
 import Foundation
 import HealthPipeCore
 
-struct SerialIMUOptions: Decodable {
-    var path: String
-    var baud: Int?
-    var reconnect: Bool?
-    var reconnect_max_delay: Double?
-    var exit_after_idle: Double?
-    var format: String?
-    var columns: [String]?
-    var header: Bool?
-    var units: String?
-    var rate: Double?
-    var start: String?
-    var gesture_gap: Double?
-    var max_g: Double?
-    var max_dps: Double?
-    var int16_scale: Double?
-    var big_endian: Bool?
-    var sync: String?
-    var checksum: String?
-    var device: String?
-    var device_mode: Bool?
-    var silence: Double?
-}
-
 public let serialIMUComponent = ComponentDescriptor(
     name: "serial-imu", role: .source, family: "SerialIMU",
-    summary: "Accelerometer stream from a serial device (/dev/ttyACM0, /dev/ttyUSB0, a ble-serial pty such as /tmp/ttyBLE; "
-        + "termios raw mode) or a recorded capture file / stdin (replay). Text lines (IMU_Capture `aX,aY,aZ,gX,gY,gZ`, TSV, "
-        + "`t_ms,…`, Klipper `#time,accel_x,…`) or binary frames. Emits motion samples in g with UTC times. Bad bytes, partial "
-        + "lines, NaN and out-of-range values are rejected, never fatal. See docs/motion.md.",
+    summary: """
+        Accelerometer stream from a serial device (/dev/ttyACM0, /dev/ttyUSB0, a ble-serial pty such as /tmp/ttyBLE; \
+        termios raw mode) or a recorded capture file / stdin (replay). Text lines (IMU_Capture `aX,aY,aZ,gX,gY,gZ`, TSV, \
+        `t_ms,…`, Klipper `#time,accel_x,…`) or binary frames. Emits motion samples in g with UTC times. Bad bytes, partial \
+        lines, NaN and out-of-range values are rejected, never fatal. See docs/motion.md.
+        """,
     options: [
         OptionDoc("path", "path", required: true, "device, capture file, or `-` for standard input"),
         OptionDoc("baud", "integer", default: "9600", "serial speed (IMU_Capture prints at 9600)"),
@@ -64,27 +42,26 @@ public let serialIMUComponent = ComponentDescriptor(
 
 enum SerialIMUSettingsBuilder {
     static func settings(_ b: ComponentBuilder) throws -> SerialIMUSource.Settings {
-        let o = try b.options(SerialIMUOptions.self)
-        var s = SerialIMUSource.Settings(path: b.path(o.path), device: o.device)
-        if let baud = o.baud {
+        var s = SerialIMUSource.Settings(path: b.path(try b.required("path")), device: try b.value("device"))
+        if let baud = try b.value("baud", as: Int.self) {
             guard [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1_000_000, 2_000_000].contains(baud) else {
                 throw b.error("unsupported baud rate \(baud)", option: "baud")
             }
             s.baud = baud
         }
-        s.reconnect = o.reconnect ?? false
-        if let d = o.reconnect_max_delay { s.reconnectMaxDelayMs = Int64(max(0.1, d) * 1000) }
-        if let idle = try b.positive(o.exit_after_idle, option: "exit_after_idle") { s.exitAfterIdleMs = Int64(idle * 1000) }
-        s.forceDevice = o.device_mode ?? false
-        if let quiet = o.silence { s.silenceMs = quiet > 0 ? Int64(quiet * 1000) : nil }
+        s.reconnect = try b.value("reconnect") ?? false
+        if let d = try b.value("reconnect_max_delay", as: Double.self) { s.reconnectMaxDelayMs = Int64(max(0.1, d) * 1000) }
+        if let idle = try b.positive(b.value("exit_after_idle"), option: "exit_after_idle") { s.exitAfterIdleMs = Int64(idle * 1000) }
+        s.forceDevice = try b.value("device_mode") ?? false
+        if let quiet = try b.value("silence", as: Double.self) { s.silenceMs = quiet > 0 ? Int64(quiet * 1000) : nil }
         var layout = StreamLayout()
-        switch o.format ?? "csv" {
+        switch try b.value("format") ?? "csv" {
         case "csv", "tsv", "text": layout.encoding = .text
         case "float32": layout.encoding = .float32
         case "int16": layout.encoding = .int16
         case let f: throw b.error("unknown format '\(f)' (csv, tsv, float32, int16)", option: "format")
         }
-        if let cols = o.columns {
+        if let cols = try b.value("columns", as: [String].self) {
             var mapped: [StreamLayout.Column] = []
             for c in cols {
                 guard let col = StreamLayout.Column(rawValue: c) else {
@@ -95,31 +72,31 @@ enum SerialIMUSettingsBuilder {
             guard [.ax, .ay, .az].allSatisfy(mapped.contains) else { throw b.error("columns need ax, ay and az", option: "columns") }
             layout.columns = mapped
         }
-        layout.header = o.header
-        switch o.units ?? "g" {
+        layout.header = try b.value("header")
+        switch try b.value("units") ?? "g" {
         case "g": layout.units = .g
         case "m/s2", "m/s²", "m/s^2": layout.units = .metersPerSecondSquared
         case let u: throw b.error("unknown unit '\(u)' (g, m/s2)", option: "units")
         }
-        if let r = o.rate {
+        if let r = try b.value("rate", as: Double.self) {
             guard r > 0, r <= 100_000 else { throw b.error("rate must be between 0 and 100000 Hz", option: "rate") }
             layout.rateHz = r
         }
-        if let gap = o.gesture_gap { layout.gestureGapMs = Int64(max(0, gap) * 1000) }
-        if let m = o.max_g { layout.maxG = Float(m) }
-        if let m = o.max_dps { layout.maxDegreesPerSecond = Float(m) }
-        if let sc = o.int16_scale { layout.int16Scale = Float(sc) }
-        layout.bigEndian = o.big_endian ?? false
-        if let hex = o.sync {
+        if let gap = try b.value("gesture_gap", as: Double.self) { layout.gestureGapMs = Int64(max(0, gap) * 1000) }
+        if let m = try b.value("max_g", as: Double.self) { layout.maxG = Float(m) }
+        if let m = try b.value("max_dps", as: Double.self) { layout.maxDegreesPerSecond = Float(m) }
+        if let sc = try b.value("int16_scale", as: Double.self) { layout.int16Scale = Float(sc) }
+        layout.bigEndian = try b.value("big_endian") ?? false
+        if let hex = try b.value("sync", as: String.self) {
             guard let bytes = parseHex(hex), !bytes.isEmpty else { throw b.error("sync is hex bytes such as AA55", option: "sync") }
             layout.sync = bytes
         }
-        if let c = o.checksum {
+        if let c = try b.value("checksum", as: String.self) {
             guard let checksum = StreamLayout.Checksum(rawValue: c) else { throw b.error("checksum is none, xor8 or sum8", option: "checksum") }
             layout.checksum = checksum
         }
         s.layout = layout
-        if let start = o.start {
+        if let start = try b.value("start", as: String.self) {
             guard let ms = parseInstant(start) else {
                 throw b.error("start is an ISO-8601 instant such as 2026-01-05T07:30:00Z", option: "start")
             }

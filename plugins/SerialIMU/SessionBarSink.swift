@@ -91,14 +91,14 @@ public final class SessionBarSink: Sink {
 
 public let sessionBarComponent = ComponentDescriptor(
     name: "session-bar", role: .sink, family: "SerialIMU",
-    summary: "Terminal view of motion sessions: the live accomplishment bar while a session runs, one line per finished "
-        + "session (start, duration, average movement, accomplishment, end reason).",
+    summary: """
+        Terminal view of motion sessions: the live accomplishment bar while a session runs, one line per finished \
+        session (start, duration, average movement, accomplishment, end reason).
+        """,
     options: [OptionDoc("stream", "stderr | stdout", default: "stderr", "where to draw")],
     accepts: [.sessionProgress, .motionSessions],
     build: { b in
-        struct O: Decodable { var stream: String? }
-        let o = try b.options(O.self)
-        switch o.stream ?? "stderr" {
+        switch try b.value("stream") ?? "stderr" {
         case "stderr": return SessionBarSink(fd: 2)
         case "stdout": return SessionBarSink(fd: 1)
         case let s: throw b.error("stream is stderr or stdout (got '\(s)')", option: "stream")

@@ -98,21 +98,13 @@ public final class AlertsTransform: Transform {
     }
 }
 
-struct AlertsOptions: Decodable {
-    var low: Double?
-    var high: Double?
-    var unit: GlucoseUnit?
-    var min_duration: String?
-    var horizon: String?
-    var model: ForecastModelKind?
-    var metric: String?
-}
-
 public let alertsComponent = ComponentDescriptor(
     name: "alerts", role: .transform, family: "HealthPipeAnalytics",
-    summary: "Glucose alerts per subject: predicted_low / predicted_high when the forecast (model, horizon) crosses a "
-        + "threshold before the readings do, and low / high episodes of readings beyond a threshold for at least "
-        + "min_duration. Triggers at most 10 minutes apart merge into one alert with start, end and the extreme value.",
+    summary: """
+        Glucose alerts per subject: predicted_low / predicted_high when the forecast (model, horizon) crosses a \
+        threshold before the readings do, and low / high episodes of readings beyond a threshold for at least \
+        min_duration. Triggers at most 10 minutes apart merge into one alert with start, end and the extreme value.
+        """,
     options: [
         OptionDoc("low", "number", default: "70 mg/dL", "below this is low"),
         OptionDoc("high", "number", default: "250 mg/dL", "above this is high"),
@@ -124,18 +116,17 @@ public let alertsComponent = ComponentDescriptor(
     ],
     accepts: [.measurements, .events], produces: [.alerts],
     build: { b in
-        let o = try b.options(AlertsOptions.self)
         var s = AlertsTransform.Settings()
-        let unit = o.unit ?? .mgdl
-        if let low = o.low { s.low = unit.toMgdl(low) }
-        if let high = o.high { s.high = unit.toMgdl(high) }
+        let unit = try b.value("unit", as: GlucoseUnit.self) ?? .mgdl
+        if let low = try b.value("low", as: Double.self) { s.low = unit.toMgdl(low) }
+        if let high = try b.value("high", as: Double.self) { s.high = unit.toMgdl(high) }
         guard s.low < s.high else { throw b.error("low must be below high", option: "low") }
-        if let d = o.min_duration {
+        if let d = try b.value("min_duration", as: String.self) {
             guard let m = DurationText.minutes(d), m >= 0 else { throw b.error("min_duration must be a duration such as 15m", option: "min_duration") }
             s.minDurationMinutes = m
         }
-        s.horizonMinutes = try PredictOptions.horizonMinutes(o.horizon, b)
-        s.model = o.model ?? .ridge
-        s.metric = Symbol(o.metric ?? "glucose")
+        s.horizonMinutes = try PredictHorizon.minutes(b)
+        s.model = try b.value("model") ?? .ridge
+        s.metric = Symbol(try b.value("metric") ?? "glucose")
         return AlertsTransform(settings: s, inputTimeOrdered: b.inputTimeOrdered)
     })

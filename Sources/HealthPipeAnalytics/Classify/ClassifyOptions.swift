@@ -1,7 +1,7 @@
 import HealthPipeCore
 
-/// `classify` options: a preset, or custom bands with an explicit unit.
-struct ClassifyOptions: Decodable {
+/// `classify`'s band scheme: a preset, or custom bands with an explicit unit.
+enum ClassifyOptions {
     struct CustomBand: Decodable {
         var name: String
         /// Strict upper edge: values below it are in this band.
@@ -10,14 +10,10 @@ struct ClassifyOptions: Decodable {
         var up_to: Double?
     }
 
-    var preset: String?
-    var bands: [CustomBand]?
-    var unit: GlucoseUnit?
-    var target: String?
-    var metrics: [String]?
-
-    func scheme(_ b: ComponentBuilder) throws -> BandScheme {
-        if let bands {
+    static func scheme(_ b: ComponentBuilder) throws -> BandScheme {
+        let preset: String? = try b.value("preset"), target: String? = try b.value("target")
+        let unit: GlucoseUnit? = try b.value("unit")
+        if let bands = try b.value("bands", as: [CustomBand].self) {
             if preset != nil { throw b.error("give either 'preset' or 'bands', not both", option: "preset") }
             guard let unit else { throw b.error("custom 'bands' need an explicit 'unit' (mg/dL or mmol/L)", option: "bands") }
             guard bands.count >= 2 else { throw b.error("give at least two bands", option: "bands") }

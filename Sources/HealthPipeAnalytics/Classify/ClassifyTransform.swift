@@ -26,10 +26,12 @@ public final class ClassifyTransform: Transform {
 
 public let classifyComponent = ComponentDescriptor(
     name: "classify", role: .transform, family: "HealthPipeAnalytics",
-    summary: "Labels glucose readings with a band (stored in measurements.band). Presets: seeds (low < 4.0, normal "
-        + "4.0–10.0, high > 10.0 mmol/L = < 72 / 72–180 / > 180 mg/dL), consensus (very_low < 54, low 54–69, in_range "
-        + "70–180, high 181–250, very_high > 250 mg/dL), range (low < 70, in_range 70–180, high > 180). Custom bands take "
-        + "an explicit unit; mmol/L edges are converted to whole mg/dL.",
+    summary: """
+        Labels glucose readings with a band (stored in measurements.band). Presets: seeds (low < 4.0, normal \
+        4.0–10.0, high > 10.0 mmol/L = < 72 / 72–180 / > 180 mg/dL), consensus (very_low < 54, low 54–69, in_range \
+        70–180, high 181–250, very_high > 250 mg/dL), range (low < 70, in_range 70–180, high > 180). Custom bands take \
+        an explicit unit; mmol/L edges are converted to whole mg/dL.
+        """,
     options: [
         OptionDoc("preset", "seeds | consensus | range", default: "seeds", "a built-in band scheme"),
         OptionDoc("bands", "list of {name, below | up_to}", "custom bands, lowest first; the last has no edge"),
@@ -40,6 +42,6 @@ public let classifyComponent = ComponentDescriptor(
     ],
     accepts: [.measurements, .events], produces: [.measurements], passesThrough: true,
     build: { b in
-        let o = try b.options(ClassifyOptions.self)
-        return ClassifyTransform(scheme: try o.scheme(b), metrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }))
+        let metrics = try b.value("metrics") ?? ["glucose"]
+        return ClassifyTransform(scheme: try ClassifyOptions.scheme(b), metrics: Set(metrics.map { Symbol($0) }))
     })

@@ -1,28 +1,16 @@
 import HealthPipeCore
 
-struct DailyOptions: Decodable {
-    var hypo_below: Double?
-    var hyper_above: Double?
-    var unit: GlucoseUnit?
-    var metrics: [String]?
-    var per: String?
-    var from: String?
-    var to: String?
-    var grid_step_minutes: Int?
-    var max_gap_minutes: Int?
-    var conga_hours: [Int]?
-    var episode_length: String?
-}
-
 public let dailyComponent = ComponentDescriptor(
     name: "daily", role: .transform, family: "HealthPipeAnalytics",
-    summary: "Per subject, metric and local day: count, min, max, mean, SD (n−1), percentage of readings in each band "
-        + "(from classify), hypo/hyper flags, carbs and insulin totals, exercise minutes, illness/stress flags. Days "
-        + "with events but no readings get a row with metric 'activity'. Illness/stress episodes flag every day they "
-        + "span (markers without an end last episode_length; open episodes every day from their start). For glucose it also emits metric sets per day "
-        + "or period: mean, SD, CV, quartiles, GMI, eA1c, % <54/54–69/70–180/181–250/>250, LBGI, HBGI, J-index, GRI, "
-        + "ADRR, MAGE (moving average), CONGA, MODD, active %, AGP percentiles by time of day (periods only) — "
-        + "iglu-compatible definitions, see docs/analytics.md.",
+    summary: """
+        Per subject, metric and local day: count, min, max, mean, SD (n−1), percentage of readings in each band \
+        (from classify), hypo/hyper flags, carbs and insulin totals, exercise minutes, illness/stress flags. Days \
+        with events but no readings get a row with metric 'activity'. Illness/stress episodes flag every day they \
+        span (markers without an end last episode_length; open episodes every day from their start). For glucose it also emits metric sets per day \
+        or period: mean, SD, CV, quartiles, GMI, eA1c, % <54/54–69/70–180/181–250/>250, LBGI, HBGI, J-index, GRI, \
+        ADRR, MAGE (moving average), CONGA, MODD, active %, AGP percentiles by time of day (periods only) — \
+        iglu-compatible definitions, see docs/analytics.md.
+        """,
     options: [
         OptionDoc("hypo_below", "number", default: "4.0 mmol/L (72 mg/dL)", "a glucose reading below this marks a hypo day"),
         OptionDoc("hyper_above", "number", default: "10.0 mmol/L (180 mg/dL)", "a glucose reading above this marks a hyper day"),
@@ -39,25 +27,25 @@ public let dailyComponent = ComponentDescriptor(
     ],
     accepts: [.measurements, .events], produces: [.dailySummaries, .metricSets],
     build: { b in
-        let o = try b.options(DailyOptions.self)
-        let unit = o.unit ?? .mmol
-        let low = unit.toMgdl(o.hypo_below ?? (unit == .mmol ? 4.0 : 72))
-        let high = unit.toMgdl(o.hyper_above ?? (unit == .mmol ? 10.0 : 180))
+        let unit = try b.value("unit", as: GlucoseUnit.self) ?? .mmol
+        let low = unit.toMgdl(try b.value("hypo_below") ?? (unit == .mmol ? 4.0 : 72))
+        let high = unit.toMgdl(try b.value("hyper_above") ?? (unit == .mmol ? 10.0 : 180))
         guard low < high else { throw b.error("hypo_below must be lower than hyper_above", option: "hypo_below") }
         var grid = GlucoseMetrics.Options()
-        grid.gridStepSeconds = Int64(try b.minutesDividingDay(o.grid_step_minutes, option: "grid_step_minutes", default: 5)) * 60
-        grid.maxGapSeconds = Int64(try b.notNegative(o.max_gap_minutes, option: "max_gap_minutes", default: 45)) * 60
-        grid.congaHours = o.conga_hours ?? []
+        grid.gridStepSeconds = Int64(try b.minutesDividingDay(b.value("grid_step_minutes"), option: "grid_step_minutes", default: 5)) * 60
+        grid.maxGapSeconds = Int64(try b.notNegative(b.value("max_gap_minutes"), option: "max_gap_minutes", default: 45)) * 60
+        grid.congaHours = try b.value("conga_hours") ?? []
         guard grid.congaHours.allSatisfy({ $0 > 0 }) else { throw b.error("conga_hours must be positive", option: "conga_hours") }
         var marker = EpisodeSpan.defaultMarkerSeconds
-        if let text = o.episode_length {
+        if let text = try b.value("episode_length", as: String.self) {
             guard let seconds = EpisodeLengthText.seconds(text), seconds <= EpisodeSpan.markerMaxDays * 86_400 else {
                 throw b.error("episode_length '\(text)' must be a duration from 0 to 7d (e.g. 24h, 90m, 2d)", option: "episode_length")
             }
             marker = seconds
         }
-        return DailyTransform(hypoBelow: low, hyperAbove: high, glucoseMetrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }),
-                              per: try o.period(b), options: grid, markerSeconds: marker)
+        let metrics = try b.value("metrics") ?? ["glucose"]
+        return DailyTransform(hypoBelow: low, hyperAbove: high, glucoseMetrics: Set(metrics.map { Symbol($0) }),
+                              per: try MetricPeriodOption.read(b), options: grid, markerSeconds: marker)
     })
 
 /// Everything HealthPipeAnalytics registers.

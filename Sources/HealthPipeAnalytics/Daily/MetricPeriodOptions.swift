@@ -7,17 +7,17 @@ public enum MetricPeriod: Sendable, Equatable {
     case period(from: Int64?, to: Int64?)
 }
 
-extension DailyOptions {
+enum MetricPeriodOption {
     /// Parses `per`, `from` and `to` into the metric-set bucketing (nil: no metric sets).
-    func period(_ b: ComponentBuilder) throws -> MetricPeriod? {
+    static func read(_ b: ComponentBuilder) throws -> MetricPeriod? {
         func day(_ text: String?, _ option: String) throws -> Int64? {
             guard let text else { return nil }
             guard let d = CivilDate.days(fromISO: text) else { throw b.error("'\(text)' is not a date (YYYY-MM-DD)", option: option) }
             return d
         }
-        let from = try day(self.from, "from"), to = try day(self.to, "to")
+        let from = try day(b.value("from"), "from"), to = try day(b.value("to"), "to")
         if let from, let to, from > to { throw b.error("'from' is after 'to'", option: "from") }
-        switch per ?? "day" {
+        switch try b.value("per") ?? "day" {
         case "day":
             if from != nil || to != nil { throw b.error("'from' and 'to' bound a period: use per: period", option: from != nil ? "from" : "to") }
             return .day

@@ -76,14 +76,10 @@ public final class PredictTransform: Transform {
     }
 }
 
-struct PredictOptions: Decodable {
-    var model: ForecastModelKind?
-    var horizon: String?
-    var issue: PredictTransform.Issue?
-    var metric: String?
-
-    static func horizonMinutes(_ text: String?, _ b: ComponentBuilder) throws -> Int {
-        guard let text else { return 30 }
+/// The `horizon` option of predict and alerts: 5m … 60m in 5-minute steps (default 30m).
+enum PredictHorizon {
+    static func minutes(_ b: ComponentBuilder) throws -> Int {
+        guard let text = try b.value("horizon", as: String.self) else { return 30 }
         guard let m = DurationText.minutes(text), m >= 5, m <= 60, m % 5 == 0 else {
             throw b.error("horizon must be 5m … 60m in 5-minute steps (got '\(text)')", option: "horizon")
         }
@@ -93,12 +89,14 @@ struct PredictOptions: Decodable {
 
 public let predictComponent = ComponentDescriptor(
     name: "predict", role: .transform, family: "HealthPipeAnalytics",
-    summary: "Forecasts glucose at 5-minute steps up to the horizon, at every reading, per subject. Models: ar2 "
-        + "(Nightscout AR2, exact), ridge (direct ridge on the last 6 readings and time of day; shipped population "
-        + "coefficients until a subject has 7 days of data, then fitted on that week), ridge-treatments (ridge plus "
-        + "insulin/carbs-on-board features from insulin and meal events). Readings may come in any order: unless the "
-        + "input is time-ordered (re-aggregation), they are replayed in time order at the end, each reading once. "
-        + "See docs/prediction.md.",
+    summary: """
+        Forecasts glucose at 5-minute steps up to the horizon, at every reading, per subject. Models: ar2 \
+        (Nightscout AR2, exact), ridge (direct ridge on the last 6 readings and time of day; shipped population \
+        coefficients until a subject has 7 days of data, then fitted on that week), ridge-treatments (ridge plus \
+        insulin/carbs-on-board features from insulin and meal events). Readings may come in any order: unless the \
+        input is time-ordered (re-aggregation), they are replayed in time order at the end, each reading once. \
+        See docs/prediction.md.
+        """,
     options: [
         OptionDoc("model", "ar2 | ridge | ridge-treatments", default: "ridge", "the forecasting model"),
         OptionDoc("horizon", "duration (5m … 60m)", default: "30m", "forecast points every 5 minutes up to this"),
@@ -108,7 +106,7 @@ public let predictComponent = ComponentDescriptor(
     ],
     accepts: [.measurements, .events], produces: [.forecasts],
     build: { b in
-        let o = try b.options(PredictOptions.self)
-        return PredictTransform(model: o.model ?? .ridge, horizonMinutes: try PredictOptions.horizonMinutes(o.horizon, b),
-                                issue: o.issue ?? .latest, metric: Symbol(o.metric ?? "glucose"), inputTimeOrdered: b.inputTimeOrdered)
+        PredictTransform(model: try b.value("model") ?? .ridge, horizonMinutes: try PredictHorizon.minutes(b),
+                         issue: try b.value("issue") ?? .latest, metric: Symbol(try b.value("metric") ?? "glucose"),
+                         inputTimeOrdered: b.inputTimeOrdered)
     })

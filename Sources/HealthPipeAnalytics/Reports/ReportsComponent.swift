@@ -1,9 +1,7 @@
 import HealthPipeCore
 
-struct ReportsOptions: Decodable {
-    var reminder: String?
-    var thresholds: [ThresholdOptions]?
-
+/// `reports`' options: the reminder and the thresholds (each a mapping of its own).
+enum ReportsOptions {
     struct ThresholdOptions: Decodable {
         var metric: String
         var above: Double?
@@ -13,9 +11,10 @@ struct ReportsOptions: Decodable {
         var min_importance: Int?
     }
 
-    func settings(_ b: ComponentBuilder) throws -> ReportAlertSettings {
+    static func settings(_ b: ComponentBuilder) throws -> ReportAlertSettings {
         var s = ReportAlertSettings()
-        if let reminder, reminder != "false" {
+        let thresholds = try b.value("thresholds", as: [ThresholdOptions].self)
+        if let reminder = try b.value("reminder", as: String.self), reminder != "false" {
             guard let m = ReportAlertSettings.minute(of: reminder) else {
                 throw b.error("reminder '\(reminder)' is not a time of day such as 20:00", option: "reminder")
             }
@@ -52,10 +51,12 @@ struct ReportsOptions: Decodable {
 
 public let reportsComponent = ComponentDescriptor(
     name: "reports", role: .transform, family: "HealthPipeAnalytics",
-    summary: "Health reports (seed 004): the daily summary report — per subject, local day and value, the average of the "
-        + "day's reports with n, min, max and the highest importance (table report_days) — and report alerts: a reminder "
-        + "when a day has no report by a set time, and thresholds on the average of a value's important readings (importance "
-        + "≥ min_importance) over a period, above or below a limit. Consecutive crossings are one alert. See docs/reports.md.",
+    summary: """
+        Health reports (seed 004): the daily summary report — per subject, local day and value, the average of the \
+        day's reports with n, min, max and the highest importance (table report_days) — and report alerts: a reminder \
+        when a day has no report by a set time, and thresholds on the average of a value's important readings (importance \
+        ≥ min_importance) over a period, above or below a limit. Consecutive crossings are one alert. See docs/reports.md.
+        """,
     options: [
         OptionDoc("reminder", "HH:MM | false", default: "none", "a report is expected every day by this local time"),
         OptionDoc("thresholds", "list of {metric, above | below, unit, days, min_importance}", default: "[]",
@@ -63,7 +64,7 @@ public let reportsComponent = ComponentDescriptor(
                   + "must stay at or below `above` / at or above `below` (in `unit`, default the metric's)"),
     ],
     accepts: [.reports], produces: [.reportDays, .alerts],
-    build: { b in ReportsTransform(settings: try b.options(ReportsOptions.self).settings(b)) })
+    build: { b in ReportsTransform(settings: try ReportsOptions.settings(b)) })
 
 extension ReportsTransform: DerivationStep {
     public var fingerprint: String { Self.fingerprint(settings) }

@@ -137,21 +137,15 @@ public final class ResampleTransform: Transform {
     }
 }
 
-struct ResampleOptions: Decodable {
-    var step_minutes: Int?
-    var max_gap_minutes: Int?
-    var reorder_window_minutes: Int?
-    var metrics: [String]?
-    var source: String?
-}
-
 public let resampleComponent = ComponentDescriptor(
     name: "resample", role: .transform, family: "HealthPipeAnalytics",
-    summary: "Puts each subject's readings on a regular grid (iglu CGMS2DayByDay semantics): points at local "
-        + "midnight + k·step (k ≥ 1, so a day is 00:05…24:00), linear interpolation between neighbouring readings, "
-        + "no value before the first or after the last reading, none strictly inside a gap longer than max_gap. "
-        + "Emits the grid values as measurements of the same metric with source 'resampled' and the interpolated "
-        + "flag; the input readings are not forwarded.",
+    summary: """
+        Puts each subject's readings on a regular grid (iglu CGMS2DayByDay semantics): points at local \
+        midnight + k·step (k ≥ 1, so a day is 00:05…24:00), linear interpolation between neighbouring readings, \
+        no value before the first or after the last reading, none strictly inside a gap longer than max_gap. \
+        Emits the grid values as measurements of the same metric with source 'resampled' and the interpolated \
+        flag; the input readings are not forwarded.
+        """,
     options: [
         OptionDoc("step_minutes", "integer dividing 1440", default: "5", "grid step"),
         OptionDoc("max_gap_minutes", "integer", default: "45", "longest gap bridged by interpolation (a gap of exactly this is bridged)"),
@@ -164,11 +158,11 @@ public let resampleComponent = ComponentDescriptor(
     ],
     accepts: [.measurements], produces: [.measurements],
     build: { b in
-        let o = try b.options(ResampleOptions.self)
-        let step = try b.minutesDividingDay(o.step_minutes, option: "step_minutes", default: 5)
-        let gap = try b.notNegative(o.max_gap_minutes, option: "max_gap_minutes", default: 45)
-        let window = try b.notNegative(o.reorder_window_minutes, option: "reorder_window_minutes", default: 60)
-        return ResampleTransform(metrics: Set((o.metrics ?? ["glucose"]).map { Symbol($0) }), stepSeconds: Int64(step) * 60,
+        let step = try b.minutesDividingDay(b.value("step_minutes"), option: "step_minutes", default: 5)
+        let gap = try b.notNegative(b.value("max_gap_minutes"), option: "max_gap_minutes", default: 45)
+        let window = try b.notNegative(b.value("reorder_window_minutes"), option: "reorder_window_minutes", default: 60)
+        let metrics = try b.value("metrics") ?? ["glucose"]
+        return ResampleTransform(metrics: Set(metrics.map { Symbol($0) }), stepSeconds: Int64(step) * 60,
                                  maxGapSeconds: Int64(gap) * 60, reorderWindowSeconds: Int64(window) * 60,
-                                 source: Symbol(o.source ?? "resampled"), inputTimeOrdered: b.inputTimeOrdered)
+                                 source: Symbol(try b.value("source") ?? "resampled"), inputTimeOrdered: b.inputTimeOrdered)
     })

@@ -60,26 +60,15 @@ public final class MotionSessionTransform: Transform {
     }
 }
 
-struct MotionSessionOptions: Decodable {
-    var threshold: Double?
-    var start: String?
-    var target: Double?
-    var idle: Double?
-    var goal: Double?
-    var min_active: Double?
-    var progress_every: Double?
-    var gravity_tau: Double?
-    var timezone: String?
-    var source: String?
-}
-
 private func motionSessionDescriptor(name: String, alias: String) -> ComponentDescriptor {
     ComponentDescriptor(
         name: name, role: .transform, family: "HealthPipeAnalytics",
-        summary: "Splits a motion stream into sessions (e.g. toothbrushing; also registered as '\(alias)'): starts on movement "
-            + "above a threshold (or at once), ends at a target duration or after idle time or at a disconnect. Movement is "
-            + "|acceleration − low-pass gravity| in g; movement × time fills the accomplishment bar toward the goal. Emits live "
-            + "progress records and one session record (average, duration, active time, accomplishment) per session.",
+        summary: """
+            Splits a motion stream into sessions (e.g. toothbrushing; also registered as '\(alias)'): starts on movement \
+            above a threshold (or at once), ends at a target duration or after idle time or at a disconnect. Movement is \
+            |acceleration − low-pass gravity| in g; movement × time fills the accomplishment bar toward the goal. Emits live \
+            progress records and one session record (average, duration, active time, accomplishment) per session.
+            """,
         options: [
             OptionDoc("threshold", "g", default: "0.1", "movement above which a sample is active"),
             OptionDoc("start", "movement | immediate", default: "movement", "what starts a session"),
@@ -94,23 +83,22 @@ private func motionSessionDescriptor(name: String, alias: String) -> ComponentDe
         ],
         accepts: [.motionSamples], produces: [.sessionProgress, .motionSessions],
         build: { b in
-            let o = try b.options(MotionSessionOptions.self)
             var r = SessionRules()
-            r.thresholdG = try b.positive(o.threshold, option: "threshold") ?? r.thresholdG
-            if let s = o.start {
+            r.thresholdG = try b.positive(b.value("threshold"), option: "threshold") ?? r.thresholdG
+            if let s = try b.value("start", as: String.self) {
                 guard let rule = SessionRules.StartRule(rawValue: s) else {
                     throw b.error("start is movement or immediate (got '\(s)')", option: "start")
                 }
                 r.start = rule
             }
-            r.targetSeconds = try b.positive(o.target, option: "target", allowZero: true) ?? r.targetSeconds
-            r.idleSeconds = try b.positive(o.idle, option: "idle") ?? r.idleSeconds
-            r.goalGSeconds = try b.positive(o.goal, option: "goal") ?? r.goalGSeconds
-            r.minActiveSeconds = try b.positive(o.min_active, option: "min_active", allowZero: true) ?? r.minActiveSeconds
-            r.progressEverySeconds = try b.positive(o.progress_every, option: "progress_every") ?? r.progressEverySeconds
-            r.gravityTauSeconds = try b.positive(o.gravity_tau, option: "gravity_tau") ?? r.gravityTauSeconds
-            return MotionSessionTransform(rules: r, subject: b.settings.subject, source: o.source ?? "serial-imu",
-                                          zone: try b.zone(o.timezone))
+            r.targetSeconds = try b.positive(b.value("target"), option: "target", allowZero: true) ?? r.targetSeconds
+            r.idleSeconds = try b.positive(b.value("idle"), option: "idle") ?? r.idleSeconds
+            r.goalGSeconds = try b.positive(b.value("goal"), option: "goal") ?? r.goalGSeconds
+            r.minActiveSeconds = try b.positive(b.value("min_active"), option: "min_active", allowZero: true) ?? r.minActiveSeconds
+            r.progressEverySeconds = try b.positive(b.value("progress_every"), option: "progress_every") ?? r.progressEverySeconds
+            r.gravityTauSeconds = try b.positive(b.value("gravity_tau"), option: "gravity_tau") ?? r.gravityTauSeconds
+            return MotionSessionTransform(rules: r, subject: b.settings.subject, source: try b.value("source") ?? "serial-imu",
+                                          zone: try b.zone(b.value("timezone")))
         })
 }
 

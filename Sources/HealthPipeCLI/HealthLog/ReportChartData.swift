@@ -26,10 +26,8 @@ struct ReportChartData {
                 unit = v.unit.text
             }
         }
-        let days = try queries.reportDays(subject: subject, fromDay: first, toDay: last).filter { $0.metric == name }.compactMap { d in
-            CivilDate.days(fromISO: d.day).map {
-                ReportValuesView.Day(day: $0, n: d.n, mean: d.mean, min: d.min, max: d.max, maxImportance: d.maxImportance)
-            }
+        let days = try queries.reportDays(subject: subject, fromDay: first, toDay: last).filter { $0.metric.text == name }.map { d in
+            ReportValuesView.Day(day: d.day, n: d.count, mean: d.mean, min: d.min, max: d.max, maxImportance: d.maxImportance)
         }
         let thresholds = try ReportSettings.stored(path).thresholds.filter { $0.metric.text == name }.map {
             ReportValuesView.Threshold(above: $0.above, limit: $0.limit, days: $0.days, minImportance: $0.minImportance)
@@ -42,10 +40,9 @@ struct ReportChartData {
     func days(first: Int64?, last: Int64?) throws -> ReportDaysView? {
         guard let end = try last ?? queries.reportSpan(subject: subject)?.last else { return nil }
         let start = first ?? end - 29
-        var byDay: [String: ReportDaysView.Day] = [:]
+        var byDay: [Int64: ReportDaysView.Day] = [:]
         for d in try queries.reportDays(subject: subject, fromDay: start, toDay: end) {
-            guard let day = CivilDate.days(fromISO: d.day) else { continue }
-            var row = byDay[d.day] ?? ReportDaysView.Day(day: day, reports: d.reports, maxImportance: 0)
+            var row = byDay[d.day] ?? ReportDaysView.Day(day: d.day, reports: d.reports, maxImportance: 0)
             row.maxImportance = max(row.maxImportance, d.maxImportance)
             byDay[d.day] = row
         }
@@ -71,9 +68,7 @@ struct ReportChartData {
             }))
         }
         for d in try queries.reportDays(subject: subject, fromDay: first, toDay: last) {
-            guard let day = CivilDate.days(fromISO: d.day) else { continue }
-            days[day, default: .init()].summary.append(.init(metric: d.metric, unit: d.unit, n: d.n, mean: d.mean, min: d.min, max: d.max,
-                                                             maxImportance: d.maxImportance))
+            days[d.day, default: .init()].summary.append(d)
         }
         for a in try queries.alerts(subject: subject, kinds: [.averageAbove, .averageBelow]) {
             let day = LocalDays.day(a.end, a.utcOffset)

@@ -109,16 +109,16 @@ struct ReportsSummary: ParsableCommand {
             if json {
                 w.reset()
                 w.beginObject()
-                w.key("date"); w.string(day)
+                w.key("date"); w.string(CivilDate.isoDate(fromDays: day))
                 w.key("subject"); w.string(who)
                 w.key("reports"); w.int(group.first!.reports)
                 w.key("values"); w.beginArray()
                 for r in group {
                     w.beginObject()
-                    w.key("metric"); w.string(r.metric)
-                    w.key("unit"); w.string(r.unit)
+                    w.key("metric"); w.string(r.metric.text)
+                    w.key("unit"); w.string(r.unit.text)
                     w.key("mean"); w.double(r.mean)
-                    w.key("n"); w.int(r.n)
+                    w.key("n"); w.int(r.count)
                     w.key("min"); w.double(r.min)
                     w.key("max"); w.double(r.max)
                     w.key("max_importance"); w.int(r.maxImportance)
@@ -130,11 +130,11 @@ struct ReportsSummary: ParsableCommand {
                 out += String(decoding: w.bytes, as: UTF8.self)
             } else {
                 let n = group.first!.reports
-                out += "\(day)  \(n) report\(n == 1 ? "" : "s")\n"
+                out += "\(CivilDate.isoDate(fromDays: day))  \(n) report\(n == 1 ? "" : "s")\n"
                 for r in group {
-                    let unit = r.unit.isEmpty ? "" : " " + r.unit
-                    out += "    \(r.metric.padding(toLength: 26, withPad: " ", startingAt: 0)) average \(Self.number(r.mean))\(unit)"
-                        + "  (n \(r.n), \(Self.number(r.min))–\(Self.number(r.max)), importance up to \(r.maxImportance))\n"
+                    let unit = r.unit.text.isEmpty ? "" : " " + r.unit.text
+                    out += "    \(r.metric.text.padding(toLength: 26, withPad: " ", startingAt: 0)) average \(Self.number(r.mean))\(unit)"
+                        + "  (n \(r.count), \(Self.number(r.min))–\(Self.number(r.max)), importance up to \(r.maxImportance))\n"
                 }
             }
             i = j

@@ -13,9 +13,11 @@ public struct StrictNodeDecoder {
         self.reservedKeys = reservedKeys
     }
 
-    public func decode<T: Decodable>(_ type: T.Type, from node: Node) throws -> T {
+    /// `asked` receives the keys of `node` the type asked for, even when decoding fails.
+    public func decode<T: Decodable>(_ type: T.Type, from node: Node, asked: ((Set<String>) -> Void)? = nil) throws -> T {
         let state = DecodeState(document: document)
         let decoder = NodeDecoder(node: node, state: state, codingPath: [], reserved: reservedKeys)
+        defer { if let asked, let root = state.visited.first { asked(root.asked.names) } }
         let value: T
         do {
             value = try T(from: decoder)
@@ -26,6 +28,45 @@ public struct StrictNodeDecoder {
         }
         try state.checkUnknownKeys()
         return value
+    }
+
+    /// One option of the mapping `node`, decoded as `decode` decodes a field (null is absent, a
+    /// wrong type points at the value, nested mappings are checked for unknown keys); nil when it
+    /// is not set. The mapping's own keys are left to the caller, who knows the valid ones.
+    public func decodeOption<T: Decodable>(_ type: T.Type, key: String, in node: Node, required: Bool) throws -> T? {
+        let state = DecodeState(document: document)
+        let decoder = NodeDecoder(node: node, state: state, codingPath: [], reserved: reservedKeys)
+        let value: T?
+        do {
+            let options = try decoder.container(keyedBy: IndexKey.self)
+            let k = IndexKey(stringValue: key)!
+            value = required ? try options.decode(T.self, forKey: k) : try options.decodeIfPresent(T.self, forKey: k)
+        } catch let e as ConfigError {
+            throw e
+        } catch let e as DecodingError {
+            throw state.convert(e, root: node)
+        }
+        state.visited.removeFirst()  // the mapping itself, opened first
+        try state.checkUnknownKeys()
+        return value
+    }
+
+    /// "unknown option" errors for the keys of `mapping` that are neither `valid` nor reserved, each
+    /// naming the valid keys and the nearest one.
+    func unknownKeyErrors(in mapping: Node, valid: Set<String>) -> [ConfigError] {
+        let all = valid.union(reservedKeys).sorted()
+        return (mapping.mappingPairs ?? []).compactMap { k, _ in
+            guard let name = k.scalarText, !valid.contains(name), !reservedKeys.contains(name) else { return nil }
+            return document.error(at: k, "unknown option '\(name)' (valid: \(all.joined(separator: ", ")))",
+                                  suggestion: NameSuggester.nearest(to: name, in: all))
+        }
+    }
+
+    /// Refuses the keys of `mapping` that are neither `valid` nor reserved (all of them at once).
+    public func refuseUnknownKeys(in mapping: Node, valid: Set<String>) throws {
+        let errors = unknownKeyErrors(in: mapping, valid: valid)
+        if errors.count == 1 { throw errors[0] }
+        if errors.count > 1 { throw ConfigErrors(errors) }
     }
 }
 
@@ -54,13 +95,8 @@ final class DecodeState {
         }
         for id in order {
             let (mapping, asked, reserved) = merged[id]!
-            guard let pairs = mapping.mappingPairs, !asked.usesAllKeys else { continue }
-            for (k, _) in pairs {
-                guard let name = k.scalarText, !asked.names.contains(name), !reserved.contains(name) else { continue }
-                let valid = asked.names.union(reserved).sorted()
-                errors.append(document.error(at: k, "unknown option '\(name)' (valid: \(valid.joined(separator: ", ")))",
-                                             suggestion: NameSuggester.nearest(to: name, in: valid)))
-            }
+            guard !asked.usesAllKeys else { continue }
+            errors += StrictNodeDecoder(document: document, reservedKeys: reserved).unknownKeyErrors(in: mapping, valid: asked.names)
         }
         if errors.count == 1 { throw errors[0] }
         if errors.count > 1 { throw ConfigErrors(errors) }

@@ -59,12 +59,15 @@ public struct ComponentDescriptor: Sendable {
     /// For file sources: words a file of this format shows near its start (lower-case header
     /// words, JSON keys), so that "unknown format" can name the nearest format and what it lacks.
     public var signature: [String]
+    /// Sources that hand their stage's options to the format they pick (`stdin`/`auto` with
+    /// `format:`): keys beyond `options` are that format's, checked when it is built.
+    public var delegatesOptions: Bool
     public var build: @Sendable (ComponentBuilder) throws -> any Stage
 
     public init(name: String, role: StageRole, family: String, summary: String, options: [OptionDoc],
                 accepts: RecordKinds = [], produces: RecordKinds = [], passesThrough: Bool = false,
                 emitsTimeOrdered: Bool = false, detect: (@Sendable (FileSniff) -> Int)? = nil,
-                diagnose: (@Sendable (FileSniff) -> String?)? = nil, signature: [String] = [],
+                diagnose: (@Sendable (FileSniff) -> String?)? = nil, signature: [String] = [], delegatesOptions: Bool = false,
                 build: @escaping @Sendable (ComponentBuilder) throws -> any Stage) {
         self.name = name
         self.role = role
@@ -78,7 +81,14 @@ public struct ComponentDescriptor: Sendable {
         self.detect = detect
         self.diagnose = diagnose
         self.signature = signature
-        self.build = build
+        self.delegatesOptions = delegatesOptions
+        let declared = Set(options.map(\.name))
+        self.build = { b in
+            var b = b
+            b.declaredOptions = declared
+            if !delegatesOptions { try b.refuseUndeclaredOptions() }
+            return try build(b)
+        }
     }
 }
 
@@ -97,63 +107,5 @@ public struct RunSettings: Sendable {
         self.subject = subject
         self.baseDirectory = baseDirectory
         self.pluginPaths = pluginPaths
-    }
-}
-
-/// Handed to a component's `build`: its stage name, its options node and the run settings.
-public struct ComponentBuilder {
-    public let stageName: String
-    public let document: ConfigDocument
-    public let node: Node
-    public let settings: RunSettings
-    /// True when everything this stage receives comes, in order, from one time-ordered source
-    /// (see `ComponentDescriptor.emitsTimeOrdered`): it may process readings as they come.
-    public var inputTimeOrdered = false
-    /// The registry the pipeline is built from: for a source that finds its format at run time by
-    /// content and builds that component (the `stdin` source of filter mode).
-    public var registry: ComponentRegistry?
-
-    public init(stageName: String, document: ConfigDocument, node: Node, settings: RunSettings) {
-        self.stageName = stageName
-        self.document = document
-        self.node = node
-        self.settings = settings
-    }
-
-    /// Decodes the component's own options strictly (engine keys are reserved).
-    public func options<T: Decodable>(_ type: T.Type) throws -> T {
-        try StrictNodeDecoder(document: document, reservedKeys: PipelineSpec.engineKeys).decode(T.self, from: node)
-    }
-
-    /// A config error pointing at this component's node (or one of its option keys); in a pipeline
-    /// built from a command's flags, it names the flag the option came from.
-    public func error(_ message: String, option: String? = nil) -> ConfigError {
-        if document.isCommandLine {
-            let flag = option.flatMap { document.flags["\(stageName).\($0)"] } ?? document.flags[stageName]
-            return ConfigError(file: document.file, line: 0, column: 0, message: flag.map { "\($0): \(message)" } ?? message)
-        }
-        var at: Node? = node
-        if let option, let pair = node.mappingPairs?.first(where: { $0.key.scalarText == option }) { at = pair.value }
-        return document.error(at: at, message)
-    }
-
-    /// Expands `~` and resolves a relative path against the config's folder.
-    public func path(_ p: String) -> String { ComponentBuilder.resolve(p, base: settings.baseDirectory) }
-
-    public static func resolve(_ p: String, base: String) -> String {
-        if p == "-" { return p }
-        if p.hasPrefix("~/") { return NSString(string: p).expandingTildeInPath }
-        if p.hasPrefix("/") { return p }
-        return URL(fileURLWithPath: base).appendingPathComponent(p).standardizedFileURL.path
-    }
-
-    /// The stage's time zone (its own option, else the run's default); nil when neither is set.
-    public func zone(_ option: String?) throws -> TimeZone? {
-        guard let name = option ?? settings.timezone else { return nil }
-        guard let tz = ZoneResolver.timeZone(named: name) else {
-            throw error("unknown time zone '\(name)' (use an IANA name such as Europe/London, or an offset such as +01:00)",
-                        option: option == nil ? nil : "timezone")
-        }
-        return tz
     }
 }

@@ -21,4 +21,11 @@ extension ComponentBuilder {
         guard value > 0 || (allowZero && value == 0) else { throw error("\(option) must be positive", option: option) }
         return value
     }
+
+    /// The count option `option` (a batch size): 1 or more; `fallback` when it is not set.
+    public func count(_ option: String, default fallback: Int) throws -> Int {
+        let n = try value(option) ?? fallback
+        guard n >= 1 else { throw error("\(option) must be at least 1", option: option) }
+        return n
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthPipeTestSupport
 
 /// Cuts a real export into parts the way people end up with them (an export of the mornings and
 /// one of the evenings, overlapping weekly exports): every part keeps the file's structure
@@ -79,18 +80,5 @@ struct SampleSplitter {
             }
         }
         return texts.map { $0.joined(separator: lineEnding) }
-    }
-}
-
-/// A small deterministic generator, so a failing seed can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthPipeTestSupport
 
 /// A throw-away PostgreSQL server for one test: `initdb` into the test's temporary folder, started by
 /// `pg_ctl` on 127.0.0.1 and a free port (password authentication over TCP), stopped by its PID.
@@ -101,16 +102,7 @@ final class PostgresServer {
     private func run(_ tool: String, _ args: [String]) throws {
         let argv = (getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [bin.appendingPathComponent(tool).path] + args
         let errPath = dir.appendingPathComponent("\(tool).err").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else { throw Failure("cannot start \(tool)") }
+        guard let pid = try? ChildProcess.spawn(argv, stderrPath: errPath) else { throw Failure("cannot start \(tool)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         guard status == 0 else {

@@ -93,15 +93,16 @@ final class ClarityXLSXSource: Source, InputDescribing {
 /// Registry entry for the Clarity XLSX source.
 public let dexcomClarityXLSXComponent = ComponentDescriptor(
     name: ClarityXLSXSource.format, role: .source, family: "CSVFormats",
-    summary: "Dexcom Clarity Excel export (.xlsx; EU exports in mmol/L): every worksheet with Clarity's header is read "
-        + "like the CSV export (same columns, metadata rows, Low/High, events), shared and inline strings, Excel date "
-        + "serials (1900 or 1904 system) or text timestamps. Timestamps are local time: a zone is required.",
+    summary: """
+        Dexcom Clarity Excel export (.xlsx; EU exports in mmol/L): every worksheet with Clarity's header is read \
+        like the CSV export (same columns, metadata rows, Low/High, events), shared and inline strings, Excel date \
+        serials (1900 or 1904 system) or text timestamps. Timestamps are local time: a zone is required.
+        """,
     options: CSVCommonOptions.docs,
     produces: [.measurements, .events],
     detect: { ClarityXLSXDetection.score($0) },
     build: { b in
-        let o = try b.options(CommonOptionFields.self)
-        return ClarityXLSXSource(options: try o.resolve(b))
+        ClarityXLSXSource(options: try CSVCommonOptions.read(b))
     })
 
 /// Content detection: a zip holding an Excel workbook whose strings name Clarity's columns.

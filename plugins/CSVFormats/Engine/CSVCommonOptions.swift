@@ -31,17 +31,12 @@ public struct CSVCommonOptions: Sendable {
     ]
 }
 
-/// The YAML form of `CSVCommonOptions`, decoded as part of each source's options. Its keys and
-/// `CSVCommonOptions.docs` are kept equal by the registry compliance test (ComponentComplianceTests).
-struct CommonOptionFields: Decodable {
-    var path: String
-    var timezone: String?
-    var subject: String?
-    var ambiguous_time: AmbiguousTimePolicy?
-    var nonexistent_time: NonexistentTimePolicy?
-
-    func resolve(_ b: ComponentBuilder) throws -> CSVCommonOptions {
-        CSVCommonOptions(path: b.path(path), zone: try b.zone(timezone), ambiguous: ambiguous_time ?? .fileOrder,
-                         nonexistent: nonexistent_time ?? .shiftForward, subject: subject ?? b.settings.subject)
+extension CSVCommonOptions {
+    /// The options as a stage gives them (`docs`), with the run's zone and subject as defaults.
+    static func read(_ b: ComponentBuilder) throws -> CSVCommonOptions {
+        CSVCommonOptions(path: b.path(try b.required("path")), zone: try b.zone(b.value("timezone")),
+                         ambiguous: try b.value("ambiguous_time") ?? .fileOrder,
+                         nonexistent: try b.value("nonexistent_time") ?? .shiftForward,
+                         subject: try b.value("subject") ?? b.settings.subject)
     }
 }

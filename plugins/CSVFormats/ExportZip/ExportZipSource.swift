@@ -88,17 +88,13 @@ final class ExportZipSource: Source, InputDescribing {
     }
 }
 
-struct ExportZipOptions: Decodable {
-    var path: String
-    var timezone: String?
-    var subject: String?
-}
-
 public let exportZipComponent = ComponentDescriptor(
     name: ExportZipSource.format, role: .source, family: "CSVFormats",
-    summary: "A zip of exports (Glooko, Diabeloop YourLoops … downloads: one CSV per kind of data): each file in it is detected "
-        + "by content and read by its format's source, named zip/file in the imports table and the quarantine; files no "
-        + "format reads are listed in a warning.",
+    summary: """
+        A zip of exports (Glooko, Diabeloop YourLoops … downloads: one CSV per kind of data): each file in it is detected \
+        by content and read by its format's source, named zip/file in the imports table and the quarantine; files no \
+        format reads are listed in a warning.
+        """,
     options: [
         OptionDoc("path", "path", required: true, "the zip"),
         OptionDoc("timezone", "IANA name or offset", default: "the run's", "zone for naive local timestamps of the files inside"),
@@ -107,6 +103,6 @@ public let exportZipComponent = ComponentDescriptor(
     produces: .all,
     detect: { ExportZipSource.detectScore($0) },
     build: { b in
-        let o = try b.options(ExportZipOptions.self)
-        return ExportZipSource(path: b.path(o.path), builder: b)
+        try b.checkHandedOnOptions()
+        return ExportZipSource(path: b.path(try b.required("path")), builder: b)
     })

@@ -184,16 +184,17 @@ extension Result where Failure == EntryProblem {
 
 public let healthReportsComponent = ComponentDescriptor(
     name: HealthReportsSource.format, role: .source, family: "CSVFormats",
-    summary: "Health reports (seed 004) and manual entries from a CSV: long (time, metric, value, unit, importance, note; "
-        + "rows of one time are one report; metrics insulin, basal, carbs, exercise, illness, stress are entries) or wide "
-        + "(time, a column per value with an importance column each, note). Values are checked and converted as typed "
-        + "ones are. Times without an offset need a zone. See docs/reports.md.",
+    summary: """
+        Health reports (seed 004) and manual entries from a CSV: long (time, metric, value, unit, importance, note; \
+        rows of one time are one report; metrics insulin, basal, carbs, exercise, illness, stress are entries) or wide \
+        (time, a column per value with an importance column each, note). Values are checked and converted as typed \
+        ones are. Times without an offset need a zone. See docs/reports.md.
+        """,
     options: CSVCommonOptions.docs,
     produces: [.measurements, .events, .reports, .entries],
     detect: { HealthReportsLayout.detectScore($0) },
     // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
     signature: ["time", "metric", "value", "unit", "importance", "note"],
     build: { b in
-        let o = try b.options(CommonOptionFields.self)
-        return HealthReportsSource(options: try o.resolve(b))
+        HealthReportsSource(options: try CSVCommonOptions.read(b))
     })

@@ -3,12 +3,14 @@ import HealthPipeCore
 /// Registry entry for the LibreView (FreeStyle Libre) source.
 public let libreViewComponent = ComponentDescriptor(
     name: LibreViewSource.format, role: .source, family: "CSVFormats",
-    summary: "FreeStyle Libre CSV export from LibreView and the LibreLink app (Libre 1/2/3, Libre Pro; mg/dL or mmol/L; "
-        + "headers in English, German, French, Spanish, Dutch, Traditional Chinese and the older desktop spelling, any other "
-        + "language read by LibreView's fixed column order; `,` or `;`; after a 0- to 2-line preamble). Historic and scan "
-        + "readings become glucose measurements (LO/HI kept at 40/500 mg/dL with a flag), strip readings blood_glucose, "
-        + "ketones ketone; insulin, food and note rows become events (entries sharing a minute merged, every text kept). "
-        + "Day/month order is inferred over the whole file unless date_order is set. Timestamps are local time: a zone is required.",
+    summary: """
+        FreeStyle Libre CSV export from LibreView and the LibreLink app (Libre 1/2/3, Libre Pro; mg/dL or mmol/L; \
+        headers in English, German, French, Spanish, Dutch, Traditional Chinese and the older desktop spelling, any other \
+        language read by LibreView's fixed column order; `,` or `;`; after a 0- to 2-line preamble). Historic and scan \
+        readings become glucose measurements (LO/HI kept at 40/500 mg/dL with a flag), strip readings blood_glucose, \
+        ketones ketone; insulin, food and note rows become events (entries sharing a minute merged, every text kept). \
+        Day/month order is inferred over the whole file unless date_order is set. Timestamps are local time: a zone is required.
+        """,
     options: CSVCommonOptions.docs + [
         OptionDoc("date_order", "auto | dmy | mdy", default: "auto",
                   "day/month order of Device Timestamp; auto decides it over the whole file (a first field above 12 "
@@ -20,36 +22,21 @@ public let libreViewComponent = ComponentDescriptor(
     // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
     signature: ["device", "serial number", "device timestamp", "record type", "historic glucose", "scan glucose"],
     build: { b in
-        let o = try b.options(LibreViewOptionFields.self)
-        return LibreViewSource(options: try o.common.resolve(b), dateOrder: o.dateOrder.order)
+        LibreViewSource(options: try CSVCommonOptions.read(b), dateOrder: try b.value("date_order", as: DateOrderOption.self)?.order)
     })
 
-/// LibreView's options: the common CSV ones plus `date_order`, decoded from one mapping so the strict
-/// decoder checks unknown keys against both sets.
-struct LibreViewOptionFields: Decodable {
-    var common: CommonOptionFields
-    var dateOrder: DateOrderOption
+/// `date_order`: auto (nil: decided over the whole file), dmy or mdy.
+enum DateOrderOption: String, Decodable, CaseIterable {
+    case auto, dmy, mdy
 
-    enum DateOrderOption: String, Decodable, CaseIterable {
-        case auto, dmy, mdy
-
-        var order: DateOrder? { self == .auto ? nil : DateOrder(rawValue: rawValue) }
-
-        init(from decoder: Decoder) throws {
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let v = DateOrderOption(rawValue: text.lowercased()) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                        debugDescription: "date_order must be auto, dmy or mdy, not '\(text)'"))
-            }
-            self = v
-        }
-    }
-
-    private enum CodingKeys: String, CodingKey { case date_order }
+    var order: DateOrder? { self == .auto ? nil : DateOrder(rawValue: rawValue) }
 
     init(from decoder: Decoder) throws {
-        common = try CommonOptionFields(from: decoder)
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        dateOrder = try c.decodeIfPresent(DateOrderOption.self, forKey: .date_order) ?? .auto
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let v = DateOrderOption(rawValue: text.lowercased()) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "date_order must be auto, dmy or mdy, not '\(text)'"))
+        }
+        self = v
     }
 }

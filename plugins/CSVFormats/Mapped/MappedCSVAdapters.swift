@@ -60,15 +60,14 @@ public enum MappedCSVAdapters {
             // The first spelling of each required header cell: "unknown format" names the nearest adapter by them.
             signature: adapter.headerCells.prefix(8).compactMap { ColumnNames.alternatives($0).first.map(String.init) },
             build: { b in
-                var options = try b.options(CommonOptionFields.self).resolve(b)
+                var options = try CSVCommonOptions.read(b)
                 // The user's zone (stage option or run setting) wins over the adapter's default.
                 if options.zone == nil { options.zone = adapter.timezone }
-                if isWorkbook(options.path) { return MappedXLSXSource(adapter: adapter, options: options) }
-                return MappedCSVSource(adapter: adapter, options: options)
+                return MappedSource(adapter: adapter, options: options, workbook: isWorkbook(options.path))
             })
     }
 
-    /// The file starts with a zip signature: an Excel workbook, read by `MappedXLSXSource`.
+    /// The file starts with a zip signature: an Excel workbook, read by `MappedSource.runWorkbook`.
     static func isWorkbook(_ path: String) -> Bool {
         // Never a pipe or FIFO: reading its first bytes here would take them from the source.
         guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,

@@ -3,11 +3,13 @@ import HealthPipeCore
 /// Registry entry for the community nightscout-exporter CSV (both sections).
 public let nightscoutExporterComponent = ComponentDescriptor(
     name: NightscoutExporterSource.format, role: .source, family: "CSVFormats",
-    summary: "The community nightscout-exporter CSV: a \"# CGM ENTRIES\" section (Date M/D/YYYY, Time 12-hour, Glucose (mg/dL), "
-        + "Type, Device, Trend, ID) whose sgv rows become glucose and mbg rows blood_glucose, then a \"# TREATMENTS\" section "
-        + "(Date, Time, Event Type, Insulin (U), Carbs (g), Notes, ID) whose insulin becomes bolus events, carbs meal events, "
-        + "Temp Basal rows temp_basal insulin events (the file has no rate) and every other row a note event named after its "
-        + "Event Type. Times are the exporter's local clock: a zone is required.",
+    summary: """
+        The community nightscout-exporter CSV: a "# CGM ENTRIES" section (Date M/D/YYYY, Time 12-hour, Glucose (mg/dL), \
+        Type, Device, Trend, ID) whose sgv rows become glucose and mbg rows blood_glucose, then a "# TREATMENTS" section \
+        (Date, Time, Event Type, Insulin (U), Carbs (g), Notes, ID) whose insulin becomes bolus events, carbs meal events, \
+        Temp Basal rows temp_basal insulin events (the file has no rate) and every other row a note event named after its \
+        Event Type. Times are the exporter's local clock: a zone is required.
+        """,
     options: CSVCommonOptions.docs,
     produces: [.measurements, .events],
     detect: { sniff in
@@ -19,6 +21,5 @@ public let nightscoutExporterComponent = ComponentDescriptor(
     // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
     signature: ["# cgm entries", "glucose (mg/dl)", "trend", "# treatments", "event type", "insulin (u)"],
     build: { b in
-        let o = try b.options(CommonOptionFields.self)
-        return NightscoutExporterSource(options: try o.resolve(b))
+        NightscoutExporterSource(options: try CSVCommonOptions.read(b))
     })

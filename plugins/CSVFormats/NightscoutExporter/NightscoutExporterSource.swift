@@ -145,18 +145,11 @@ struct NightscoutExporterMapper {
         }
         var wrote = false
         if let insulin, insulin > 0 {
-            var e = base
-            e.kind = .insulin
-            e.subtype = InsulinKinds.bolus
-            e.insulin = insulin
-            try out.add(e, emit)
+            try out.add(base.bolus(units: insulin), emit)
             wrote = true
         }
         if let carbs, carbs > 0 {
-            var e = base
-            e.kind = .meal
-            e.carbs = carbs
-            try out.add(e, emit)
+            try out.add(base.meal(carbs: carbs), emit)
             wrote = true
         }
         if !wrote {

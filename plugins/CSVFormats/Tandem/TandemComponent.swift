@@ -3,12 +3,14 @@ import HealthPipeCore
 /// Registry entry for the Tandem t:connect source.
 public let tandemComponent = ComponentDescriptor(
     name: TandemSource.format, role: .source, family: "CSVFormats",
-    summary: "Tandem t:connect / Tandem Source CSV (t:slim X2 and Mobi pumps with a Dexcom CGM), the sectioned Therapy Timeline "
-        + "and the current export and Source Daily Timeline (`Readings (mg/dL)` EGV and `BG (mg/dL)` sections, bolus table by "
-        + "CompletionDateTime): EGV readings become glucose (source Dexcom), BG readings blood_glucose, IOB insulin_on_board, "
-        + "basal rate changes basal_rate measurements (U/h; with a Duration, over its span), boluses bolus insulin events (InsulinDelivered, "
-        + "the extended part included) with their carbs as meal events. "
-        + "Sections are found by their headers in any order. Times are the pump's local clock: a zone is required.",
+    summary: """
+        Tandem t:connect / Tandem Source CSV (t:slim X2 and Mobi pumps with a Dexcom CGM), the sectioned Therapy Timeline \
+        and the current export and Source Daily Timeline (`Readings (mg/dL)` EGV and `BG (mg/dL)` sections, bolus table by \
+        CompletionDateTime): EGV readings become glucose (source Dexcom), BG readings blood_glucose, IOB insulin_on_board, \
+        basal rate changes basal_rate measurements (U/h; with a Duration, over its span), boluses bolus insulin events (InsulinDelivered, \
+        the extended part included) with their carbs as meal events. \
+        Sections are found by their headers in any order. Times are the pump's local clock: a zone is required.
+        """,
     options: CSVCommonOptions.docs,
     produces: [.measurements, .events],
     detect: { sniff in
@@ -21,6 +23,5 @@ public let tandemComponent = ComponentDescriptor(
     // Words of both layouts' preamble and sections, for the nearest-format hint.
     signature: ["tandem diabetes care", "devicetype", "serialnumber", "eventdatetime", "readings (mg/dl)", "completiondatetime"],
     build: { b in
-        let o = try b.options(CommonOptionFields.self)
-        return TandemSource(options: try o.resolve(b))
+        TandemSource(options: try CSVCommonOptions.read(b))
     })

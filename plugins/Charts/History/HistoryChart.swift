@@ -7,25 +7,7 @@ public struct HistoryChart: Sendable {
     public enum Period: String, Sendable, CaseIterable { case week, month, year }
 
     /// One session as the chart sees it, from any origin (serial stream or Apple Health).
-    public struct Entry: Sendable, Hashable {
-        /// UTC epoch seconds.
-        public var start: Int64
-        public var end: Int64
-        public var utcOffset: Int32
-        /// Mean movement (g); nil for sessions that carry none (Apple Health toothbrushing events).
-        public var average: Double?
-        public var accomplishment: Double?
-        public var origin: String
-        public init(start: Int64, end: Int64, utcOffset: Int32, average: Double?, accomplishment: Double?, origin: String) {
-            self.start = start
-            self.end = end
-            self.utcOffset = utcOffset
-            self.average = average
-            self.accomplishment = accomplishment
-            self.origin = origin
-        }
-        public var localDay: Int64 { LocalDays.day(start, utcOffset) }
-    }
+    public typealias Entry = BrushingSession
 
     public struct Bucket: Sendable, Hashable {
         public var label: String

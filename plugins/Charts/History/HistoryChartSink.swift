@@ -73,19 +73,13 @@ public final class HistoryChartSink: Sink, OutputChecking {
     }
 }
 
-struct HistoryChartOptions: Decodable {
-    var path: String
-    var period: String?
-    var offset: Int?
-    var at: String?
-    var timezone: String?
-}
-
 public let historyChartComponent = ComponentDescriptor(
     name: "history-chart", role: .sink, family: "Charts",
-    summary: "Chart data of motion sessions for one week, month or year (the seed's history view) as JSON: one bucket per "
-        + "day (week, month) or month (year) with sessions, minutes, mean average and accomplishment. A period without "
-        + "sessions gives every bucket with 0 sessions (\"empty\": true). Stored history: `healthpipe history`.",
+    summary: """
+        Chart data of motion sessions for one week, month or year (the seed's history view) as JSON: one bucket per \
+        day (week, month) or month (year) with sessions, minutes, mean average and accomplishment. A period without \
+        sessions gives every bucket with 0 sessions ("empty": true). Stored history: `healthpipe history`.
+        """,
     options: [
         OptionDoc("path", "path", required: true, "output JSON file (`-` for standard output)"),
         OptionDoc("period", "week | month | year", default: "week", "span of the chart"),
@@ -95,17 +89,17 @@ public let historyChartComponent = ComponentDescriptor(
     ],
     accepts: [.motionSessions],
     build: { b in
-        let o = try b.options(HistoryChartOptions.self)
-        guard let period = HistoryChart.Period(rawValue: o.period ?? "week") else {
+        guard let period = HistoryChart.Period(rawValue: try b.value("period") ?? "week") else {
             throw b.error("period is week, month or year", option: "period")
         }
         let anchor: HistoryChartSink.Anchor
-        switch o.at ?? "latest" {
+        switch try b.value("at") ?? "latest" {
         case "latest": anchor = .latest
         case "today": anchor = .today
         case let text:
             guard let d = HistoryChartSink.day(text) else { throw b.error("at is latest, today or YYYY-MM-DD", option: "at") }
             anchor = .day(d)
         }
-        return HistoryChartSink(path: b.path(o.path), period: period, offset: o.offset ?? 0, anchor: anchor, zone: try b.zone(o.timezone))
+        return HistoryChartSink(path: b.path(try b.required("path")), period: period, offset: try b.value("offset") ?? 0,
+                                anchor: anchor, zone: try b.zone(b.value("timezone")))
     })

@@ -16,22 +16,10 @@ public struct ReportCalendar: Sendable {
         }
     }
 
-    public struct Summary: Sendable {
-        public var metric: String, unit: String, n: Int, mean: Double, min: Double, max: Double, maxImportance: Int
-        public init(metric: String, unit: String, n: Int, mean: Double, min: Double, max: Double, maxImportance: Int) {
-            self.metric = metric
-            self.unit = unit
-            self.n = n
-            self.mean = mean
-            self.min = min
-            self.max = max
-            self.maxImportance = maxImportance
-        }
-    }
-
     public struct Day: Sendable {
         public var reports: [Report] = []
-        public var summary: [Summary] = []
+        /// The day's summary report (`report_days`): a row per value.
+        public var summary: [ReportDay] = []
         /// "Average temperature above 37.5 °C (37.8) over 3 days".
         public var alerts: [String] = []
         public init() {}

@@ -97,12 +97,12 @@ public struct ReportCalendarHTML {
                   + "<th scope=\"col\">Average</th><th scope=\"col\">Range</th><th scope=\"col\">Values</th><th scope=\"col\">Importance</th></tr></thead><tbody>")
             for s in d.summary {
                 m.raw("<tr><th scope=\"row\">")
-                m.escaped(s.metric.replacingOccurrences(of: "_", with: " "))
+                m.escaped(s.metric.text.replacingOccurrences(of: "_", with: " "))
                 m.raw("</th><td>")
-                m.escaped(Fmt.amount(s.mean, 2) + (s.unit.isEmpty ? "" : " " + s.unit))
+                m.escaped(Fmt.amount(s.mean, 2) + (s.unit.text.isEmpty ? "" : " " + s.unit.text))
                 m.raw("</td><td>")
-                m.escaped(s.n > 1 ? Fmt.amount(s.min, 2) + "–" + Fmt.amount(s.max, 2) : "")
-                m.raw("</td><td>\(s.n)</td><td>\(s.maxImportance)</td></tr>")
+                m.escaped(s.count > 1 ? Fmt.amount(s.min, 2) + "–" + Fmt.amount(s.max, 2) : "")
+                m.raw("</td><td>\(s.count)</td><td>\(s.maxImportance)</td></tr>")
             }
             m.raw("</tbody></table></div>")
         }

@@ -1,24 +1,16 @@
 import HealthPipeAnalytics
 import HealthPipeCore
 
-struct ChartSinkOptions: Decodable {
-    var path: String
-    var views: [String]?
-    var unit: String?
-    var basal: Bool?
-    var model: String?
-    var preset: String?
-    var agp_days: Int?
-}
-
 public let chartSinkComponent = ComponentDescriptor(
     name: "chart", role: .sink, family: "Charts",
-    summary: "Chart data of the seed views as JSON files (docs/charts.md): a day view per local day (glucose in the "
-        + "chosen unit on the bands, meals/exercise/insulin, the forecast from the day's last reading, min/mean/max of "
-        + "the 3 days before and after), the AGP of the last agp_days days, and the day table (from daily summaries). "
-        + "Files go to <path>/<subject>/day/YYYY-MM-DD.json, <path>/<subject>/agp/FROM_TO.json and <path>/<subject>/days.json, "
-        + "each written to a temporary file and renamed into place. A day is written once every input has passed its "
-        + "next three days; for a whole store use `healthpipe chart` or `healthpipe page`.",
+    summary: """
+        Chart data of the seed views as JSON files (docs/charts.md): a day view per local day (glucose in the \
+        chosen unit on the bands, meals/exercise/insulin, the forecast from the day's last reading, min/mean/max of \
+        the 3 days before and after), the AGP of the last agp_days days, and the day table (from daily summaries). \
+        Files go to <path>/<subject>/day/YYYY-MM-DD.json, <path>/<subject>/agp/FROM_TO.json and <path>/<subject>/days.json, \
+        each written to a temporary file and renamed into place. A day is written once every input has passed its \
+        next three days; for a whole store use `healthpipe chart` or `healthpipe page`.
+        """,
     options: [
         OptionDoc("path", "folder", required: true, "where the JSON files go (created if missing)"),
         OptionDoc("views", "list of day | agp | days", default: "[day, agp]", "which views to write"),
@@ -30,19 +22,20 @@ public let chartSinkComponent = ComponentDescriptor(
     ],
     accepts: [.measurements, .events, .dailySummaries],
     build: { b in
-        let o = try b.options(ChartSinkOptions.self)
         var views: Set<ChartSink.View> = []
-        for v in o.views ?? ["day", "agp"] {
+        for v in try b.value("views") ?? ["day", "agp"] {
             guard let view = ChartSink.View(rawValue: v) else { throw b.error("unknown view '\(v)' (day, agp, days)", option: "views") }
             views.insert(view)
         }
         guard !views.isEmpty else { throw b.error("name at least one view (day, agp, days)", option: "views") }
         var settings: ViewSettings
-        do { settings = try ViewSettings.parse(unit: o.unit, model: o.model, preset: o.preset) } catch let e as ViewSettings.Invalid {
+        do {
+            settings = try ViewSettings.parse(unit: b.value("unit"), model: b.value("model"), preset: b.value("preset"))
+        } catch let e as ViewSettings.Invalid {
             throw b.error(e.description, option: e.option)
         }
-        settings.showBasal = o.basal ?? true
-        let agpDays = o.agp_days ?? 14
+        settings.showBasal = try b.value("basal") ?? true
+        let agpDays = try b.value("agp_days") ?? 14
         guard agpDays >= 1 else { throw b.error("agp_days must be at least 1", option: "agp_days") }
-        return ChartSink(folder: b.path(o.path), views: views, settings: settings, agpDays: agpDays)
+        return ChartSink(folder: b.path(try b.required("path")), views: views, settings: settings, agpDays: agpDays)
     })

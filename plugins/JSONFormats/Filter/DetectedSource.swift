@@ -40,11 +40,11 @@ final class DetectedSource: Source, InputDescribing {
 
     /// Builds `stdin` (path `-`) or `auto` (its `path` option).
     static func build(_ b: ComponentBuilder, path: String) throws -> any Stage {
-        guard let pair = b.node.mapping?.first(where: { $0.key.string == "format" }) else {
-            if path == "-" { _ = try b.options(StdinSourceOptions.self) } else { _ = try b.options(AutoSourceOptions.self) }
+        try b.checkHandedOnOptions()
+        guard let name = try b.value("format", as: String.self) else {
+            try b.refuseUndeclaredOptions()
             return DetectedSource(path: path, builder: b, forced: nil)
         }
-        let name = pair.value.string ?? ""
         guard let registry = b.registry, let d = registry.component(named: name), d.role == .source, !names.contains(d.name) else {
             let all = b.registry?.all(role: .source).map(\.name).filter { !names.contains($0) } ?? []
             throw b.error("unknown source type '\(name)'"
@@ -55,20 +55,7 @@ final class DetectedSource: Source, InputDescribing {
 }
 
 /// Without `format`, only the options every reader of naive local times or subjects shares (with
-/// `format`, that format's options are decoded by its own source).
-struct StdinSourceOptions: Decodable {
-    var format: String?
-    var timezone: String?
-    var subject: String?
-}
-
-struct AutoSourceOptions: Decodable {
-    var path: String
-    var format: String?
-    var timezone: String?
-    var subject: String?
-}
-
+/// `format`, that format's options are checked by its own source).
 private let detectedOptions = [
     OptionDoc("format", "source type", default: "detected", "force a source type (e.g. dexcom-clarity); its options may then be given too"),
     OptionDoc("timezone", "IANA name or offset", default: "the run's", "zone for naive local timestamps (CSV exports)"),
@@ -77,11 +64,14 @@ private let detectedOptions = [
 
 public let stdinSourceComponent = ComponentDescriptor(
     name: "stdin", role: .source, family: "JSONFormats",
-    summary: "Filter mode: reads standard input — HealthPipe's NDJSON records or any export HealthPipe detects by content (a CSV "
-        + "export…) — so RDD.pipe, Spark SQL TRANSFORM, Hadoop streaming and shell pipes can drive a pipeline. Empty input is no "
-        + "records. See docs/scale-out.md.",
+    summary: """
+        Filter mode: reads standard input — HealthPipe's NDJSON records or any export HealthPipe detects by content (a CSV \
+        export…) — so RDD.pipe, Spark SQL TRANSFORM, Hadoop streaming and shell pipes can drive a pipeline. Empty input is no \
+        records. See docs/scale-out.md.
+        """,
     options: detectedOptions,
     produces: .all,
+    delegatesOptions: true,
     build: { b in
         if b.node.mapping?.contains(where: { $0.key.string == "path" }) == true {
             throw b.error("stdin reads standard input; for a file use { type: auto, path: … }", option: "path")
@@ -91,13 +81,13 @@ public let stdinSourceComponent = ComponentDescriptor(
 
 public let autoSourceComponent = ComponentDescriptor(
     name: "auto", role: .source, family: "JSONFormats",
-    summary: "A file of any format HealthPipe detects by content, read by that format's source — as `healthpipe import` "
-        + "decides — for pipelines written by programs that do not know the formats (examples/spark/cohort.py).",
+    summary: """
+        A file of any format HealthPipe detects by content, read by that format's source — as `healthpipe import` \
+        decides — for pipelines written by programs that do not know the formats (examples/spark/cohort.py).
+        """,
     options: [OptionDoc("path", "path", required: true, "the file (`-` for standard input)")] + detectedOptions,
     produces: .all,
+    delegatesOptions: true,
     build: { b in
-        guard let node = b.node.mapping?.first(where: { $0.key.string == "path" })?.value, let text = node.string else {
-            throw b.error("missing required option 'path' (the file to read)")
-        }
-        return try DetectedSource.build(b, path: b.path(try b.document.interpolate(text, at: node)))
+        try DetectedSource.build(b, path: b.path(try b.required("path")))
     })

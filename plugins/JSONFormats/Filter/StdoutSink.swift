@@ -4,14 +4,15 @@ import HealthPipeCore
 /// and every message go to stderr). The same encoder and record shapes as the `ndjson` sink.
 public let stdoutSinkComponent = ComponentDescriptor(
     name: "stdout", role: .sink, family: "JSONFormats",
-    summary: "Filter mode: writes every record as NDJSON (the ndjson sink's shapes) to standard output, which carries nothing "
-        + "else; messages and the run summary go to stderr. See docs/scale-out.md.",
+    summary: """
+        Filter mode: writes every record as NDJSON (the ndjson sink's shapes) to standard output, which carries nothing \
+        else; messages and the run summary go to stderr. See docs/scale-out.md.
+        """,
     options: [
         OptionDoc("include", "list of measurements | events | daily | metrics | forecasts | alerts | profiles", default: "all",
                   "which record kinds to write"),
     ],
     accepts: .all, produces: [],
     build: { b in
-        struct Options: Decodable { var include: [String]? }
-        return NDJSONSink(path: "-", include: try NDJSONSink.kinds(try b.options(Options.self).include, builder: b))
+        NDJSONSink(path: "-", include: try NDJSONSink.kinds(b.value("include"), builder: b))
     })

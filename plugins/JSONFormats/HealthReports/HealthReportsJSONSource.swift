@@ -122,18 +122,14 @@ extension Result where Failure == EntryProblem {
     }
 }
 
-struct HealthReportsJSONOptions: Decodable {
-    var path: String
-    var timezone: String?
-    var subject: String?
-}
-
 public let healthReportsJSONComponent = ComponentDescriptor(
     name: HealthReportsJSONSource.format, role: .source, family: "JSONFormats",
-    summary: "Health reports (seed 004) and manual entries from JSON: an array, or one object per line, of reports "
-        + "{id, time, note, values: [{metric, value, unit, importance}]} and entries {id, kind, start, end, units, type, "
-        + "carbs_g, protein_g, fat_g, name, minutes, intensity, note} — what `healthpipe reports list --json` and `healthpipe "
-        + "entries list --json` print. Checked as typed entries are. See docs/reports.md.",
+    summary: """
+        Health reports (seed 004) and manual entries from JSON: an array, or one object per line, of reports \
+        {id, time, note, values: [{metric, value, unit, importance}]} and entries {id, kind, start, end, units, type, \
+        carbs_g, protein_g, fat_g, name, minutes, intensity, note} — what `healthpipe reports list --json` and `healthpipe \
+        entries list --json` print. Checked as typed entries are. See docs/reports.md.
+        """,
     options: [
         OptionDoc("path", "path", required: true, "the JSON file (`-` for standard input)"),
         OptionDoc("timezone", "IANA zone or ±HH:MM", default: "the run's --timezone", "zone of times without an offset"),
@@ -156,6 +152,6 @@ public let healthReportsJSONComponent = ComponentDescriptor(
     // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
     signature: ["\"time\"", "\"values\"", "\"metric\"", "\"importance\"", "\"kind\"", "\"start\""],
     build: { b in
-        let o = try b.options(HealthReportsJSONOptions.self)
-        return HealthReportsJSONSource(path: b.path(o.path), zone: try b.zone(o.timezone), subject: Symbol(o.subject ?? b.settings.subject))
+        HealthReportsJSONSource(path: b.path(try b.required("path")), zone: try b.zone(b.value("timezone")),
+                                subject: Symbol(try b.value("subject") ?? b.settings.subject))
     })

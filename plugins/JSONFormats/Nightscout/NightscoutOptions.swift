@@ -25,14 +25,11 @@ struct NightscoutOptions {
     ]
 }
 
-struct NightscoutOptionFields: Decodable {
-    var path: String
-    var timezone: String?
-    var subject: String?
-    var cgm: String?
-
-    func resolve(_ b: ComponentBuilder) throws -> NightscoutOptions {
-        NightscoutOptions(path: b.path(path), zone: try b.zone(timezone), subject: Symbol(subject ?? b.settings.subject),
-                          cgm: cgm.map { CGMSource.family(of: $0) ?? $0 })
+extension NightscoutOptions {
+    /// The options as a stage gives them (`docs`), with the run's zone and subject as defaults.
+    static func read(_ b: ComponentBuilder) throws -> NightscoutOptions {
+        NightscoutOptions(path: b.path(try b.required("path")), zone: try b.zone(b.value("timezone")),
+                          subject: Symbol(try b.value("subject") ?? b.settings.subject),
+                          cgm: try b.value("cgm", as: String.self).map { CGMSource.family(of: $0) ?? $0 })
     }
 }

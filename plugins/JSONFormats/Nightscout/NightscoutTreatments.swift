@@ -54,19 +54,12 @@ extension NightscoutMapper {
         default:
             var wrote = false
             if let insulin, insulin > 0 {
-                var e = base
-                e.kind = .insulin
-                e.subtype = InsulinKinds.bolus
-                e.insulin = insulin
-                out.add(e)
+                out.add(base.bolus(units: insulin))
                 wrote = true
             }
             if let carbs, carbs > 0 {
-                var e = base
-                e.kind = .meal
-                e.subtype = .empty
+                var e = base.meal(carbs: carbs)
                 e.end = at.utc
-                e.carbs = carbs
                 e.protein = try amount(doc, F.protein, Plausibility.mealGrams, "protein", unit: "g")
                 e.fat = try amount(doc, F.fat, Plausibility.mealGrams, "fat", unit: "g")
                 out.add(e)

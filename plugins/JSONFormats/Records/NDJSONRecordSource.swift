@@ -26,17 +26,15 @@ final class NDJSONRecordSource: Source, InputDescribing {
     }
 }
 
-struct NDJSONRecordSourceOptions: Decodable {
-    var path: String
-}
-
 public let ndjsonSourceComponent = ComponentDescriptor(
     name: "ndjson-source", role: .source, family: "JSONFormats",
-    summary: "HealthPipe's own NDJSON records read back (what the ndjson and stdout sinks write: measurement, event, daily, "
-        + "metrics, forecast, alert, profile), from a file or standard input (`-`). Detected by content.",
+    summary: """
+        HealthPipe's own NDJSON records read back (what the ndjson and stdout sinks write: measurement, event, daily, \
+        metrics, forecast, alert, profile), from a file or standard input (`-`). Detected by content.
+        """,
     options: [OptionDoc("path", "path", required: true, "the NDJSON file (`-` for standard input)")],
     produces: [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts, .profiles],
     detect: NDJSONRecordSource.detect,
     // Words an export of this kind shows near its start: "unknown format" names the nearest format by them.
     signature: ["\"type\"", "\"subject\"", "\"metric\"", "\"source\"", "\"start\"", "\"utc_offset\""],
-    build: { b in NDJSONRecordSource(path: b.path(try b.options(NDJSONRecordSourceOptions.self).path)) })
+    build: { b in NDJSONRecordSource(path: b.path(try b.required("path"))) })

@@ -58,15 +58,7 @@ struct JSONDocumentParser {
             guard skipSpace() else { return false }
             let h = JSONPathTable.child(parentHash, JSONPathTable.segmentHash(p + keyStart, keyCount))
             guard value(parent: parent, keyStart: keyStart, keyCount: keyCount, index: 0, hash: h, depth: depth) else { return false }
-            guard skipSpace() else { return false }
-            let c = p[i]
-            if c == UInt8(ascii: ",") {
-                i += 1
-                guard skipSpace() else { return false }
-                continue
-            }
-            if c == UInt8(ascii: "}") { i += 1; return true }
-            return fail("expected ',' or '}' after a value")
+            if let done = afterItem(closedBy: UInt8(ascii: "}"), else: "expected ',' or '}' after a value") { return done }
         }
     }
 
@@ -80,16 +72,21 @@ struct JSONDocumentParser {
         while true {
             guard value(parent: parent, keyStart: i, keyCount: 0, index: index, hash: h, depth: depth) else { return false }
             index += 1
-            guard skipSpace() else { return false }
-            let c = p[i]
-            if c == UInt8(ascii: ",") {
-                i += 1
-                guard skipSpace() else { return false }
-                continue
-            }
-            if c == UInt8(ascii: "]") { i += 1; return true }
-            return fail("expected ',' or ']' in an array")
+            if let done = afterItem(closedBy: UInt8(ascii: "]"), else: "expected ',' or ']' in an array") { return done }
         }
+    }
+
+    /// After a member or element: `,` and the next one (nil: go on), or `close` (true), else a failure.
+    @inline(__always)
+    private mutating func afterItem(closedBy close: UInt8, else message: @autoclosure () -> String) -> Bool? {
+        guard skipSpace() else { return false }
+        let c = p[i]
+        if c == UInt8(ascii: ",") {
+            i += 1
+            return skipSpace() ? nil : false
+        }
+        if c == close { i += 1; return true }
+        return fail(message())
     }
 
     /// One value at `p[i]`, recorded as a node (containers first, then their members).

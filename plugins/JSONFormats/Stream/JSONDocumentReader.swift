@@ -88,21 +88,15 @@ final class JSONDocumentReader {
         /// Skips a value that is not read (bad or not an object): to its matching close, tracking
         /// strings; to the end of the line when it never closes. Counts the lines it passes.
         func skipValue() throws {
-            var depth = 0, inString = false, escaped = false, j = pos
+            var nesting = JSONNesting(), j = pos
             while true {
                 while j < filled {
                     let c = buf[j]
-                    if c == 0x0A { line += 1; if inString { inString = false } }
-                    if inString {
-                        if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
-                    } else if c == 0x22 {
-                        inString = true
-                    } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
-                        depth += 1
-                    } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
-                        depth -= 1
-                        if depth <= 0 { pos = j + 1; return }
-                    } else if depth == 0 && (c == UInt8(ascii: ",") || c == 0x0A) {
+                    if c == 0x0A { line += 1; nesting.endLine() }
+                    if nesting.closesValue(c) {
+                        pos = j + 1
+                        return
+                    } else if nesting.depth == 0 && !nesting.inString && (c == UInt8(ascii: ",") || c == 0x0A) {
                         pos = j + (c == 0x0A ? 1 : 0)
                         return
                     }
@@ -210,21 +204,37 @@ final class JSONDocumentReader {
             while j < n, p[j] != 0x0A { j += 1 }
             return j > 0 && p[j - 1] == 0x0D ? j - 1 : j
         }
-        var depth = 0, inString = false, escaped = false, j = 0
+        var nesting = JSONNesting(), j = 0
         while j < n {
-            let c = p[j]
-            if inString {
-                if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
-            } else if c == 0x22 {
-                inString = true
-            } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
-                depth += 1
-            } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
-                depth -= 1
-                if depth <= 0 { return j + 1 }
-            }
+            if nesting.closesValue(p[j]) { return j + 1 }
             j += 1
         }
         return min(512, n)
     }
+}
+
+/// Brackets and strings of a JSON value read byte by byte without parsing it, to find where a
+/// value that is skipped or quarantined ends.
+struct JSONNesting {
+    private(set) var depth = 0
+    private(set) var inString = false
+    private var escaped = false
+
+    /// Takes the next byte; true when it closes the value that began at depth 0.
+    mutating func closesValue(_ c: UInt8) -> Bool {
+        if inString {
+            if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+        } else if c == 0x22 {
+            inString = true
+        } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+            depth += 1
+        } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+            depth -= 1
+            return depth <= 0
+        }
+        return false
+    }
+
+    /// A string never spans lines in the files read here: a newline ends an unclosed one.
+    mutating func endLine() { inString = false }
 }

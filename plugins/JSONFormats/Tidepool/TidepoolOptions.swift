@@ -16,12 +16,10 @@ struct TidepoolOptions {
     ]
 }
 
-struct TidepoolOptionFields: Decodable {
-    var path: String
-    var timezone: String?
-    var subject: String?
-
-    func resolve(_ b: ComponentBuilder) throws -> TidepoolOptions {
-        TidepoolOptions(path: b.path(path), zone: try b.zone(timezone), subject: Symbol(subject ?? b.settings.subject))
+extension TidepoolOptions {
+    /// The options as a stage gives them (`docs`), with the run's zone and subject as defaults.
+    static func read(_ b: ComponentBuilder) throws -> TidepoolOptions {
+        TidepoolOptions(path: b.path(try b.required("path")), zone: try b.zone(b.value("timezone")),
+                        subject: Symbol(try b.value("subject") ?? b.settings.subject))
     }
 }

@@ -7,17 +7,6 @@ import HealthPipeCore
 /// machines write at once (a cohort). Re-importing adds nothing; a killed run loses at most one
 /// transaction; derived rows follow the store (`PGImportSession`, `PGRewriteSession`).
 public final class PostgresSink: Sink {
-    public struct Options: Decodable, Sendable {
-        public var url: String?
-        public var batchRows: Int?
-        public var replaceDerived: Bool?
-        enum CodingKeys: String, CodingKey {
-            case url
-            case batchRows = "batch_rows"
-            case replaceDerived = "replace_derived"
-        }
-    }
-
     public static let defaultBatchRows = 100_000
 
     public let url: PostgresURL
@@ -82,9 +71,11 @@ public final class PostgresSink: Sink {
 /// The `postgres` sink as registered in BuiltinPlugins.
 public let postgresSinkComponent = ComponentDescriptor(
     name: "postgres", role: .sink, family: "PostgresStore",
-    summary: "Writes measurements, events, subject profiles, daily summaries and metric sets, workout routes, ECGs and motion "
-        + "sessions to PostgreSQL: the SQLite sink's tables and natural keys, COPY into a staging table then INSERT … ON CONFLICT, "
-        + "one transaction per batch, its own migrations. Re-runnable; passwords never shown. See docs/scale-out.md.",
+    summary: """
+        Writes measurements, events, subject profiles, daily summaries and metric sets, workout routes, ECGs and motion \
+        sessions to PostgreSQL: the SQLite sink's tables and natural keys, COPY into a staging table then INSERT … ON CONFLICT, \
+        one transaction per batch, its own migrations. Re-runnable; passwords never shown. See docs/scale-out.md.
+        """,
     options: [
         OptionDoc("url", "postgresql:// URL or key=value string", default: "the PG* variables",
                   "the database; without it libpq reads PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE (and ~/.pgpass)"),
@@ -97,8 +88,7 @@ public let postgresSinkComponent = ComponentDescriptor(
               .electrocardiograms],
     produces: [],
     build: { b in
-        let o = try b.options(PostgresSink.Options.self)
-        if let rows = o.batchRows, rows < 1 { throw b.error("batch_rows must be at least 1 (got \(rows))", option: "batch_rows") }
-        return PostgresSink(url: PostgresURL(o.url), batchRows: o.batchRows ?? PostgresSink.defaultBatchRows,
-                            replaceDerived: o.replaceDerived ?? false)
+        let rows = try b.value("batch_rows") ?? PostgresSink.defaultBatchRows
+        guard rows >= 1 else { throw b.error("batch_rows must be at least 1 (got \(rows))", option: "batch_rows") }
+        return PostgresSink(url: PostgresURL(try b.value("url")), batchRows: rows, replaceDerived: try b.value("replace_derived") ?? false)
     })

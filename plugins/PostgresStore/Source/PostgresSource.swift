@@ -160,19 +160,14 @@ struct SymbolColumn {
     }
 }
 
-struct PostgresSourceOptions: Decodable {
-    var url: String?
-    var batch_size: Int?
-    var events_with: String?
-    var subjects: [String]?
-}
-
 /// The `postgres-source` source as registered in BuiltinPlugins.
 public let postgresSourceComponent = ComponentDescriptor(
     name: "postgres-source", role: .source, family: "PostgresStore",
-    summary: "Reads a HealthPipe PostgreSQL store back, as sqlite-source reads SQLite: readings by subject, metric and time, each "
-        + "subject's events interleaved into its glucose stream. Used by `healthpipe reaggregate --db postgresql://…` and the "
-        + "refresh after an import.",
+    summary: """
+        Reads a HealthPipe PostgreSQL store back, as sqlite-source reads SQLite: readings by subject, metric and time, each \
+        subject's events interleaved into its glucose stream. Used by `healthpipe reaggregate --db postgresql://…` and the \
+        refresh after an import.
+        """,
     options: [
         OptionDoc("url", "postgresql:// URL or key=value string", default: "the PG* variables", "the database"),
         OptionDoc("batch_size", "integer", default: "8192", "records per batch"),
@@ -182,10 +177,9 @@ public let postgresSourceComponent = ComponentDescriptor(
     produces: [.measurements, .events],
     emitsTimeOrdered: true,
     build: { b in
-        let o = try b.options(PostgresSourceOptions.self)
-        if let n = o.batch_size, n < 1 { throw b.error("batch_size must be at least 1", option: "batch_size") }
-        return PostgresSource(url: PostgresURL(o.url), batchSize: o.batch_size ?? 8192, eventsWith: o.events_with ?? "glucose",
-                              subjects: o.subjects)
+        let batchSize = try b.count("batch_size", default: 8192)
+        return PostgresSource(url: PostgresURL(try b.value("url")), batchSize: batchSize,
+                              eventsWith: try b.value("events_with") ?? "glucose", subjects: try b.value("subjects"))
     })
 
 /// Everything PostgresStore registers.

@@ -61,12 +61,6 @@ public struct SQLiteSchemaError: Error, CustomStringConvertible, Sendable, Equat
     public var found: Int32
     public var supported: Int32
 
-    public init(path: String, found: Int32, supported: Int32) {
-        self.path = path
-        self.found = found
-        self.supported = supported
-    }
-
     public var description: String {
         "\(path): database schema version \(found) is newer than this healthpipe supports (\(supported)); "
             + "upgrade healthpipe or write to a different database"

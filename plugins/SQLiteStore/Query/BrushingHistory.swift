@@ -3,15 +3,7 @@ import HealthPipeCore
 /// Reads every toothbrushing session (stream sessions and Apple Health toothbrushing records,
 /// through the `brushing_sessions` view) of a subject whose start falls in a UTC range.
 public enum BrushingHistory {
-    public struct Row: Sendable, Hashable {
-        public var start: Int64
-        public var end: Int64
-        public var utcOffset: Int32
-        public var average: Double?
-        public var accomplishment: Double?
-        public var origin: String
-        public var kind: String
-    }
+    public typealias Row = BrushingSession
 
     /// Opens the database read-only (it must exist: a missing file is an error, not an empty
     /// history) and returns the rows with `from <= start < to` (UTC epoch seconds), oldest first.

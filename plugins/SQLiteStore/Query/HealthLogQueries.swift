@@ -20,13 +20,6 @@ public final class HealthLogQueries {
         public var event: Event
     }
 
-    public struct ReportDayRow: Sendable, Equatable {
-        public var day: String, metric: String, unit: String
-        public var reports: Int, n: Int
-        public var mean: Double, min: Double, max: Double
-        public var maxImportance: Int
-    }
-
     /// Opens an existing database read-only (see `ChartQueries.init`).
     public init(path: String) throws {
         db = try SQLiteConnection(path: path, readOnly: true)
@@ -80,19 +73,20 @@ public final class HealthLogQueries {
         return out
     }
 
-    /// The daily summary reports of `fromDay...toDay`, by day then value.
-    public func reportDays(subject: String, fromDay: Int64, toDay: Int64) throws -> [ReportDayRow] {
+    /// The daily summary reports of `fromDay...toDay` as the `reports` transform wrote them, by day then value.
+    public func reportDays(subject: String, fromDay: Int64, toDay: Int64) throws -> [ReportDay] {
         guard hasHealthLog else { return [] }
         let s = try db.prepare("""
             SELECT day, metric, unit, reports, n, mean, min, max, max_importance FROM report_days
              WHERE subject = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY day, metric
             """)
         try bind(s, [subject, CivilDate.isoDate(fromDays: fromDay), CivilDate.isoDate(fromDays: toDay)])
-        var out: [ReportDayRow] = []
+        var out: [ReportDay] = []
         while try s.step() {
-            out.append(ReportDayRow(day: s.text(0) ?? "", metric: s.text(1) ?? "", unit: s.text(2) ?? "", reports: Int(s.int(3)),
-                                    n: Int(s.int(4)), mean: s.double(5), min: s.double(6), max: s.double(7),
-                                    maxImportance: Int(s.int(8))))
+            guard let day = s.text(0).flatMap(CivilDate.days(fromISO:)) else { continue }
+            out.append(ReportDay(subject: Symbol(subject), day: day, metric: Symbol(s.text(1) ?? ""), unit: Symbol(s.text(2) ?? ""),
+                                 reports: Int(s.int(3)), count: Int(s.int(4)), mean: s.double(5), min: s.double(6), max: s.double(7),
+                                 maxImportance: Int(s.int(8))))
         }
         return out
     }

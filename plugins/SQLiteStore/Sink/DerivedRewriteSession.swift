@@ -14,12 +14,12 @@ final class DerivedRewriteSession {
     private let settings: [DerivationSettingsTable.Row]?
     private let bands: BandWriter
     private let daily: DailySummaryWriter
-    private let forecasts: ForecastWriter
-    private let alerts: AlertWriter
+    private let forecasts: RowUpsert<ForecastPoint>
+    private let alerts: RowUpsert<Alert>
     private let grid: GridWriter?
     private let scopedGrid: GridUpsert
     private let metricSets: MetricSetWriter
-    private let reportDays: ReportDayWriter
+    private let reportDays: RowUpsert<ReportDay>
     static let cacheKiB = 16 * 1024
 
     init(path: String, scope: RefreshScope, settings: [DerivationSettingsTable.Row]?) throws {
@@ -31,11 +31,11 @@ final class DerivedRewriteSession {
         let symbols = SymbolBytes()
         bands = try BandWriter(db: db, symbols: symbols)
         daily = try DailySummaryWriter(db: db, symbols: symbols)
-        forecasts = try ForecastWriter(db: db, symbols: symbols)
-        alerts = try AlertWriter(db: db, symbols: symbols)
+        forecasts = try RowUpsert(db: db, table: StoreTables.forecasts) { try $0.bindUpsert($1, symbols) }
+        alerts = try RowUpsert(db: db, table: StoreTables.alerts) { try $0.bindUpsert($1, symbols) }
         scopedGrid = try GridUpsert(db: db, symbols: symbols)
         metricSets = try MetricSetWriter(db: db, symbols: symbols)
-        reportDays = try ReportDayWriter(db: db, symbols: symbols)
+        reportDays = try RowUpsert(db: db, table: StoreTables.reportDays) { try $0.bindUpsert($1, symbols) }
         self.settings = settings
         // The write lock comes before anything is read: the source, on its own connection, then
         // sees the same pending days this transaction empties.

@@ -37,13 +37,7 @@ final class ElectrocardiogramWriter {
             try upsert.bindInt(11, Int64(e.microvolts.count))
             try upsert.bindText(12, e.metadata)
             try devices.bind(e.device, to: upsert, at: 13)
-            if slot >= 0 {
-                try upsert.bindInt(14, imports.id(ofSlot: slot))
-                try upsert.bindInt(15, e.provenance.line)
-            } else {
-                try upsert.bindNull(14)
-                try upsert.bindNull(15)
-            }
+            try imports.bindOrigin(slot: slot, line: e.provenance.line, to: upsert, at: 14)
             try upsert.run()
             imports.countNewRows(db.changes, slot: slot)
             try symbols.bind(e.subject, to: findID, at: 1)

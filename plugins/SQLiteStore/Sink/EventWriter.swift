@@ -127,13 +127,7 @@ final class EventWriter {
         try s.bindText(14, e.note)
         try s.bindInt(15, Int64(e.flags.rawValue))
         let slot = try imports.slot(for: e.provenance.file)
-        if slot >= 0 {
-            try s.bindInt(16, imports.id(ofSlot: slot))
-            try s.bindInt(17, e.provenance.line)
-        } else {
-            try s.bindNull(16)
-            try s.bindNull(17)
-        }
+        try imports.bindOrigin(slot: slot, line: e.provenance.line, to: s, at: 16)
         try s.bindText(18, e.metadata)
         try devices.bind(e.device, to: s, at: 19)
         return slot

@@ -74,6 +74,25 @@ final class ImportLog {
     @inline(__always)
     func id(ofSlot slot: Int32) -> Int64 { entries[Int(slot)].id }
 
+    /// Binds the id of the import that read `provenance`'s file (NULL for records from no file).
+    func bindImport(of provenance: Provenance, to s: Statement, at index: Int32) throws {
+        let slot = try slot(for: provenance.file)
+        if slot >= 0 { try s.bindInt(index, id(ofSlot: slot)) } else { try s.bindNull(index) }
+    }
+
+    /// Binds a row's import_id and source_line (at `index` and the next): the import of `slot` and
+    /// the line, or NULL twice for records from no file (slot < 0).
+    @inline(__always)
+    func bindOrigin(slot: Int32, line: Int64, to s: Statement, at index: Int32) throws {
+        if slot >= 0 {
+            try s.bindInt(index, id(ofSlot: slot))
+            try s.bindInt(index + 1, line)
+        } else {
+            try s.bindNull(index)
+            try s.bindNull(index + 1)
+        }
+    }
+
     @inline(__always)
     func countNewRows(_ n: Int, slot: Int32) {
         if slot >= 0 { entries[Int(slot)].pendingNewRows += Int64(n) }

@@ -121,13 +121,7 @@ final class ReportWriter {
         try s.bindInt(3, r.start)
         try s.bindInt(4, Int64(r.utcOffset))
         try s.bindText(5, r.note)
-        if slot >= 0 {
-            try s.bindInt(6, imports.id(ofSlot: slot))
-            try s.bindInt(7, r.provenance.line)
-        } else {
-            try s.bindNull(6)
-            try s.bindNull(7)
-        }
+        try imports.bindOrigin(slot: slot, line: r.provenance.line, to: s, at: 6)
         try s.bindInt(8, now)
         try s.run()
         try deleteValues.bindText(1, r.subject.text)

@@ -35,13 +35,7 @@ final class RouteWriter {
             if let w = r.workoutStart { try upsert.bindInt(7, w) } else { try upsert.bindNull(7) }
             try upsert.bindInt(8, Int64(r.points.count))
             try devices.bind(r.device, to: upsert, at: 9)
-            if slot >= 0 {
-                try upsert.bindInt(10, imports.id(ofSlot: slot))
-                try upsert.bindInt(11, r.provenance.line)
-            } else {
-                try upsert.bindNull(10)
-                try upsert.bindNull(11)
-            }
+            try imports.bindOrigin(slot: slot, line: r.provenance.line, to: upsert, at: 10)
             try upsert.run()
             imports.countNewRows(db.changes, slot: slot)
             let id = try routeID(r)

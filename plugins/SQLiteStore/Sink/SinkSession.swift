@@ -11,9 +11,9 @@ final class SinkSession {
     private let measurements: MeasurementWriter
     private let events: EventWriter
     private let daily: DailySummaryWriter
-    private let profiles: ProfileWriter
+    private let profiles: RowUpsert<SubjectProfile>
     private let metricSets: MetricSetWriter
-    private let motionSessions: MotionSessionWriter
+    private let motionSessions: RowUpsert<MotionSession>
     private let routes: RouteWriter
     private let electrocardiograms: ElectrocardiogramWriter
     private let reports: ReportWriter
@@ -28,7 +28,8 @@ final class SinkSession {
     init(path: String, batchRows: Int, run: RunInfo, trustedSteps: Set<String>) throws {
         db = try SQLiteSchema.open(path: path)
         transaction = BatchTransaction(db: db, batchRows: batchRows)
-        imports = try ImportLog(db: db, startedAt: run.startedAt)
+        let imports = try ImportLog(db: db, startedAt: run.startedAt)
+        self.imports = imports
         let symbols = SymbolBytes()
         devices = try DeviceTable(db: db)
         pending = try PendingDays(db: db)
@@ -37,9 +38,9 @@ final class SinkSession {
         measurements = try MeasurementWriter(db: db, symbols: symbols, imports: imports, devices: devices, pending: pending)
         events = try EventWriter(db: db, symbols: symbols, imports: imports, devices: devices, pending: pending)
         daily = try DailySummaryWriter(db: db, symbols: symbols)
-        profiles = try ProfileWriter(db: db, symbols: symbols, imports: imports)
+        profiles = try RowUpsert(db: db, table: StoreTables.subjectProfiles) { try $0.bindUpsert($1, symbols, imports) }
         metricSets = try MetricSetWriter(db: db, symbols: symbols)
-        motionSessions = try MotionSessionWriter(db: db, symbols: symbols, imports: imports)
+        motionSessions = try RowUpsert(db: db, table: StoreTables.motionSessions) { try $0.bindUpsert($1, symbols, imports) }
         routes = try RouteWriter(db: db, symbols: symbols, imports: imports, devices: devices)
         electrocardiograms = try ElectrocardiogramWriter(db: db, symbols: symbols, imports: imports, devices: devices)
         reports = try ReportWriter(db: db, imports: imports, measurements: measurements, pending: pending)

@@ -109,21 +109,15 @@ public final class SQLiteSource: Source {
     }
 }
 
-struct SQLiteSourceOptions: Decodable {
-    var path: String
-    var batch_size: Int?
-    var events_with: String?
-    var subjects: [String]?
-    var metrics: [String]?
-}
-
 /// The `sqlite-source` source as registered in BuiltinPlugins.
 public let sqliteSourceComponent = ComponentDescriptor(
     name: "sqlite-source", role: .source, family: "SQLiteStore",
-    summary: "Reads a HealthPipe SQLite database back: measurements ordered by subject, metric and time (sources of one "
-        + "metric merged by time) with each subject's events interleaved by time into its glucose stream, and its health "
-        + "reports. Used by "
-        + "`healthpipe reaggregate`, the refresh after an import, and `healthpipe evaluate --db`.",
+    summary: """
+        Reads a HealthPipe SQLite database back: measurements ordered by subject, metric and time (sources of one \
+        metric merged by time) with each subject's events interleaved by time into its glucose stream, and its health \
+        reports. Used by \
+        `healthpipe reaggregate`, the refresh after an import, and `healthpipe evaluate --db`.
+        """,
     options: [
         OptionDoc("path", "path", required: true, "the database to read (relative to the config's folder)"),
         OptionDoc("batch_size", "integer", default: "8192", "records per batch"),
@@ -134,8 +128,8 @@ public let sqliteSourceComponent = ComponentDescriptor(
     produces: [.measurements, .events, .reports],
     emitsTimeOrdered: true,
     build: { b in
-        let o = try b.options(SQLiteSourceOptions.self)
-        if let n = o.batch_size, n < 1 { throw b.error("batch_size must be at least 1", option: "batch_size") }
-        return SQLiteSource(path: b.path(o.path), batchSize: o.batch_size ?? 8192, eventsWith: o.events_with ?? "glucose",
-                            subjects: o.subjects, metrics: o.metrics)
+        let batchSize = try b.count("batch_size", default: 8192)
+        return SQLiteSource(path: b.path(try b.required("path")), batchSize: batchSize,
+                            eventsWith: try b.value("events_with") ?? "glucose", subjects: try b.value("subjects"),
+                            metrics: try b.value("metrics"))
     })

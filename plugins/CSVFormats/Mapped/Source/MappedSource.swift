@@ -1,19 +1,26 @@
 import HealthPipeCore
 
-/// Reads one CSV file as its YAML adapter describes: layout (section, header) from
-/// `MappedLayout`, records from `MappedRowMapper`, bookkeeping from `CSVFileRun`.
-final class MappedCSVSource: Source, InputDescribing {
+/// Reads one file as its YAML adapter describes — a CSV, or the same table saved as an Excel
+/// workbook (`MappedSource+Workbook`): layout (section, header) from `MappedLayout`, records from
+/// `MappedRowMapper`, bookkeeping from `CSVFileRun`.
+final class MappedSource: Source, InputDescribing {
     let adapter: MappedAdapter
     /// `zone` is the stage's or run's zone, else the adapter's default.
     let options: CSVCommonOptions
+    let workbook: Bool
     var inputPaths: [String] { [options.path] }
 
-    init(adapter: MappedAdapter, options: CSVCommonOptions) {
+    init(adapter: MappedAdapter, options: CSVCommonOptions, workbook: Bool) {
         self.adapter = adapter
         self.options = options
+        self.workbook = workbook
     }
 
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+        if workbook { try runWorkbook(context: context, emit: emit) } else { try runText(context: context, emit: emit) }
+    }
+
+    private func runText(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         let path = options.path
         let input = try CSVInput(path: path)
         var layout = MappedLayout(adapter: adapter, path: path)

@@ -6,17 +6,8 @@ import ZipReading
 /// their export as a workbook (Eversense DMS), and people re-save CSV exports in Excel. The first
 /// worksheet is read row by row through the same `MappedLayout` and `MappedRowMapper` as the CSV,
 /// so a workbook and its CSV give the same records (line numbers are the sheet's row numbers).
-final class MappedXLSXSource: Source, InputDescribing {
-    let adapter: MappedAdapter
-    let options: CSVCommonOptions
-    var inputPaths: [String] { [options.path] }
-
-    init(adapter: MappedAdapter, options: CSVCommonOptions) {
-        self.adapter = adapter
-        self.options = options
-    }
-
-    func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
+extension MappedSource {
+    func runWorkbook(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         let path = options.path
         let package = try XLSXPackage(path: path)
         guard let sheet = package.sheets.first else {
