@@ -12,7 +12,6 @@ Health app does (apple_health_export/export.xml, deflate), builds the C referenc
   healthkit-to-sqlite on the zip if installed (pip install healthkit-to-sqlite; --slow-once runs it once).
 Prints a Markdown table of median wall seconds, peak RSS and ratios.
 """
-import argparse
 import os
 import shutil
 import subprocess
@@ -20,15 +19,13 @@ import sys
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import SHARED, WORK, build_floors, build_healthpipe, fresh, interleave, ratio_table  # noqa: E402
+from measure import SHARED, WORK, arguments, build_floors, build_healthpipe, fresh, interleave, ratio_table  # noqa: E402
 
 
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--records", type=int, default=1_000_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap = arguments(3, size=("--records", 1_000_000, "records in the generated export"))
     ap.add_argument("--slow-once", action="store_true", help="run healthkit-to-sqlite (minutes) in the first round only")
     ap.add_argument("--no-peers", action="store_true", help="skip healthkit-to-sqlite")
     a = ap.parse_args()

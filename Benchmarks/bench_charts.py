@@ -15,17 +15,14 @@ Needs a release build (swift build -c release --product healthpipe). --baseline 
 `chart day` and `page` in the same run (e.g. the previous commit's), side by side."""
 import argparse, os, statistics, subprocess, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure import ROOT, clarity_csv, measure, work_folder
+from measure import ROOT, arguments, clarity_csv, measure, work_folder
 
 BIN = os.path.join(ROOT, ".build", "release", "healthpipe")
 ROWS = 1_080_000  # ten years of EGV rows plus the events between them
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--repeat", type=int, default=7)
-    ap.add_argument("--keep")
-    ap.add_argument("--baseline", help="another healthpipe binary whose chart day and page run in the same loop")
+    ap = arguments(7, keep=True, baseline="whose chart day and page run in the same loop")
     a = ap.parse_args()
     work = work_folder(a.keep, "hp-charts-")
     csv = os.path.join(work, "clarity-10y.csv")

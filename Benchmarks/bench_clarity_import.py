@@ -10,13 +10,12 @@ C reference programs with ../shared/tools/floors/build.sh, and times, each on a 
   Python csv + sqlite3 (executemany, one transaction), and sqlite-utils insert --csv if installed.
 Prints a Markdown table of median wall seconds, peak RSS and ratios.
 """
-import argparse
 import os
 import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import WORK, build_floors, build_healthpipe, clarity_csv, fresh, interleave, ratio_table  # noqa: E402
+from measure import WORK, arguments, build_floors, build_healthpipe, clarity_csv, fresh, interleave, ratio_table  # noqa: E402
 
 
 PY_IMPORT = r'''
@@ -38,9 +37,7 @@ with con:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rows", type=int, default=3_000_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap = arguments(3, size=("--rows", 3_000_000, "rows in the generated export"))
     ap.add_argument("--slow-once", action="store_true", help="run sqlite-utils (minutes) in the first round only")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)

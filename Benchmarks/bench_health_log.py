@@ -15,14 +15,13 @@ each on its own database:
     on the large store, beside the process-start floor (`healthpipe --version`).
 Prints a Markdown table of median wall seconds and peak RSS.
 """
-import argparse
 import os
 import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import WORK, build_healthpipe, clarity_csv, fresh, measure, median_table  # noqa: E402
+from measure import WORK, arguments, build_healthpipe, clarity_csv, fresh, measure, median_table  # noqa: E402
 
 SETTINGS = """predict: false
 alerts: false
@@ -33,9 +32,7 @@ reports:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rows", type=int, default=1_000_000)
-    ap.add_argument("--repeat", type=int, default=5)
+    ap = arguments(5, size=("--rows", 1_000_000, "report rows in the generated file"))
     ap.add_argument("--reference", help="another healthpipe binary to import with, side by side")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)

@@ -10,7 +10,6 @@ well-formed imports are also timed on it, to show the fixes cost nothing on norm
 Inputs are generated into bench-work/ (and cached); the Clarity and Apple files come from
 ../shared/tools (as in bench_clarity_import.py and bench_apple_import.py).
 """
-import argparse
 import os
 import signal
 import statistics
@@ -20,7 +19,7 @@ import time
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import SHARED, WORK, build_healthpipe, fresh, measure  # noqa: E402
+from measure import SHARED, WORK, arguments, build_healthpipe, fresh, measure  # noqa: E402
 
 HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n <ExportDate value="2024-03-02 10:00:00 +0000"/>\n'
 
@@ -95,9 +94,7 @@ def dev_zero_job(hp, db, seconds):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--baseline", help="a healthpipe binary without the hostile-input fixes")
-    ap.add_argument("--repeat", type=int, default=1)
+    ap = arguments(1, baseline="without the hostile-input fixes")
     ap.add_argument("--only", nargs="*", help="run only jobs whose name contains one of these words")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)

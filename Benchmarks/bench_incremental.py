@@ -12,7 +12,6 @@ Usage: python3 Benchmarks/bench_incremental.py [--repeat 3] [--years 10] [--appl
 2. Re-importing an unchanged Apple Health export (1M records) into the database its first import
    made, against that first import.
 """
-import argparse
 import os
 import shutil
 import statistics
@@ -20,7 +19,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import SHARED, WORK, build_healthpipe, fresh, measure  # noqa: E402
+from measure import SHARED, WORK, arguments, build_healthpipe, fresh, measure  # noqa: E402
 
 
 def clarity(rows):
@@ -60,8 +59,7 @@ def last_timestamp(path):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--repeat", type=int, default=3)
+    ap = arguments(3)
     ap.add_argument("--years", type=int, default=10)
     ap.add_argument("--apple", type=int, default=1_000_000, help="Apple export records (0: skip)")
     a = ap.parse_args()

@@ -14,13 +14,12 @@ Jobs, each on the same file:
   `daily: per: none` via `healthpipe run`, to show what the metric sets cost an import.
 Prints a Markdown table of median wall seconds and peak RSS.
 """
-import argparse
 import datetime
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import SHARED, WORK, build_healthpipe, fresh, measure, median_table  # noqa: E402
+from measure import SHARED, WORK, arguments, build_healthpipe, fresh, measure, median_table  # noqa: E402
 
 
 NUMPY_BASELINE = r'''
@@ -84,9 +83,7 @@ def make_input(copies):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--copies", type=int, default=26)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap = arguments(3, size=("--copies", 26, "copies of the sample CGM file"))
     a = ap.parse_args()
     hp = build_healthpipe()
     src = make_input(a.copies)

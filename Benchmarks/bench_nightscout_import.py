@@ -11,14 +11,13 @@ with the same number of rows (../shared/tools/gen_cgm_csv.py), both cached in be
 median wall seconds, peak RSS and the ratio (goal: mongoexport ≤ 1.5× Clarity). `--flat` also imports
 mongoexport files of several sizes once each to show that peak memory does not grow with the input.
 """
-import argparse
 import json
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import WORK, build_healthpipe, clarity_csv, fresh, measure  # noqa: E402
+from measure import WORK, arguments, build_healthpipe, clarity_csv, fresh, measure  # noqa: E402
 
 
 def mongoexport(path, docs):
@@ -44,9 +43,7 @@ def mongoexport(path, docs):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--docs", type=int, default=1_000_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap = arguments(3, size=("--docs", 1_000_000, "documents in the generated dump"))
     ap.add_argument("--flat", default="", help="comma-separated document counts for the flat-memory check")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)

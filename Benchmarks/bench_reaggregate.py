@@ -9,7 +9,7 @@ main's) side by side: each run of the branch is followed by the same run of the 
 copy of the database, so both see the same machine load."""
 import argparse, math, os, random, shutil, subprocess, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure import fresh, measure, work_folder
+from measure import arguments, fresh, measure, work_folder
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, ".build", "release", "healthpipe")
@@ -53,10 +53,7 @@ def civil(z):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--keep")
-    ap.add_argument("--baseline", help="another healthpipe binary to time side by side (interleaved)")
+    ap = arguments(3, keep=True, baseline="to time side by side (interleaved)")
     a = ap.parse_args()
     work = work_folder(a.keep, "hp-reagg-")
     csv = os.path.join(work, "tenyears.csv")

@@ -19,7 +19,6 @@ Usage: python3 Benchmarks/bench_scale.py [--participants 100] [--days 14] [--row
    touch — into SQLite and PostgreSQL (and the --baseline build's PostgreSQL), interleaved.
 Release build. Prints Markdown tables of median wall seconds.
 """
-import argparse
 import os
 import re
 import shutil
@@ -31,7 +30,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from measure import ROOT, SHARED, WORK, build_healthpipe, fresh, measure  # noqa: E402
+from measure import ROOT, SHARED, WORK, arguments, build_healthpipe, fresh, measure  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "examples", "spark"))
 import cohort as driver  # noqa: E402
@@ -197,14 +196,12 @@ def bench_append(hp, a):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = arguments(3, size=("--rows", 3_000_000, "CGM rows of the PostgreSQL import"),
+                           baseline="(release) whose PostgreSQL runs are interleaved (before/after)")
     ap.add_argument("--participants", type=int, default=100)
     ap.add_argument("--days", type=int, default=14)
-    ap.add_argument("--rows", type=int, default=3_000_000)
-    ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", choices=["cohort", "postgres", "append"])
     ap.add_argument("--binary", help="a release healthpipe (default: build one)")
-    ap.add_argument("--baseline", help="another release healthpipe whose PostgreSQL runs are interleaved (before/after)")
     a = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     hp = os.path.abspath(a.binary) if a.binary else build_healthpipe()

@@ -14,7 +14,6 @@ Reports lines/s over the write (first byte to last byte accepted), the lines the
 (from the run report: the serial-imu stage's records_out and quarantined), and healthpipe's peak
 RSS. Runs the two readers interleaved.
 """
-import argparse
 import json
 import math
 import os
@@ -23,6 +22,9 @@ import sys
 import tempfile
 import time
 import tty
+
+sys.path.insert(0, os.path.dirname(__file__))
+from measure import arguments  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -66,9 +68,7 @@ def burst(reader_cmd, payload, work, stdout_path=None):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--lines", type=int, default=200_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap = arguments(3, size=("--lines", 200_000, "lines in the generated stream"))
     ap.add_argument("--no-build", action="store_true")
     a = ap.parse_args()
     if not a.no_build:

@@ -1,5 +1,6 @@
 """Shared benchmark plumbing: paths, fresh databases, release builds, and `measure`, which runs a
 command and reports wall seconds and peak resident memory (MiB) of that process."""
+import argparse
 import os
 import statistics
 import subprocess
@@ -52,6 +53,22 @@ def clarity_csv(path, rows):
     if not os.path.exists(path):
         subprocess.check_call([sys.executable, os.path.join(SHARED, "tools", "gen_cgm_csv.py"), "-n", str(rows), "-o", path])
     return path
+
+
+def arguments(repeat, size=None, keep=False, baseline=None):
+    """The flags every benchmark shares: `--repeat` rounds (run interleaved), the input's size
+    (`size` = (flag, default, help)), `--keep` a folder for the generated inputs, and `--baseline`
+    another healthpipe binary timed side by side (`baseline`: what it runs). Add the rest, then parse."""
+    ap = argparse.ArgumentParser()
+    if size:
+        flag, default, text = size
+        ap.add_argument(flag, type=int, default=default, help=text)
+    ap.add_argument("--repeat", type=int, default=repeat, help="rounds (every job once per round, interleaved)")
+    if keep:
+        ap.add_argument("--keep", help="a folder that keeps the generated inputs between runs")
+    if baseline:
+        ap.add_argument("--baseline", help="another healthpipe binary " + baseline)
+    return ap
 
 
 def work_folder(keep, prefix):

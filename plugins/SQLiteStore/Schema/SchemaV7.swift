@@ -10,8 +10,8 @@
 enum SchemaV7 {
     static let columns = "subject, metric, source, start, end, value, utc_offset, unit, flags, band, import_id, line, metadata, device_id"
 
-    static let migration = Migration(version: 7, name: "natural key without the value, pending days, derivation settings", sql: """
-        CREATE TABLE measurements_v7 (
+    /// The reading columns both tables of this version hold, up to `device_id` (frozen with it).
+    private static let readingColumns = """
             subject TEXT NOT NULL,
             metric TEXT NOT NULL,
             source TEXT NOT NULL,
@@ -25,24 +25,17 @@ enum SchemaV7 {
             import_id INTEGER,
             line INTEGER,
             metadata TEXT,
+        """
+
+    static let migration = Migration(version: 7, name: "natural key without the value, pending days, derivation settings", sql: """
+        CREATE TABLE measurements_v7 (
+        \(readingColumns)
             device_id INTEGER REFERENCES devices(id),
             PRIMARY KEY (subject, metric, source, start, end)
         ) WITHOUT ROWID;
 
         CREATE TABLE superseded_measurements (
-            subject TEXT NOT NULL,
-            metric TEXT NOT NULL,
-            source TEXT NOT NULL,
-            start INTEGER NOT NULL,
-            end INTEGER NOT NULL,
-            value REAL NOT NULL,
-            utc_offset INTEGER NOT NULL,
-            unit TEXT NOT NULL,
-            flags INTEGER NOT NULL DEFAULT 0,
-            band TEXT,
-            import_id INTEGER,
-            line INTEGER,
-            metadata TEXT,
+        \(readingColumns)
             device_id INTEGER,
             superseded_at INTEGER NOT NULL -- UTC epoch s of the migration that moved it here
         );

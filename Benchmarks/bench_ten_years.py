@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Ten years of one person's data (issue 24), side by side with the C floors in one run.
+
+Usage: python3 Benchmarks/bench_ten_years.py [--repeat 5] [--apple 10000000] [--cgm 1000000] [--baseline OTHER]
+
+The person: an Apple Health export of `--apple` records (Watch, CGM, Loop insulin, meals, workouts;
+10M records span about nine and a half years) and a Dexcom Clarity export of `--cgm` 5-minute readings
+with meals and insulin over the same years, both from ../shared/tools. Every round, interleaved:
+
+- healthpipe: both files into a new SQLite database with every derived row (`import`), then the
+  patient's page for the last 14 days (`page`) — wall, CPU and peak memory of each and together;
+- the C floors for the same inputs: `xml_to_sqlite threads unique` on the export and
+  `csv_to_sqlite threads unique` on the CSV, one after the other (no derived rows, no page).
+
+Then one more week: the CGM file is cut at its last week; the years before it make the database, and
+the week goes into a copy of it, against the same week into an empty database (parsing, writing and
+summarising the week alone): the difference is what the stored years cost the week.
+"""
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+
+sys.path.insert(0, os.path.dirname(__file__))
+from bench_incremental import cut, last_timestamp  # noqa: E402
+from measure import SHARED, WORK, arguments, build_floors, build_healthpipe, fresh  # noqa: E402
+
+ZONE = "America/Los_Angeles"   # the generators' zone
+START = "2023-01-01T00:02:47"  # the Apple generator's first day; the CGM export starts with it
+
+
+def run(cmd):
+    """(wall s, CPU s, peak RSS MiB) of one command, which must succeed."""
+    with tempfile.TemporaryFile() as err:
+        t = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t
+        if os.waitstatus_to_exitcode(status) != 0:
+            err.seek(0)
+            sys.exit(f"failed: {' '.join(cmd)}\n{err.read().decode(errors='replace')[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
+
+
+def inputs(apple, cgm):
+    xml = os.path.join(WORK, f"ten-years-apple-{apple}.xml")
+    if not os.path.exists(xml):
+        subprocess.check_call([sys.executable, os.path.join(SHARED, "tools", "gen_apple_health.py"), "-n", str(apple),
+                               "-o", xml + ".tmp"])
+        os.rename(xml + ".tmp", xml)
+    csv = os.path.join(WORK, f"ten-years-cgm-{cgm}.csv")
+    if not os.path.exists(csv):
+        subprocess.check_call([sys.executable, os.path.join(SHARED, "tools", "gen_cgm_csv.py"), "-n", str(cgm),
+                               "--start", START, "-o", csv + ".tmp"])
+        os.rename(csv + ".tmp", csv)
+    return xml, csv
+
+
+def healthpipe_job(hp, xml, csv, db, page):
+    """Import both files into a new database, then write the page: the import, the page, together."""
+    fresh(db)
+    imported = run([hp, "import", xml, csv, "--db", db, "--timezone", ZONE, "--quiet"])
+    paged = run([hp, "page", "--db", db, "--output", page])
+    return imported, paged
+
+
+def floors_job(floors, xml, csv, db_xml, db_csv):
+    fresh(db_xml)
+    fresh(db_csv)
+    a = run([os.path.join(floors, "xml_to_sqlite"), "threads", "unique", xml, db_xml])
+    b = run([os.path.join(floors, "csv_to_sqlite"), "threads", "unique", csv, db_csv])
+    return a, b
+
+
+def together(*runs):
+    return sum(r[0] for r in runs), sum(r[1] for r in runs), max(r[2] for r in runs)
+
+
+def row(name, runs, ref=None):
+    """A table row: medians of wall and CPU, the peak, and both ÷ `ref` (wall, CPU); and the medians."""
+    wall = statistics.median(r[0] for r in runs)
+    cpu = statistics.median(r[1] for r in runs)
+    rss = max(r[2] for r in runs)
+    ref = ref or (wall, cpu)
+    return f"| {name} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {wall / ref[0]:.2f} | {cpu / ref[1]:.2f} |", (wall, cpu)
+
+
+def main():
+    ap = arguments(5, baseline="whose import and page run in the same rounds")
+    ap.add_argument("--apple", type=int, default=10_000_000, help="Apple export records")
+    ap.add_argument("--cgm", type=int, default=1_000_000, help="Clarity readings")
+    ap.add_argument("--binary", help="a release healthpipe (default: build one)")
+    a = ap.parse_args()
+    os.makedirs(WORK, exist_ok=True)
+    xml, csv = inputs(a.apple, a.cgm)
+    floors = build_floors()
+    hp = a.binary or build_healthpipe()
+    db, page = os.path.join(WORK, "ten-years.sqlite"), os.path.join(WORK, "ten-years.html")
+    c_xml, c_csv = os.path.join(WORK, "ten-years-c-xml.sqlite"), os.path.join(WORK, "ten-years-c-csv.sqlite")
+
+    builds = {"healthpipe": hp}
+    if a.baseline:
+        builds["baseline"] = a.baseline
+    hp_runs = {name: {"import": [], "page": [], "both": []} for name in builds}
+    c_runs = {"xml": [], "csv": [], "both": []}
+    for _ in range(a.repeat):
+        for name, binary in builds.items():
+            imported, paged = healthpipe_job(binary, xml, csv, db, page)
+            hp_runs[name]["import"].append(imported)
+            hp_runs[name]["page"].append(paged)
+            hp_runs[name]["both"].append(together(imported, paged))
+        x, c = floors_job(floors, xml, csv, c_xml, c_csv)
+        c_runs["xml"].append(x)
+        c_runs["csv"].append(c)
+        c_runs["both"].append(together(x, c))
+
+    gb = (os.path.getsize(xml) + os.path.getsize(csv)) / 1e9
+    print(f"\nTen years: {a.apple:,} Apple records + {a.cgm:,} CGM readings ({gb:.1f} GB); median of {a.repeat} rounds\n")
+    print("| job | wall s | CPU s | peak RSS MiB | wall ÷ C floors | CPU ÷ C floors |")
+    print("|---|---|---|---|---|---|")
+    ref_line, ref = row("C floors: xml_to_sqlite + csv_to_sqlite (threads, unique)", c_runs["both"])
+    for name in builds:
+        print(row(f"{name}: import both files, every derived row", hp_runs[name]["import"], ref)[0])
+        print(row(f"{name}: page, last 14 days", hp_runs[name]["page"], ref)[0])
+        print(row(f"**{name}: import + page**", hp_runs[name]["both"], ref)[0])
+    print(ref_line)
+    print(row("C xml_to_sqlite threads unique (the export)", c_runs["xml"], ref)[0])
+    print(row("C csv_to_sqlite threads unique (the CSV)", c_runs["csv"], ref)[0])
+
+    # One more week into the stored years.
+    end = last_timestamp(csv)
+    at = (datetime.fromisoformat(end) - timedelta(days=7)).date().isoformat() + "T00:00:00"
+    before, week = cut(csv, at)
+    base, copy, empty = (os.path.join(WORK, f"ten-years-{n}.sqlite") for n in ("base", "copy", "empty"))
+    fresh(base)
+    subprocess.check_call([hp, "import", xml, before, "--db", base, "--timezone", ZONE, "--quiet"])
+    into, alone = [], []
+    for _ in range(a.repeat):
+        fresh(copy)
+        shutil.copyfile(base, copy)
+        into.append(run([hp, "import", week, "--db", copy, "--timezone", ZONE, "--quiet"])[0])
+        fresh(empty)
+        alone.append(run([hp, "import", week, "--db", empty, "--timezone", ZONE, "--quiet"])[0])
+    i, e = statistics.median(into), statistics.median(alone)
+    print(f"\nOne more week ({sum(1 for _ in open(week)) - 1:,} rows from {at[:10]}) into the ten years, median of {a.repeat}\n")
+    print("| job | wall s |")
+    print("|---|---|")
+    print(f"| the week into the ten-year database | {i:.3f} |")
+    print(f"| the week into an empty database | {e:.3f} |")
+    print(f"| **difference** | **{i - e:+.3f}** |")
+
+
+if __name__ == "__main__":
+    main()
