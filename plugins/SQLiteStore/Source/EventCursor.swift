@@ -12,13 +12,7 @@ final class EventCursor {
         let columns = "kind, subtype, source, start, end, utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags"
         if let bounds {
             // Two seeks: the time index for the range, the key (subject, kind) for earlier episodes.
-            statement = try db.prepare("""
-                SELECT \(columns) FROM events WHERE subject = ?1 AND start BETWEEN ?2 AND ?3
-                UNION ALL
-                SELECT \(columns) FROM events WHERE subject = ?1 AND kind = 'episode' AND start < ?2
-                   AND (end >= ?2 OR flags & \(RecordFlags.openEnded.rawValue) != 0 OR (end = start AND start >= ?4))
-                ORDER BY start
-                """)
+            statement = try db.prepare(Self.boundedSQL(columns))
             try statement.bindInt(2, bounds.lowerBound)
             try statement.bindInt(3, bounds.upperBound)
             // Markers (no end) last up to `EpisodeSpan.markerMaxDays`; open episodes until ended.
@@ -29,6 +23,21 @@ final class EventCursor {
         try statement.bindText(1, subject)
         self.subject = Symbol(subject)
         try advance()
+    }
+
+    /// The events starting in ?2…?3, and the episodes before ?2 that may last into it (markers from ?4 on).
+    /// The episodes are a subquery of their own (`LIMIT -1` keeps SQLite from flattening it) sought by
+    /// the key (subject, kind): flattened, SQLite read them through the time index to skip a sort —
+    /// every event of the subject before the range (488,000 rows and 0.5 s for one week of ten years).
+    static func boundedSQL(_ columns: String) -> String {
+        """
+        SELECT * FROM (
+            SELECT \(columns) FROM events WHERE subject = ?1 AND start BETWEEN ?2 AND ?3
+            UNION ALL
+            SELECT * FROM (SELECT \(columns) FROM events WHERE subject = ?1 AND kind = 'episode' AND +start < ?2
+               AND (end >= ?2 OR flags & \(RecordFlags.openEnded.rawValue) != 0 OR (end = start AND start >= ?4)) LIMIT -1)
+        ) ORDER BY start
+        """
     }
 
     private func symbol(_ text: String?) -> Symbol {
