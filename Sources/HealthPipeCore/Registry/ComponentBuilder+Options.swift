@@ -32,7 +32,8 @@ extension ComponentBuilder {
     private var decoder: StrictNodeDecoder { StrictNodeDecoder(document: document, reservedKeys: PipelineSpec.engineKeys) }
 }
 
-/// The option names a component read while it was built.
+/// The option names a component read while it was built. Unchecked: written only by the one thread
+/// that builds the component, read after the build returns.
 public final class OptionReadLog: @unchecked Sendable {
     public internal(set) var names: Set<String> = []
 }
