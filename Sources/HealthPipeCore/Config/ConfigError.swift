@@ -40,4 +40,10 @@ public struct ConfigErrors: Error, CustomStringConvertible, Sendable {
     public var errors: [ConfigError]
     public init(_ errors: [ConfigError]) { self.errors = errors }
     public var description: String { errors.map(\.description).joined(separator: "\n") }
+
+    /// Throws what a pass collected: one error as itself, several together; nothing when none.
+    public static func throwIfAny(_ errors: [ConfigError]) throws {
+        if errors.count == 1 { throw errors[0] }
+        if errors.count > 1 { throw ConfigErrors(errors) }
+    }
 }

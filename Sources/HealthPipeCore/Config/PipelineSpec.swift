@@ -79,7 +79,7 @@ public struct PipelineSpec {
             }
             seen[s.name] = s.nameNode
         }
-        if !errors.isEmpty { throw errors.count == 1 ? errors[0] as Error : ConfigErrors(errors) }
+        try ConfigErrors.throwIfAny(errors)
     }
 
     private static func stage(_ nameNode: Node, _ body: Node, _ role: StageRole, _ doc: ConfigDocument) throws -> StageSpec {

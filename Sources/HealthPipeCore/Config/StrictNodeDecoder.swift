@@ -65,8 +65,7 @@ public struct StrictNodeDecoder {
     /// Refuses the keys of `mapping` that are neither `valid` nor reserved (all of them at once).
     public func refuseUnknownKeys(in mapping: Node, valid: Set<String>) throws {
         let errors = unknownKeyErrors(in: mapping, valid: valid)
-        if errors.count == 1 { throw errors[0] }
-        if errors.count > 1 { throw ConfigErrors(errors) }
+        try ConfigErrors.throwIfAny(errors)
     }
 }
 
@@ -98,8 +97,7 @@ final class DecodeState {
             guard !asked.usesAllKeys else { continue }
             errors += StrictNodeDecoder(document: document, reservedKeys: reserved).unknownKeyErrors(in: mapping, valid: asked.names)
         }
-        if errors.count == 1 { throw errors[0] }
-        if errors.count > 1 { throw ConfigErrors(errors) }
+        try ConfigErrors.throwIfAny(errors)
     }
 
     /// Maps a DecodingError to the node it concerns.

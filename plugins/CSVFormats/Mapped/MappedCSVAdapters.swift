@@ -38,8 +38,7 @@ public enum MappedCSVAdapters {
                 errors += e.errors
             }
         }
-        if errors.count == 1 { throw errors[0] }
-        if errors.count > 1 { throw ConfigErrors(errors) }
+        try ConfigErrors.throwIfAny(errors)
         return out
     }
 

@@ -34,7 +34,6 @@ struct SpecNodes {
 
     /// Throws what was collected: one error as itself, several together.
     func check() throws {
-        if errors.count == 1 { throw errors[0] }
-        if errors.count > 1 { throw ConfigErrors(errors) }
+        try ConfigErrors.throwIfAny(errors)
     }
 }
