@@ -1,4 +1,3 @@
-import Foundation
 import HealthPipeCore
 
 /// What the export's side data needs while the XML streams past: the beat-to-beat list of the
@@ -60,20 +59,7 @@ extension ExportHandler {
 
     /// UTC milliseconds of a local time of day, on the day nearest to `near`.
     static func beatTime(_ text: String, near: HealthDate.Parsed) -> Int64? {
-        var parts = text.trimmingCharacters(in: .whitespaces).uppercased()
-        var pm: Bool? = nil
-        if parts.hasSuffix("PM") || parts.hasSuffix("AM") {
-            pm = parts.hasSuffix("PM")
-            parts = String(parts.dropLast(2)).trimmingCharacters(in: .whitespaces)
-        }
-        let fields = parts.replacingOccurrences(of: ",", with: ".").split(separator: ":")
-        guard fields.count == 3, var h = Int(fields[0]), let m = Int(fields[1]), let s = Double(fields[2]),
-              h < 24, m < 60, s < 61 else { return nil }
-        if let pm {
-            guard (1...12).contains(h) else { return nil }
-            h = h % 12 + (pm ? 12 : 0)
-        }
-        let ofDay = Int64(h * 3_600_000 + m * 60_000) + Int64((s * 1000).rounded())
+        guard let ofDay = BeatClock.milliseconds(text) else { return nil }
         let localDay = LocalDays.day(near.utc, near.offset)
         let nearMs = near.utc * 1000
         var best: Int64? = nil

@@ -7,8 +7,6 @@ import HealthPipeCore
 struct MappedDetector: Sendable {
     /// Below the built-in formats' 90: a hand-written adapter never overrides a dedicated parser.
     static let matchScore = 60
-    /// A prefix at least this long that does not end in a newline was cut mid-line.
-    static let truncatedPrefix = 4096
 
     let adapter: MappedAdapter
 
@@ -28,21 +26,17 @@ struct MappedDetector: Sendable {
         return sectionStart(lines).flatMap { locateColumns(lines, from: $0)?.1 }
     }
 
-    private static func lines(_ sniff: FileSniff) -> [Substring] {
-        let text = sniff.text
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        if !text.hasSuffix("\n"), sniff.prefix.count >= truncatedPrefix, lines.count > 1 { lines.removeLast() }
-        return lines
-    }
+    /// The prefix's whole lines, split once for every detector by the sniff itself.
+    private static func lines(_ sniff: FileSniff) -> ArraySlice<Substring> { sniff.wholeLines }
 
     /// The line after the section's first line (0 without a section); nil when the section is missing.
-    private func sectionStart(_ lines: [Substring]) -> Int? {
+    private func sectionStart(_ lines: ArraySlice<Substring>) -> Int? {
         guard let section = adapter.section else { return 0 }
         return lines.prefix(adapter.withinLines).firstIndex { Self.starts($0, section.begin) }.map { $0 + 1 }
     }
 
     /// The columns, delimiter and first data line, or nil when the header rule fails.
-    private func locateColumns(_ lines: [Substring], from start: Int) -> (ResolvedColumns, UInt8, Int)? {
+    private func locateColumns(_ lines: ArraySlice<Substring>, from start: Int) -> (ResolvedColumns, UInt8, Int)? {
         switch adapter.header {
         case .none:
             let first = lines[min(start, lines.count)...].first { !$0.allSatisfy(\.isWhitespace) } ?? ""
@@ -68,7 +62,7 @@ struct MappedDetector: Sendable {
         return (cols, delimiter)
     }
 
-    private func dataRowsParse(_ lines: [Substring], from start: Int, _ columns: ResolvedColumns, _ delimiter: UInt8) -> Bool {
+    private func dataRowsParse(_ lines: ArraySlice<Substring>, from start: Int, _ columns: ResolvedColumns, _ delimiter: UInt8) -> Bool {
         var reader = MappedTimeReader(adapter.time)
         var checked = 0, i = start
         while checked < adapter.detectDataRows, i < lines.count {
