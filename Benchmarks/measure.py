@@ -33,9 +33,18 @@ def build_floors():
     return floors
 
 
+class Run(tuple):
+    """One command's (wall_seconds, peak_rss_mib, exit_code), with its CPU seconds (user + system,
+    the process and its threads) as `.cpu`: unpacks as the three it always did."""
+    def __new__(cls, wall, rss, code, cpu):
+        run = super().__new__(cls, (wall, rss, code))
+        run.cpu = cpu
+        return run
+
+
 def measure(cmd, stdin=subprocess.DEVNULL, env=None):
-    """Returns (wall_seconds, peak_rss_mib, exit_code) for `cmd`. Stderr goes to a file (a tool
-    that warns per row, like sqlite3 .import on ragged rows, would block on a full pipe)."""
+    """Returns the `Run` of `cmd`. Stderr goes to a file (a tool that warns per row, like sqlite3
+    .import on ragged rows, would block on a full pipe)."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=err, env=env)
@@ -45,7 +54,7 @@ def measure(cmd, stdin=subprocess.DEVNULL, env=None):
         if code not in (0, 3):
             err.seek(0)
             print(f"command failed ({code}): {' '.join(cmd)}\n{err.read().decode(errors='replace')[-2000:]}", file=sys.stderr)
-    return wall, usage.ru_maxrss / 1024.0, code
+    return Run(wall, usage.ru_maxrss / 1024.0, code, usage.ru_utime + usage.ru_stime)
 
 
 def clarity_csv(path, rows):
@@ -98,14 +107,16 @@ def median_wall(runs):
 
 
 def ratio_table(results, ref, other_title, other):
-    """The markdown table of wall medians and peak memory, each job ÷ the `ref` job and ÷ the `other` job."""
+    """The markdown table of wall and CPU medians and peak memory, each job ÷ the `ref` job (wall
+    and CPU) and ÷ the `other` job (wall)."""
     ref_wall, other_wall = median_wall(results[ref]), median_wall(results[other])
-    print(f"| job | wall s (median) | peak RSS MiB | ÷ C reference | ÷ {other_title} |")
-    print("|---|---|---|---|---|")
+    ref_cpu = statistics.median(r.cpu for r in results[ref])
+    print(f"| job | wall s (median) | CPU s (median) | peak RSS MiB | wall ÷ C reference | CPU ÷ C reference | wall ÷ {other_title} |")
+    print("|---|---|---|---|---|---|---|")
     for name, runs in results.items():
-        wall = median_wall(runs)
+        wall, cpu = median_wall(runs), statistics.median(r.cpu for r in runs)
         rss = max(r for _, r, _ in runs)
-        print(f"| {name} | {wall:.2f} | {rss:.0f} | {wall / ref_wall:.2f} | {wall / other_wall:.2f} |")
+        print(f"| {name} | {wall:.2f} | {cpu:.2f} | {rss:.0f} | {wall / ref_wall:.2f} | {cpu / ref_cpu:.2f} | {wall / other_wall:.2f} |")
 
 
 def median_table(results, wall_title, digits, align="---"):

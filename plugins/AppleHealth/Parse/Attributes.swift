@@ -1,4 +1,5 @@
 import CLibXML2
+import HealthPipeCore
 import Foundation
 
 /// libxml2's SAX2 attribute array viewed by index: 5 pointers per attribute (local name, prefix,
@@ -20,17 +21,9 @@ struct Attributes {
         return s.replacingOccurrences(of: "&#38;", with: "&")
     }
 
-    /// The value as a number when the whole value is one (strtod stops at the closing quote or NUL).
-    func number(_ i: Int) -> Double? {
-        let n = length(i)
-        guard n > 0 else { return nil }
-        let p = value(i)
-        var end: UnsafeMutablePointer<CChar>?
-        let v = p.withMemoryRebound(to: CChar.self, capacity: n) { strtod($0, &end) }
-        guard let end else { return nil }
-        let consumed = UnsafeRawPointer(end) - UnsafeRawPointer(p)
-        guard consumed == n, v.isFinite else { return nil }
-        return v
+    /// The value as a number when the whole value is one (Core's `DecimalText`).
+    @inline(__always) func number(_ i: Int) -> Double? {
+        DecimalText.double(UnsafeRawBufferPointer(start: value(i), count: length(i)))
     }
 
     func date(_ i: Int) -> HealthDate.Parsed? { HealthDate.parse(value(i), count: length(i)) }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthPipeCore
 
 /// Byte-level helpers for CSV fields: trimming, comparison and number parsing without creating Strings.
 public enum ByteText {
@@ -24,48 +25,10 @@ public enum ByteText {
         return true
     }
 
-    /// Parses a decimal number: optional sign, digits, one decimal separator (`.`, or `,` when
-    /// `decimalComma`), optional exponent. Nil for anything else (text, `Low`, empty, garbage).
-    /// Correctly rounded for up to 15 significant digits; longer inputs go through strtod.
+    /// A decimal number in a trimmed cell (`.` or, with `decimalComma`, `,` as the separator);
+    /// nil for anything else (text, `Low`, empty). The rule is Core's `DecimalText`.
     public static func double(_ raw: UnsafeRawBufferPointer, decimalComma: Bool = false) -> Double? {
-        let b = trim(raw)
-        let n = b.count
-        guard n > 0, n < 40 else { return nil }
-        var i = 0
-        var negative = false
-        if b[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if b[0] == UInt8(ascii: "+") { i = 1 }
-        var mantissa: UInt64 = 0, digits = 0, fraction = 0, sawPoint = false, sawDigit = false
-        let point = decimalComma ? UInt8(ascii: ",") : UInt8(ascii: ".")
-        while i < n {
-            let c = b[i]
-            let d = c &- 0x30
-            if d <= 9 {
-                sawDigit = true
-                if digits < 18 { mantissa = mantissa * 10 + UInt64(d); if mantissa > 0 { digits += 1 }; if sawPoint { fraction += 1 } }
-                else if !sawPoint { return slow(b, decimalComma) }
-                i += 1
-            } else if c == point && !sawPoint {
-                sawPoint = true
-                i += 1
-            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
-                return sawDigit ? slow(b, decimalComma) : nil
-            } else {
-                return nil
-            }
-        }
-        guard sawDigit else { return nil }
-        if digits > 15 { return slow(b, decimalComma) }
-        var v = Double(mantissa)
-        if fraction > 0 { v /= pow10[fraction] }
-        return negative ? -v : v
-    }
-
-    private static let pow10: [Double] = (0...22).map { Double("1e\($0)")! }
-
-    private static func slow(_ b: UnsafeRawBufferPointer, _ decimalComma: Bool) -> Double? {
-        var s = String(decoding: b, as: UTF8.self)
-        if decimalComma { s = s.replacingOccurrences(of: ",", with: ".") }
-        return Double(s)
+        DecimalText.double(trim(raw), point: decimalComma ? UInt8(ascii: ",") : UInt8(ascii: "."))
     }
 
     /// Parses a whole number (digits only, optional sign).

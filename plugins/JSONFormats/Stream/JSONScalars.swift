@@ -3,46 +3,8 @@ import HealthPipeCore
 
 /// Scalars read straight from a value's bytes: numbers, epoch and ISO 8601 times, decoded strings.
 enum JSONScalars {
-    /// A JSON number (or a string holding one): optional sign, digits, fraction, exponent.
-    /// Exact for up to 15 significant digits; longer or exponent forms go through strtod.
-    static func double(_ b: UnsafeRawBufferPointer) -> Double? {
-        let n = b.count
-        guard n > 0, n < 40 else { return nil }
-        var i = 0, negative = false
-        if b[0] == UInt8(ascii: "-") { negative = true; i = 1 } else if b[0] == UInt8(ascii: "+") { i = 1 }
-        var mantissa: UInt64 = 0, digits = 0, fraction = 0, sawPoint = false, sawDigit = false
-        while i < n {
-            let c = b[i]
-            let d = c &- 0x30
-            if d <= 9 {
-                sawDigit = true
-                if digits < 18 {
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    if mantissa > 0 { digits += 1 }
-                    if sawPoint { fraction += 1 }
-                } else if !sawPoint { return slow(b) }
-            } else if c == UInt8(ascii: ".") && !sawPoint {
-                sawPoint = true
-            } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
-                return sawDigit ? slow(b) : nil
-            } else {
-                return nil
-            }
-            i += 1
-        }
-        guard sawDigit else { return nil }
-        if digits > 15 || fraction > 22 { return slow(b) }
-        var v = Double(mantissa)
-        if fraction > 0 { v /= pow10[fraction] }
-        return negative ? -v : v
-    }
-
-    private static let pow10: [Double] = (0...22).map { Double("1e\($0)")! }
-
-    private static func slow(_ b: UnsafeRawBufferPointer) -> Double? {
-        let v = Double(String(decoding: b, as: UTF8.self))
-        return v?.isFinite == true ? v : nil
-    }
+    /// A JSON number (or a string holding one): Core's `DecimalText`.
+    static func double(_ b: UnsafeRawBufferPointer) -> Double? { DecimalText.double(b) }
 
     /// Milliseconds since the epoch from a number or a string holding one, as uploaders write it:
     /// digits (`1557405318571`), a fraction (`1778284500105.5488`, dropped), an exponent

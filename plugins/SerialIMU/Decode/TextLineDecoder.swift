@@ -93,6 +93,14 @@ public struct TextLineDecoder: StreamDecoder {
 
     private struct LineProblem: Error { var reason: String }
 
+    /// A field's bytes without the spaces around them (`1, 2, 3` as a device prints it).
+    private static func withoutSpaces(_ p: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
+        var i = start, e = end
+        while i < e, p[i] == 0x20 { i += 1 }
+        while e > i, p[e - 1] == 0x20 { e -= 1 }
+        return UnsafeRawBufferPointer(rebasing: p[i..<e])
+    }
+
     private func parseFields(_ p: UnsafeRawBufferPointer, separator: UInt8) -> Result<RawReading, LineProblem> {
         var a = SIMD3<Float>(repeating: .nan)
         var g = SIMD3<Float>(repeating: .nan)
@@ -108,7 +116,7 @@ public struct TextLineDecoder: StreamDecoder {
                 }
                 let col = columns[field]
                 if col != .skip {
-                    guard let v = DecimalParser.parse(p, start, i) else {
+                    guard let v = DecimalText.double(Self.withoutSpaces(p, start, i)) else {
                         let cell = String(decoding: UnsafeRawBufferPointer(rebasing: p[start..<i]), as: UTF8.self)
                         return .failure(LineProblem(reason: "field \(field + 1) (\(col.rawValue)) is not a number: '\(cell)'"))
                     }
