@@ -118,9 +118,23 @@ struct HealthStoreContractTests {
         #expect(!history.stderr.contains(PostgresServer.password))
     }
 
-    /// Settings are adopted once, by a store that has none; pending days are found and a refresh
-    /// through the protocol takes them off and recomputes exactly what was there, in every store.
-    @Test func settingsAdoptedOnceAndRefreshClearsPendingDays() throws {
+    /// The rows a refresh replaces for a day (a day's summaries, bands, metric sets), of one subject in
+    /// key order, from SQL: every column of each table's description.
+    static let dayTables = [StoreTables.dailySummaries, StoreTables.dailyBands, StoreTables.glucoseMetrics, StoreTables.glucoseAGP]
+
+    static func derivedRows(subject: String, _ query: (String) throws -> [[String]]) throws -> [String: [[String]]] {
+        var out: [String: [[String]]] = [:]
+        for t in dayTables {
+            let columns = t.columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+            out[t.name] = try query("SELECT \(columns) FROM \(t.name) WHERE subject = '\(subject)' ORDER BY \(t.primaryKey.joined(separator: ", "))")
+        }
+        return out
+    }
+
+    /// Settings are adopted once, by a store that has none; pending days are found, and a refresh
+    /// through the protocol takes them off and recomputes their rows (damaged here first) exactly as
+    /// a clean `reaggregate` does, in every store.
+    @Test func settingsAdoptedOnceAndRefreshRecomputesPendingDays() throws {
         let server = try PostgresServer()
         defer { server.stop() }
         try server.createDatabase("fresh")
@@ -138,32 +152,48 @@ struct HealthStoreContractTests {
         }
 
         let sqlite = dir.appendingPathComponent("filled.sqlite")
-        let filled: [HealthStore] = [SQLiteHealthStore(path: sqlite.path), HealthStores.at(server.url("filled"))]
+        let filled: [(store: HealthStore, db: String, sql: (String) throws -> [[String]])] = [
+            (SQLiteHealthStore(path: sqlite.path), sqlite.path, { sql in
+                guard sql.hasPrefix("SELECT") else { try SQLiteExec.run(sqlite, sql); return [] }
+                return E2E.query(sqlite, sql)
+            }),
+            (HealthStores.at(server.url("filled")), server.url("filled"), { try server.query("filled", $0) }),
+        ]
         let sample = E2E.samples.appendingPathComponent(Self.samples[0]).path
-        for store in filled {
-            let r = try E2E.run(["import", sample, "--db", store is SQLiteHealthStore ? sqlite.path : server.url("filled"),
-                                 "--timezone", "Europe/Berlin"], cwd: dir)
-            #expect(r.code == 0, "\(r.stderr)")
-        }
         let registry = try BuiltinPlugins.registry()
-        for store in filled {
+        for (store, db, sql) in filled {
+            for command in [["import", sample], ["reaggregate"]] {
+                let r = try E2E.run(command + ["--db", db, "--timezone", "Europe/Berlin"], cwd: dir)
+                #expect(r.code == 0, "\(command[0]) → \(store.name): \(r.stderr)")
+            }
             let before = try Self.answers(store)
             let subject = try #require(try store.allSubjects().first)
-            let rows = try store.reader().dayLog(subject: subject, fromDay: "1900-01-01", toDay: "2099-12-31")
-            let row = try #require(rows.dropFirst(3).first, "\(store.name) \(subject): \(rows.count) days, \(before.keys.sorted())")
-            let day = CivilDate.isoDate(fromDays: row.day)
-            if store is SQLiteHealthStore {
-                try SQLiteExec.run(sqlite, "INSERT INTO derived_pending (subject, day) VALUES ('\(subject)', '\(day)')")
-            } else {
-                try server.query("filled", "INSERT INTO derived_pending (subject, day) VALUES ('\(subject)', '\(day)')")
+            let clean = try Self.derivedRows(subject: subject, sql)
+            let days = try store.reader().dayLog(subject: subject, fromDay: "1900-01-01", toDay: "2099-12-31")
+            let day = CivilDate.isoDate(fromDays: try #require(days.dropFirst(3).first, "\(store.name) \(subject): \(days.count) days").day)
+
+            // The day's rows damaged behind the store's back: some wrong, some gone.
+            let ofDay = "subject = '\(subject)' AND day = '\(day)'", ofDayPeriod = "subject = '\(subject)' AND period_start = '\(day)' AND period_end = '\(day)'"
+            for (table, filter) in [("daily_summaries", ofDay), ("daily_bands", ofDay), ("glucose_metrics", ofDayPeriod)] {
+                #expect(try sql("SELECT count(*) FROM \(table) WHERE \(filter)") != [["0"]], "\(store.name) \(table) \(day)")
             }
+            _ = try sql("UPDATE daily_summaries SET n = n + 1, mean = mean + 1, exercise_min = exercise_min + 30 WHERE \(ofDay)")
+            _ = try sql("DELETE FROM daily_bands WHERE \(ofDay)")
+            _ = try sql("DELETE FROM glucose_metrics WHERE \(ofDayPeriod)")
+            _ = try sql("INSERT INTO derived_pending (subject, day) VALUES ('\(subject)', '\(day)')")
+            #expect(try Self.derivedRows(subject: subject, sql) != clean, "\(store.name): the damage shows")
+
             #expect(try store.hasPendingDays(subjects: [subject]), "\(store.name)")
             let report = try #require(try StoreDerivation.refresh(store, subjects: [subject], registry: registry,
                                                                   run: RunSettings(timezone: "Europe/Berlin"),
                                                                   quarantine: dir.appendingPathComponent("q.ndjson").path))
             #expect(report.outcome == .completed, "\(store.name): \(report.error ?? "")")
             #expect(try !store.hasPendingDays(subjects: [subject]), "\(store.name)")
-            #expect(try Self.answers(store) == before, "\(store.name): a refresh recomputes what was there")
+            let refreshed = try Self.derivedRows(subject: subject, sql)
+            for table in Self.dayTables.map(\.name) {
+                #expect(refreshed[table] == clean[table], "\(store.name) \(table): a refresh recomputes what reaggregate did")
+            }
+            #expect(try Self.answers(store) == before, "\(store.name): the protocol's reads are as before")
         }
     }
 }
