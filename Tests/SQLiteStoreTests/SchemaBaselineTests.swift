@@ -81,8 +81,6 @@ import Testing
         let stored = try RawSQLite.rows(path, "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'")
             .map { $0[0]! }
         #expect(Set(stored) == Set(StoreTables.tables(in: .sqlite).map(\.name) + StoreTables.views(in: .sqlite).map(\.name)))
-        // The writers bind in the table's column order.
-        #expect(MeasurementWriter.columns == StoreTables.measurements.columns.map(\.name))
         #expect(GridUpsert.columns == ["subject", "metric", "source", "start", "end", "value", "utc_offset", "unit", "flags", "band"])
         #expect(EventWriter.sql.contains("INSERT INTO events (subject, kind, subtype, source, start, amount, end, utc_offset"))
         // The same upsert as before the description (its SET and compare lists in table order).
@@ -97,5 +95,28 @@ import Testing
             OR events.metadata IS NOT excluded.metadata OR events.device_id IS NOT excluded.device_id
             """
         #expect(EventWriter.sql.hasSuffix(conflict))
+    }
+
+    /// `MeasurementWriter` binds by position in the order of the description's columns: a reading
+    /// whose every field differs from the others comes back with each in its own column.
+    @Test func theMeasurementWriterBindsEachFieldToItsColumn() throws {
+        let dir = try TempDirectory()
+        let h = SinkHarness(dir)
+        let other = dir.path("other.csv"), file = dir.path("clarity.csv")
+        let m = Measurement(subject: Symbol("alice"), metric: Symbol("glucose"), source: Symbol("Dexcom G6"), start: 1_700_000_000,
+                            end: 1_700_000_060, utcOffset: 3600, value: 123.5, unit: Symbol("mg/dL"), flags: [.belowSensorRange, .userEntered],
+                            band: Symbol("high"), provenance: Provenance(file: Symbol(file), line: 7),
+                            device: DeviceText.symbol([("name", "G6")]), metadata: #"{"k":"v"}"#)
+        // The reading's file is the second import (id 2); its device the first (id 1).
+        try h.run([RecordBatch(measurements: [m])], inputs: [Fixture.input(other, rows: 0), Fixture.input(file, rows: 1, measurements: 1)])
+        let expected: [String: String] = [
+            "subject": "alice", "metric": "glucose", "source": "Dexcom G6", "start": "1700000000", "end": "1700000060",
+            "value": "123.5", "utc_offset": "3600", "unit": "mg/dL", "flags": "5", "band": "high", "import_id": "2", "line": "7",
+            "metadata": #"{"k":"v"}"#, "device_id": "1",
+        ]
+        let columns = StoreTables.measurements.columns.map(\.name)
+        #expect(Set(columns) == Set(expected.keys))
+        let row = try #require(try RawSQLite.rows(h.dbPath, "SELECT \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) FROM measurements").first)
+        #expect(Dictionary(uniqueKeysWithValues: zip(columns, row.map { $0 ?? "NULL" })) == expected)
     }
 }
