@@ -21,15 +21,9 @@ public final class PGChartQueries: StoreReader {
     }
 
     public func subjects(metric: String) throws -> [String] {
-        let rows = try db.query("""
-            WITH RECURSIVE s(subject) AS (
-                (SELECT subject FROM measurements ORDER BY subject LIMIT 1)
-                UNION ALL
-                SELECT n.subject FROM s, LATERAL (SELECT subject FROM measurements m WHERE m.subject > s.subject
-                                                  ORDER BY subject LIMIT 1) n
-            )
-            SELECT subject FROM s WHERE EXISTS (SELECT 1 FROM measurements m WHERE m.subject = s.subject AND m.metric = $1)
-            ORDER BY subject
+        let rows = try db.query("WITH RECURSIVE " + PGSubjectWalk.cte("s", of: "measurements") + """
+             SELECT subject FROM s WHERE EXISTS (SELECT 1 FROM measurements m WHERE m.subject = s.subject AND m.metric = $1)
+             ORDER BY subject
             """, [metric])
         return (0..<rows.count).compactMap { rows.text($0, 0) }
     }
@@ -146,10 +140,6 @@ public final class PGChartQueries: StoreReader {
         return rows.count > 0 && !rows.isNull(0, 0) ? rows.text(0, 0) : nil
     }
 
-    /// Every subject the store holds readings or events for, sorted (a PostgreSQL store keeps no
-    /// health reports, manual entries or motion sessions).
-    public func allSubjects() throws -> [String] {
-        let rows = try db.query("SELECT subject FROM measurements UNION SELECT subject FROM events ORDER BY 1")
-        return (0..<rows.count).compactMap { rows.text($0, 0) }
-    }
+    /// Every subject the store holds readings or events for, sorted (`PGSubjectWalk.all`).
+    public func allSubjects() throws -> [String] { try PGSubjectWalk.all(db) }
 }

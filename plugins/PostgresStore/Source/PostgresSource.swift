@@ -32,15 +32,15 @@ public final class PostgresSource: Source {
         defer { try? db.execute("COMMIT") }
         let wanted = pending?.subjects ?? subjects
         let found = try wanted.map {
-            try db.query("""
+            let rows = try db.query("""
                 SELECT s FROM unnest($1::text[]) s WHERE EXISTS (SELECT 1 FROM measurements WHERE subject = s)
                     OR EXISTS (SELECT 1 FROM events WHERE subject = s) ORDER BY s COLLATE "C"
                 """, [PGArray.text($0)])
-        } ?? db.query("SELECT subject FROM measurements UNION SELECT subject FROM events ORDER BY 1")
+            return (0..<rows.count).map { rows.text($0, 0) ?? "" }
+        } ?? PGSubjectWalk.all(db)
         var out = SourceBatches(size: batchSize, context: context, emit: emit)
-        for row in 0..<found.count {
+        for subject in found {
             if context.shouldStop { break }
-            let subject = found.text(row, 0) ?? ""
             // The carrier of the events: glucose, else the subject's last metric (as sqlite-source).
             let metrics = try db.query(PGLocalDay.groupsCTE + " SELECT DISTINCT metric FROM g ORDER BY 1", [subject])
             let names = (0..<metrics.count).compactMap { metrics.text($0, 0) }
