@@ -4,8 +4,6 @@ import PostgresStore
 /// A HealthPipe store in a PostgreSQL database (shared stores, cohorts: docs/scale-out.md).
 public final class PostgresHealthStore: HealthStore {
     public let url: PostgresURL
-    /// The pending days the last `hasPendingDays` found, which `aimRefresh` hands to the stages.
-    private var pending: PostgresPendingDays?
 
     public init(url: PostgresURL) { self.url = url }
 
@@ -21,13 +19,11 @@ public final class PostgresHealthStore: HealthStore {
 
     /// Only the subjects a run wrote are looked at: a shared store's other writers refresh their own.
     public func hasPendingDays(subjects: [String]?) throws -> Bool {
-        let found = try PostgresPendingDays.read(url: url, subjects: subjects ?? allSubjects())
-        pending = found
-        return !found.isEmpty
+        try !PostgresPendingDays.read(url: url, subjects: subjects ?? allSubjects()).isEmpty
     }
 
     public func aimRefresh(_ graph: PipelineGraph, scope: RefreshScope, subjects: [String]?, settings rows: [DerivationSettings.StoredStep]) throws {
-        var days = try pending ?? PostgresPendingDays.read(url: url, subjects: subjects ?? allSubjects())
+        var days = try PostgresPendingDays.read(url: url, subjects: subjects ?? allSubjects())
         days.marginDays = scope.marginDays
         days.wholeSubjects = scope.wholeSubjects
         graph.stages(PostgresSource.self).forEach { $0.pending = days }
