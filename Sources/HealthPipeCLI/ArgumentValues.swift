@@ -37,18 +37,29 @@ enum BasalShown: String, CaseIterable, ExpressibleByArgument {
     }
 }
 
-/// `--model` of the day view: a forecast model, or none.
-enum DayForecastChoice: String, CaseIterable, ExpressibleByArgument {
-    case ridge, ar2, ridgeTreatments = "ridge-treatments", none
+/// `--model` of the day view: a forecast model, or `none`.
+struct DayForecastModel: ExpressibleByArgument {
+    let model: ForecastModelKind?
+
+    init(_ model: ForecastModelKind?) { self.model = model }
+
+    init?(argument: String) {
+        if argument == "none" { model = nil } else if let m = ForecastModelKind(rawValue: argument) { model = m } else { return nil }
+    }
+
+    static var allValueStrings: [String] { ForecastModelKind.allCases.map(\.rawValue) + ["none"] }
+    var defaultValueDescription: String { model?.rawValue ?? "none" }
 }
 
 /// `--preset` of the bands: a named `BandScheme` preset.
 struct BandPresetName: ExpressibleByArgument {
     let name: String
+    let scheme: BandScheme
 
     init?(argument: String) {
-        guard BandScheme.presets[argument] != nil else { return nil }
+        guard let scheme = BandScheme.presets[argument] else { return nil }
         name = argument
+        self.scheme = scheme
     }
 
     static var allValueStrings: [String] { BandScheme.presets.keys.sorted() }

@@ -31,17 +31,14 @@ struct ChartOptions: ParsableArguments {
 
     /// The view settings of a glucose view's options; the bands of `--preset`, else of the store.
     func settings(unit: UnitOption, preset: PresetOption? = nil, day: DayViewOptions? = nil) throws -> ViewSettings {
-        var s: ViewSettings
-        do {
-            s = try ViewSettings.parse(unit: unit.unit.rawValue, model: day?.model.rawValue, preset: preset?.preset?.name)
-        } catch let e as ViewSettings.Invalid {
-            throw configFailure(ValidationError("--" + e.description))
-        }
+        var s = ViewSettings()
+        s.unit = unit.unit
         if let day {
+            s.model = day.model.model
             s.showBasal = day.basal == .on
             s.today = try day.today.day()
         }
-        if s.scheme == nil { s.scheme = storedScheme() }
+        s.scheme = preset?.preset?.scheme ?? storedScheme()
         return s
     }
 
@@ -139,7 +136,7 @@ struct PresetOption: ParsableArguments {
 /// What only the day view draws: basal insulin and the forecast, and which day counts as today.
 struct DayViewOptions: ParsableArguments {
     @Option(help: "Show basal insulin on the day view.") var basal: BasalShown = .on
-    @Option(help: "Forecast model of the day view.") var model: DayForecastChoice = .ridge
+    @Option(help: "Forecast model of the day view.") var model = DayForecastModel(.ridge)
     @OptionGroup var today: TodayOption
 }
 

@@ -13,7 +13,7 @@ import Testing
         (["chart", "history"], "--period", "(values: week, month, year; default: week)"),
         (["chart", "day"], "--unit", "(values: mmol/L, mg/dL; default: mmol/L)"),
         (["chart", "day"], "--basal", "(values: on, off; default: on)"),
-        (["chart", "day"], "--model", "(values: ridge, ar2, ridge-treatments, none; default: ridge)"),
+        (["chart", "day"], "--model", "(values: ar2, ridge, ridge-treatments, none; default: ridge)"),
         (["chart", "agp"], "--unit", "(values: mmol/L, mg/dL; default: mmol/L)"),
         (["chart", "days"], "--filter", "(values: hypo, hyper, exercise, stress, illness)"),
         (["page"], "--basal", "(values: on, off; default: on)"),
