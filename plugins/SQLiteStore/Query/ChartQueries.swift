@@ -215,9 +215,6 @@ public final class ChartQueries: StoreReader {
 
     // MARK: Day table
 
-    public typealias DayLogRow = HealthPipeCore.DayLogRow
-
-
     /// Daily summaries other than glucose with values (steps, heart rate, sleep …) of local days
     /// `fromDay...toDay` (YYYY-MM-DD), one per (day, metric), in day order.
     public func otherDailySummaries(subject: String, fromDay: String, toDay: String)

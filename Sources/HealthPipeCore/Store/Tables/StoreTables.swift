@@ -15,8 +15,4 @@ public enum StoreTables {
     public static let views: [ViewDescription] = [dayLog, brushingSessions]
 
     public static func tables(in dialect: StoreDialect) -> [TableDescription] { all.filter { $0.dialects.contains(dialect) } }
-
-    public static func views(in dialect: StoreDialect) -> [ViewDescription] { views.filter { $0.dialects.contains(dialect) } }
-
-    public static func table(_ name: String) -> TableDescription? { all.first { $0.name == name } }
 }

@@ -105,26 +105,21 @@ public struct TableDescription: Sendable {
     public var comparedColumns: [String] { updatedColumns.filter { !notCompared.contains($0) } }
 }
 
-/// A view: one SELECT for both dialects, or one each where they truly differ.
+/// A view, in both dialects: one SELECT for both, or one each where they truly differ.
 public struct ViewDescription: Sendable {
     public var name: String
     public var sqlite: String
     public var postgres: String
-    public var dialects: Set<StoreDialect>
 
     public init(_ name: String, select: String) {
         self.name = name
         sqlite = select
         postgres = select
-        dialects = Set(StoreDialect.allCases)
     }
 
     public init(_ name: String, sqlite: String, postgres: String) {
         self.name = name
         self.sqlite = sqlite
         self.postgres = postgres
-        dialects = Set(StoreDialect.allCases)
     }
-
-    public func select(in dialect: StoreDialect) -> String { dialect == .sqlite ? sqlite : postgres }
 }
