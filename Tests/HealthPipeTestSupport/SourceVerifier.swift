@@ -85,7 +85,7 @@ public struct SourceVerifier {
         }
         for other in others {
             report.ways.append(other.way)
-            if report.needsRegularFile && other.way != .byteByByte {
+            if report.needsRegularFile {
                 report.problems += refusal(other)
             } else {
                 report.problems += RunComparison(expected: byPath, actual: other).differences()
