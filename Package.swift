@@ -77,7 +77,7 @@ let package = Package(
                 path: "Fuzz/Targets"),
 
         // What the test targets share (a stage-context builder): swift-nio's NIOTestUtils is the model.
-        .target(name: "HealthPipeTestSupport", dependencies: ["HealthPipeCore"], path: "Tests/HealthPipeTestSupport"),
+        .target(name: "HealthPipeTestSupport", dependencies: ["HealthPipeCore", "ZipReading"], path: "Tests/HealthPipeTestSupport"),
         .testTarget(name: "HealthPipeCoreTests", dependencies: ["HealthPipeCore", "HealthPipeTestSupport"]),
         // ZIPFoundation writes the zips the tests read (it is not used for reading: see ZipArchive).
         .testTarget(name: "ZipReadingTests", dependencies: ["ZipReading", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),

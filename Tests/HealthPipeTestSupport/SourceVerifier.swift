@@ -1,5 +1,6 @@
 import Foundation
 import HealthPipeCore
+import ZipReading
 
 /// Checks that a registered file source reads the same bytes the same way however they arrive: by
 /// path, on standard input (`-`, a pipe), through a named pipe (FIFO), and handed over one byte per
@@ -76,8 +77,7 @@ public struct SourceVerifier {
         others.append(try run(.fifo, inputName: fifo) { try StreamFeed.fifo(at: fifo, bytes) })
         // A zip is read at random from a file (a streamed one is first copied to one), never through
         // `ByteInput`'s reads, so one byte per read does not apply to it.
-        let isZip = bytes.starts(with: [0x50, 0x4B, 0x03, 0x04])
-        if !report.needsRegularFile && !isZip {
+        if !report.needsRegularFile && !ZipArchive.hasMagic(bytes) {
             others.append(try run(.byteByByte, inputName: memory) {
                 ByteInput.provide(bytes, as: memory, readSize: 1)
                 return memory
