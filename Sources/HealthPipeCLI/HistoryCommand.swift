@@ -16,7 +16,7 @@ struct HistoryCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @Option(help: "The period's length (a week is Mon–Sun).") var period: HistoryChart.Period = .week
     @Option(parsing: .unconditional, help: "Periods before (negative, e.g. --offset -1) or after the current one.") var offset: Int = 0
-    @Option(help: "Count 'today' as this local date (YYYY-MM-DD) instead of the real one.") var today: String?
+    @OptionGroup var today: TodayOption
     @Flag(help: "Print the chart data as JSON.") var json = false
     @OptionGroup var shared: SharedOptions
 
@@ -26,13 +26,7 @@ struct HistoryCommand: ParsableCommand {
             guard let tz = ZoneResolver.timeZone(named: name) else { throw configFailure(ValidationError("unknown time zone '\(name)'")) }
             zone = tz
         }
-        let day: Int64
-        if let today {
-            guard let d = HistoryChartSink.day(today) else { throw configFailure(ValidationError("--today is YYYY-MM-DD (got '\(today)')")) }
-            day = d
-        } else {
-            day = HistoryChartSink.today(in: zone)
-        }
+        let day = try today.day() ?? HistoryChartSink.today(in: zone)
         let path = try store.location.existingPath(hint: "store sessions with `healthpipe stream --db \(store.db)` first")
         let subject = try SubjectRule.resolve(shared.subject, database: path, label: store.db)
         let chart = try HistoryData.chart(path: path, subject: subject, period: period, offset: offset, anchor: day)
