@@ -84,7 +84,7 @@ public final class PGChartQueries: StoreReader {
     }
 
     public func events(subject: String, fromUTC: Int64, toUTC: Int64, episodeLookbackDays: Int64) throws -> [Event] {
-        let columns = "kind, subtype, source, start, \"end\", utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags, amount"
+        let columns = PostgresSource.eventColumns
         let rows = try db.query("""
             SELECT * FROM (
                 SELECT \(columns) FROM events WHERE subject = $1 AND start >= $2 AND start < $3

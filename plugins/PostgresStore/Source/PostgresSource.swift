@@ -105,7 +105,7 @@ public final class PostgresSource: Source {
     /// those of the local days `days` and the episodes that began earlier and may last into them (open
     /// ones, and markers without an end: the rule of sqlite-source's `EventCursor`).
     static func events(_ db: PGConnection, subject: String, days: ClosedRange<Int64>? = nil) throws -> [Event] {
-        let columns = "kind, subtype, source, start, \"end\", utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags, amount"
+        let columns = eventColumns
         let rows: PGRows
         if let days {
             let utc = LocalDays.utcBounds(days)
@@ -125,8 +125,10 @@ public final class PostgresSource: Source {
         return events(from: rows, subject: subject)
     }
 
-    /// Events from rows of the columns kind, subtype, source, start, end, utc_offset, carbs_g,
-    /// protein_g, fat_g, insulin_u, intensity, note, flags (in that order).
+    /// What `events(from:)` reads, by position (`amount` last: the rows' order ends with it).
+    static let eventColumns = PostgresDDL.names(StoreTables.eventFields + ["amount"])
+
+    /// Events from rows of `eventColumns`.
     static func events(from rows: PGRows, subject: String) -> [Event] {
         let s = Symbol(subject)
         var texts = SymbolColumn()

@@ -9,7 +9,7 @@ final class EventCursor {
     private var symbols: [String: Symbol] = [:]
 
     init(db: SQLiteConnection, subject: String, bounds: ClosedRange<Int64>? = nil) throws {
-        let columns = "kind, subtype, source, start, end, utc_offset, carbs_g, protein_g, fat_g, insulin_u, intensity, note, flags"
+        let columns = StoreTables.eventFields.joined(separator: ", ")
         if let bounds {
             // Two seeks: the time index for the range, the key (subject, kind) for earlier episodes.
             statement = try db.prepare(Self.boundedSQL(columns))

@@ -80,6 +80,13 @@ extension StoreTables {
        indexes: [IndexDescription("events_by_time", on: ["subject", "start"])], withoutRowID: true,
        notCompared: ["import_id", "line"])
 
+    /// The `events` columns an `Event` is read back from, in table order (the stores' readers take them
+    /// by position): all but the subject a read names, the key's `amount` (made from the values) and
+    /// where the row came from.
+    public static let eventFields = events.columns.map(\.name).filter {
+        !["subject", "amount", "import_id", "line", "metadata", "device_id"].contains($0)
+    }
+
     public static let subjectProfiles = TableDescription("subject_profiles", columns: [
         .required("subject", .sortedText),
         .required("source", .sortedText),
