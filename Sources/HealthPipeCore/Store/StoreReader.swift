@@ -80,6 +80,21 @@ public struct DayLogRow: Sendable, Hashable {
     }
 }
 
+extension [DayLogRow] {
+    /// Stars the rows of the favourite days (`favourites`' day YYYY-MM-DD and note), as `day_log` does:
+    /// a favourite day without summaries adds no row.
+    public mutating func markFavourites(_ favourites: [(day: String?, note: String?)]) {
+        var notes: [Int64: String?] = [:]
+        for f in favourites { if let day = f.day.flatMap(CivilDate.days(fromISO:)) { notes[day] = .some(f.note) } }
+        for i in indices {
+            if let note = notes[self[i].day] {
+                self[i].favourite = true
+                self[i].note = note
+            }
+        }
+    }
+}
+
 /// A daily summary other than glucose (steps, heart rate, sleep …) of one local day.
 public struct DailySummaryRow: Sendable, Hashable {
     public var day: String, metric: String, unit: String

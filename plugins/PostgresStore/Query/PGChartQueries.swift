@@ -111,16 +111,7 @@ public final class PGChartQueries: StoreReader {
         }
         let favourites = try db.query("SELECT day, note FROM favourites WHERE subject = $1 AND day >= $2 AND day <= $3",
                                       [subject, fromDay, toDay])
-        var notes: [Int64: String?] = [:]
-        for r in 0..<favourites.count {
-            if let day = favourites.text(r, 0).flatMap(CivilDate.days(fromISO:)) { notes[day] = .some(favourites.isNull(r, 1) ? nil : favourites.text(r, 1)) }
-        }
-        for i in out.indices {
-            if let note = notes[out[i].day] {
-                out[i].favourite = true
-                out[i].note = note
-            }
-        }
+        out.markFavourites((0..<favourites.count).map { (favourites.text($0, 0), favourites.isNull($0, 1) ? nil : favourites.text($0, 1)) })
         return out
     }
 

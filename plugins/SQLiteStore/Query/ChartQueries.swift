@@ -265,14 +265,9 @@ public final class ChartQueries: StoreReader {
         try f.bindText(1, subject)
         try f.bindText(2, fromDay)
         try f.bindText(3, toDay)
-        var favourites: [Int64: String?] = [:]
-        while try f.step() { if let day = f.text(0).flatMap(CivilDate.days(fromISO:)) { favourites[day] = .some(f.text(1)) } }
-        for i in rows.indices {
-            if let note = favourites[rows[i].day] {
-                rows[i].favourite = true
-                rows[i].note = note
-            }
-        }
+        var favourites: [(day: String?, note: String?)] = []
+        while try f.step() { favourites.append((f.text(0), f.text(1))) }
+        rows.markFavourites(favourites)
         return rows
     }
 }
