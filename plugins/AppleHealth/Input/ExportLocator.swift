@@ -8,8 +8,8 @@ import ZipReading
 enum ExportLocator {
     /// True when the start of an XML document names the HealthData root (before or after a DOCTYPE).
     static func isHealthXML(_ prefix: some Collection<UInt8>) -> Bool {
-        let text = String(decoding: prefix.prefix(64 * 1024), as: UTF8.self)
-        return text.contains("<!DOCTYPE HealthData") || text.contains("<HealthData")
+        let head = prefix.prefix(64 * 1024)
+        return ByteSearch.contains(head, "<!DOCTYPE HealthData") || ByteSearch.contains(head, "<HealthData")
     }
 
     /// Content detection for `healthpipe import`: 95 for a Health export, 0 otherwise. A zip arriving
@@ -20,7 +20,7 @@ enum ExportLocator {
             guard sniff.isRegularFile else { return 60 }
             return (try? healthEntry(in: ZipArchive(path: sniff.path))) != nil ? 95 : 0
         }
-        return isHealthXML(Array(sniff.text.utf8)) ? 95 : 0  // text: UTF-16 with a BOM is decoded
+        return isHealthXML(sniff.text.utf8) ? 95 : 0  // text: UTF-16 with a BOM is decoded
     }
 
     /// Why a zip no format claims cannot be read: truncated, corrupt, or without a Health export.
