@@ -52,3 +52,13 @@ import Testing
         #expect(EntryIDs.make(.insulin, utc: now + 30, offset: 3600) == "insulin-20240305-160030")
     }
 }
+
+@Suite struct ShownUnitTests {
+    @Test func storedUnitsReadAsPeopleWriteThem() {
+        #expect(CanonicalUnits.shown("degC") == "°C")
+        #expect(CanonicalUnits.shown("degF") == "°F")
+        #expect(CanonicalUnits.shown("count/min") == "/min")
+        #expect(CanonicalUnits.shown("mmHg") == "mmHg")
+        #expect(CanonicalUnits.shown("") == "")
+    }
+}

@@ -50,12 +50,12 @@ public struct AlertsDue {
         return out
     }
 
-    /// `7-day average of body_temperature (importance ≥ 4) is 38.03 degC, above 37.5 degC since 2024-03-07 08:00`.
+    /// `7-day average of body_temperature (importance ≥ 4) is 38.03 °C, above 37.5 °C since 2024-03-07 08:00`.
     public static func describe(_ a: Alert, _ settings: ReportAlertSettings) -> String {
         let t = settings.thresholds.first { $0.metric == a.metric && $0.kind == a.kind }
         let period = t.map { "\($0.days)-day" } ?? "period"
         let importance = t.map { " (importance ≥ \($0.minImportance))" } ?? ""
-        let unit = t.map { $0.unit.isEmpty ? "" : " " + $0.unit.text } ?? ""
+        let unit = t.map { $0.unit.isEmpty ? "" : " " + CanonicalUnits.shown($0.unit.text) } ?? ""
         return "\(period) average of \(a.metric.text)\(importance) is \(number(a.value))\(unit), "
             + "\(a.kind == .averageAbove ? "above" : "below") \(number(a.threshold))\(unit) since "
             + LocalTimeText.wallClock(utc: a.start, offset: a.utcOffset)

@@ -19,6 +19,17 @@ public enum CanonicalUnits {
     }
 
     public static func mmol(fromMgdl mgdl: Double) -> Double { mgdl / mgdlPerMmol }
+
+    /// A stored unit as a person reads it after a number: the store keeps UCUM-like spellings
+    /// (`degC`, `count/min`) that files and APIs exchange; pages and messages show `°C`, `/min`.
+    public static func shown(_ unit: String) -> String {
+        switch unit {
+        case "degC": "°C"
+        case "degF": "°F"
+        case "count/min": "/min"
+        default: unit
+        }
+    }
 }
 
 /// A glucose unit as written in a header or record.

@@ -127,7 +127,7 @@ import Testing
         #expect(rows == [["average_above", "body_temperature", "2024-03-07 08:00:00", "2024-03-10 08:00:00", "37.5"]])
         let check = try log.run(["alerts", "check", "--now", "2024-03-10 09:00"])
         #expect(check.code == 1)
-        #expect(check.stdout.contains("alert: 7-day average of body_temperature (importance ≥ 4) is 38.03 degC, above 37.5 degC since 2024-03-07 08:00"))
+        #expect(check.stdout.contains("alert: 7-day average of body_temperature (importance ≥ 4) is 38.03 °C, above 37.5 °C since 2024-03-07 08:00"))
         #expect(try log.run(["alerts", "check", "--now", "2024-03-10 09:15"]).code == 0)
         try log.expectExact()
     }

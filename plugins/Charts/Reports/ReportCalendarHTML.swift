@@ -94,12 +94,12 @@ public struct ReportCalendarHTML {
         }
         if !d.summary.isEmpty {
             m.raw("<div class=\"table-wrap\"><table><thead><tr><th scope=\"col\">Summary</th>"
-                  + "<th scope=\"col\">Average</th><th scope=\"col\">Range</th><th scope=\"col\">Values</th><th scope=\"col\">Importance</th></tr></thead><tbody>")
+                  + "<th scope=\"col\">Average</th><th scope=\"col\">Range</th><th scope=\"col\">Values</th><th scope=\"col\">Impor&shy;tance</th></tr></thead><tbody>")
             for s in d.summary {
                 m.raw("<tr><th scope=\"row\">")
                 m.escaped(s.metric.text.replacingOccurrences(of: "_", with: " "))
                 m.raw("</th><td>")
-                m.escaped(Fmt.amount(s.mean, 2) + (s.unit.text.isEmpty ? "" : " " + s.unit.text))
+                m.escaped(Fmt.amount(s.mean, 2) + (s.unit.text.isEmpty ? "" : " " + CanonicalUnits.shown(s.unit.text)))
                 m.raw("</td><td>")
                 m.escaped(s.count > 1 ? Fmt.amount(s.min, 2) + "–" + Fmt.amount(s.max, 2) : "")
                 m.raw("</td><td>\(s.count)</td><td>\(s.maxImportance)</td></tr>")
@@ -110,7 +110,7 @@ public struct ReportCalendarHTML {
         for r in d.reports.sorted(by: { $0.utc < $1.utc }) {
             m.raw("<li><b>" + Fmt.clock(localSeconds: LocalDays.local(r.utc, r.offset)) + "</b> ")
             m.escaped(r.values.map { v in
-                v.metric.replacingOccurrences(of: "_", with: " ") + " " + Fmt.amount(v.value, 2) + (v.unit.isEmpty ? "" : " " + v.unit)
+                v.metric.replacingOccurrences(of: "_", with: " ") + " " + Fmt.amount(v.value, 2) + (v.unit.isEmpty ? "" : " " + CanonicalUnits.shown(v.unit))
                     + " (importance \(v.importance))"
             }.joined(separator: ", "))
             if let note = r.note, !note.isEmpty {

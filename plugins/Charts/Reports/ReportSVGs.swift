@@ -30,7 +30,7 @@ public struct ReportValuesSVG: ChartDrawing {
 
     public func body(_ m: inout Markup) {
         let (l, r, t, b) = (Self.left, Self.right, Self.top, Self.bottom)
-        let unit = view.unit.isEmpty ? "" : " " + view.unit
+        let unit = view.unit.isEmpty ? "" : " " + CanonicalUnits.shown(view.unit)
         m.raw("<rect width=\"800\" height=\"320\" fill=\"#fff\"/>")
         m.textElement(x: 16, y: 28, view.metric.replacingOccurrences(of: "_", with: " ").capitalizedFirst + " over a week",
                       attributes: "class=\"t-title\"")
@@ -59,7 +59,7 @@ public struct ReportValuesSVG: ChartDrawing {
             }
         }
         m.raw("<text x=\"18\" y=\"\(Fmt.coord((t + b) / 2))\" transform=\"rotate(-90 18 \(Fmt.coord((t + b) / 2)))\" text-anchor=\"middle\" class=\"t-small\">")
-        m.escaped(view.unit.isEmpty ? view.metric : view.unit)
+        m.escaped(view.unit.isEmpty ? view.metric : CanonicalUnits.shown(view.unit))
         m.raw("</text>")
         for th in view.thresholds where th.limit >= y.min && th.limit <= y.max {
             m.line(l, yOf(th.limit), r, yOf(th.limit), attributes: "stroke=\"\(Palette.vermillion)\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"")
