@@ -23,7 +23,7 @@ struct ChartOptions: ParsableArguments {
     /// none (the views then go by the stored band labels).
     func storedScheme() -> BandScheme? {
         guard let settings = try? StoreDerivation.stored(store.location.pathOrURL), let classify = settings["classify"],
-              let registry = try? BuiltinPlugins.registry(), let component = registry.component(named: "classify") else { return nil }
+              let registry = try? BuiltinPlugins.builtInRegistry(), let component = registry.component(named: "classify") else { return nil }
         let doc = classify.document ?? ConfigDocument(command: "stored settings", root: classify.options)
         let builder = ComponentBuilder(stageName: "classify", document: doc, node: classify.options, settings: RunSettings())
         return ((try? component.build(builder)) as? ClassifyTransform)?.scheme

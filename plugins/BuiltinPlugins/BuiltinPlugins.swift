@@ -44,11 +44,19 @@ public enum BuiltinPlugins {
         return dirs.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
     }
 
+    /// The compiled-in components alone, no adapter folder read: for a caller that needs a built-in
+    /// step (the stored band scheme of a view), not formats — reading the YAML adapters costs a view
+    /// command a sixth of its time.
+    public static func builtInRegistry() throws -> ComponentRegistry {
+        var registry = ComponentRegistry()
+        for (_, components) in families { for c in components { try registry.register(c) } }
+        return registry
+    }
+
     /// Builds the registry. A broken adapter file or a duplicate name is an error, not a silent skip.
     public static func registry(pluginPaths: [String] = [],
                                 environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ComponentRegistry {
-        var registry = ComponentRegistry()
-        for (_, components) in families { for c in components { try registry.register(c) } }
+        var registry = try builtInRegistry()
         for dir in adapterDirectories(extra: pluginPaths, environment: environment) {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
