@@ -50,6 +50,13 @@ public struct DerivationSettings {
     /// import stream: a database adopting a pipeline's steps keeps them too, with their defaults.
     public static let storeOnlySteps: Set<String> = ["reports"]
 
+    /// Whether an import sink may store derived rows computed from its stream (for fresh days:
+    /// `DayFreshness`): the store keeps settings, and every step of them but the store-only ones is
+    /// upstream of the sink with those settings (`trusted`, set by `StoreDerivation.prepare`).
+    public static func streamDerives(storedSteps: Set<String>, trusted: Set<String>) -> Bool {
+        !storedSteps.isEmpty && storedSteps.subtracting(storeOnlySteps).isSubset(of: trusted)
+    }
+
     /// `steps` plus every store-only step they lack, with its defaults.
     public static func adopting(_ steps: [Step]) -> DerivationSettings {
         let missing = storeOnlySteps.subtracting(steps.map(\.name)).sorted().map { Step(name: $0, options: PipelineDraft.mapping([])) }

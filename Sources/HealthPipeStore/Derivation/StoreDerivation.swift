@@ -52,8 +52,13 @@ public enum StoreDerivation {
             }
             guard trustStream else { continue }
             sink.trustedSteps = Set(upstream.filter { step in
-                guard let d = graph.nodes[step.index].stage as? DailyTransform else { return true }
-                return d.per == nil || d.per == .day
+                switch graph.nodes[step.index].stage {
+                case let d as DailyTransform: return d.per == nil || d.per == .day
+                // A fresh day's stream holds that day only: the grid reads across midnight, forecasts and
+                // alerts whole histories, so a store keeping them leaves every changed day to the refresh.
+                case is ResampleTransform, is PredictTransform, is AlertsTransform: return false
+                default: return true
+                }
             }.map(\.name))
         }
     }

@@ -2,30 +2,24 @@ import HealthPipeCore
 
 /// What an import run knows about each (subject, local day) it writes, to keep the derived-data
 /// rule: every day whose rows change is added to `derived_pending` in the transaction that changes
-/// them; a day whose derived rows this run can write exactly from the stream ("fresh": nothing was
-/// stored for it before, and every row the run wrote for it was a new insert) is taken off again
-/// when its derived rows are written. Everything else is left pending for the refresh.
+/// them; a day whose derived rows this run can write exactly from the stream (fresh: `DayFreshness`)
+/// is taken off again in the transaction that writes its derived rows — and listed again should a
+/// later row change it. Everything else is left pending for the refresh.
 final class PendingDays {
-    struct Key: Hashable { var subject: Symbol; var day: Int64 }
+    typealias Key = DayFreshness.Key
 
     private let db: SQLiteConnection
     private let insertPending: Statement
     private let deletePending: Statement
     private let storedDays: Statement
-    /// Per subject: local days that had stored rows (or were pending) before this run wrote any.
-    private var existing: [Symbol: Set<Int64>] = [:]
-    /// Days this run changed; `unflushed` are not yet in `derived_pending`.
-    private(set) var touched: Set<Key> = []
+    private let openEpisodes: Statement
+    /// Which days are fresh: the rule PostgreSQL's sink keeps too.
+    private var freshness = DayFreshness()
+    /// Days this run changed that are not yet in `derived_pending`.
     private var unflushed: [Key] = []
-    /// Days where a row met one already stored (a repeat or a correction): not fresh.
-    private var contested: Set<Key> = []
     /// Fresh days whose derived rows were written from the stream in this run.
     private var settled: Set<Key> = []
     private var last: Key?
-    /// Per subject: the first local day of its open episodes, which flag every later day with data
-    /// (so those days are never derived from a stream that does not hold the episode).
-    private var openFrom: [Symbol: Int64] = [:]
-    private let openEpisodes: Statement
 
     init(db: SQLiteConnection) throws {
         self.db = db
@@ -42,7 +36,7 @@ final class PendingDays {
     /// Call before writing any row of `subject`: remembers which of its days already had data.
     @inline(__always)
     func prepare(_ subject: Symbol) throws {
-        if existing[subject] == nil { try loadExisting(subject) }
+        if !freshness.knows(subject) { try loadExisting(subject) }
     }
 
     private func loadExisting(_ subject: Symbol) throws {
@@ -52,16 +46,17 @@ final class PendingDays {
         while try storedDays.step() {
             if let text = storedDays.text(0), let d = CivilDate.days(fromISO: text) { days.insert(d) }
         }
-        existing[subject] = days
+        var openFrom: Int64?
         openEpisodes.reset()
         try openEpisodes.bindText(1, subject.text)
-        if try openEpisodes.step(), !openEpisodes.isNull(0) { openFrom[subject] = CivilDate.floorDiv(openEpisodes.int(0), 86_400) }
+        if try openEpisodes.step(), !openEpisodes.isNull(0) { openFrom = CivilDate.floorDiv(openEpisodes.int(0), 86_400) }
         openEpisodes.reset()
+        freshness.learn(subject, storedDays: days, openEpisodesFrom: openFrom, isNew: false)
     }
 
     /// An open episode of `subject` starting on local `day` was written in this run.
     func noteOpenEpisode(subject: Symbol, day: Int64) {
-        openFrom[subject] = min(openFrom[subject] ?? day, day)
+        freshness.flag(subject, from: day)
     }
 
     /// Notes that rows of these days were written: `changed` when SQLite changed any row,
@@ -69,19 +64,15 @@ final class PendingDays {
     @inline(__always)
     func note(subject: Symbol, day: Int64, changed: Bool, contested isContested: Bool) {
         let key = Key(subject: subject, day: day)
-        if isContested { contested.insert(key) }
+        if isContested { freshness.contest(key) }
         guard changed, key != last else { return }
         last = key
-        if touched.insert(key).inserted { unflushed.append(key) }
+        if freshness.touch(key) { unflushed.append(key) }
         else if settled.remove(key) != nil { unflushed.append(key) }
     }
 
     /// True when this run may write the day's derived rows from the stream.
-    func isFresh(subject: Symbol, day: Int64) -> Bool {
-        let key = Key(subject: subject, day: day)
-        if let open = openFrom[subject], day >= open { return false }
-        return touched.contains(key) && !contested.contains(key) && !(existing[subject]?.contains(day) ?? true)
-    }
+    func isFresh(subject: Symbol, day: Int64) -> Bool { freshness.isFresh(Key(subject: subject, day: day)) }
 
     /// Adds the days changed since the last flush to `derived_pending`; runs inside the commit.
     func flush() throws {
@@ -104,7 +95,7 @@ final class PendingDays {
 
     /// After a rollback: what was not committed was not written.
     func discardUnflushed() {
-        for k in unflushed { touched.remove(k) }
+        freshness.untouch(unflushed)
         settled.removeAll()
         unflushed.removeAll()
         last = nil

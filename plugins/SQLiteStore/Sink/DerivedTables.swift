@@ -33,10 +33,6 @@ public enum DerivedTables {
         "DELETE FROM report_days WHERE subject = ?1",
         "DELETE FROM alerts WHERE subject = ?1 AND kind IN (\(Alert.Kind.reportKinds.map { "'\($0.rawValue)'" }.joined(separator: ", ")))",
     ]
-    /// Steps computed from the store only, never from a passing import stream (whole histories of
-    /// reports): an import's own steps need not include them for its fresh days to be stored.
-    public static var storeOnlySteps: Set<String> { DerivationSettings.storeOnlySteps }
-
     /// Grid rows of (subject ?1, metric ?6, source ?7) whose local time lies in [?2, ?3], found
     /// through the key with start in [?4, ?5].
     static let gridDelete = """

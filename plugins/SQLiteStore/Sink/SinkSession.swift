@@ -34,7 +34,7 @@ final class SinkSession {
         devices = try DeviceTable(db: db)
         pending = try PendingDays(db: db)
         let stored = Set(try DerivationSettingsTable.read(db).map(\.step))
-        derivedFromStream = !stored.isEmpty && stored.subtracting(DerivedTables.storeOnlySteps).isSubset(of: trustedSteps)
+        derivedFromStream = DerivationSettings.streamDerives(storedSteps: stored, trusted: trustedSteps)
         measurements = try MeasurementWriter(db: db, symbols: symbols, imports: imports, devices: devices, pending: pending)
         events = try EventWriter(db: db, symbols: symbols, imports: imports, devices: devices, pending: pending)
         daily = try DailySummaryWriter(db: db, symbols: symbols)
