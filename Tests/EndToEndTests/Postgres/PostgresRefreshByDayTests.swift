@@ -15,7 +15,8 @@ struct PostgresRefreshByDayTests {
 
     static let derivedTables = ["measurements", "daily_summaries", "daily_bands", "glucose_metrics", "glucose_agp", "forecasts", "alerts"]
 
-    static func parts(in dir: URL) throws -> (URL, URL) {
+    /// The generated export of `rows` readings as two files, the second from reading number `split` on.
+    static func parts(in dir: URL, rows: Int = rows, split: Int = split) throws -> (URL, URL) {
         let lines = try String(contentsOf: CrashConsistencyTests.generate(rows: rows, into: dir), encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
         let header = lines.prefix(3), data = lines.dropFirst(3).filter { !$0.isEmpty }

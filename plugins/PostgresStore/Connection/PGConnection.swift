@@ -100,6 +100,20 @@ public final class PGConnection: @unchecked Sendable {
 
     public var inTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
 
+    /// Runs `body`, which writes rows whose keys are most likely new, in a savepoint of the open
+    /// transaction; false, with its work undone, when a key was there already (unique_violation).
+    func newKeys(_ body: () throws -> Void) throws -> Bool {
+        try execute("SAVEPOINT hp_new_keys")
+        do {
+            try body()
+            try execute("RELEASE SAVEPOINT hp_new_keys")
+            return true
+        } catch let e as PGError where e.sqlState == "23505" {
+            try execute("ROLLBACK TO SAVEPOINT hp_new_keys")
+            return false
+        }
+    }
+
     /// A double-quoted identifier (`end` is a reserved word in PostgreSQL).
     public static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 

@@ -60,6 +60,27 @@ public struct PostgresPendingDays: Sendable {
         return (whole.sorted() + byDay.subjects, whole.map { _ in Self.wholeMark } + byDay.days)
     }
 
+    /// Lists `rows` (subject, day text) in `derived_pending`, in the caller's transaction.
+    static func add(_ rows: (subjects: [String], days: [String]), in db: PGConnection) throws {
+        guard !rows.subjects.isEmpty else { return }
+        try db.query("INSERT INTO derived_pending (subject, day) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING",
+                     [PGArray.text(rows.subjects), PGArray.text(rows.days)])
+    }
+
+    /// Takes `rows` (subject, day text) off `derived_pending`, in the caller's transaction.
+    static func remove(_ rows: (subjects: [String], days: [String]), in db: PGConnection) throws {
+        guard !rows.subjects.isEmpty else { return }
+        try db.query("DELETE FROM derived_pending WHERE (subject, day) IN (SELECT * FROM unnest($1::text[], $2::text[]))",
+                     [PGArray.text(rows.subjects), PGArray.text(rows.days)])
+    }
+
+    /// `days` as two parallel arrays (subject, day text; `*` for a nil day), for `unnest`, sorted so
+    /// that concurrent writers lock rows in one order.
+    static func unnestRows(_ days: some Sequence<StagedReadings.PendingDay>) -> (subjects: [String], days: [String]) {
+        let pairs = days.map { ($0.subject.text, $0.day.map(CivilDate.isoDate(fromDays:)) ?? wholeMark) }.sorted { $0 < $1 }
+        return (pairs.map(\.0), pairs.map(\.1))
+    }
+
     /// The pending days of subjects not pending whole, as `rows`.
     var dayRows: (subjects: [String], days: [String]) {
         var s: [String] = [], d: [String] = []

@@ -8,11 +8,14 @@ import HealthPipeCore
 /// Derived rows follow the store (docs/scale-out.md): each local day whose readings or events change
 /// is listed in `derived_pending` in the transaction that changes them (a changed episode, which may
 /// count on any later day, lists its subject whole; days whose rows were all there already keep
-/// their derived rows, which stay exact). When the stream's derivation steps are
-/// the store's settings (`derivedFromStream`), the daily rows of subjects the store had nothing of are
-/// stored as they come, and such a subject whose readings were all new — no key twice — is taken off
-/// the list when the run completes: its rows are exactly what re-aggregation computes. Every other
-/// changed subject is left pending, for the refresh the command runs next (or any later one).
+/// their derived rows, which stay exact). When the stream's derivation steps are the store's
+/// settings (`derivedFromStream`), the daily rows of days that look fresh (`DayFreshness`, the rule
+/// SQLite's sink keeps: nothing stored for the day before, every row of it inserted new — which the
+/// upsert counts per day —, no open episode over it; a changed episode of a subject the store held
+/// anything of makes none of its days fresh) are stored as they come, listed pending in the same
+/// transaction; the run's last transaction, when the run completes, takes the days still fresh off
+/// the list. Every other changed day is left pending, for the refresh the command runs next (or any
+/// later one).
 final class PGImportSession {
     /// Transactions run here, on the writer thread (`PGBatchJob`).
     let db: PGConnection
@@ -25,7 +28,7 @@ final class PGImportSession {
     private let derivedFromStream: Bool
     private var measurements = StagedReadings(.measurements)
     private var events = StagedReadings(.events)
-    /// Off once a direct copy met a stored key: the rest of the run goes the staged way.
+    /// Off once a row met a stored key: the rest of the run goes the staged way.
     private var directCopies = true
     private var profiles = StagedTable(.profiles)
     private var derived = DerivedStages()
@@ -37,9 +40,10 @@ final class PGImportSession {
 
     private struct EventKey: Hashable { var subject: Symbol, kind: Event.Kind, subtype: Symbol, source: Symbol, start: Int64, amount: Double }
 
-    /// Subjects seen in this run: whether the store had nothing of theirs before, and whether every
-    /// row of theirs was a fresh insert so far.
-    private(set) var subjects: [Symbol: (fresh: Bool, clean: Bool)] = [:]
+    /// Subjects seen in this run, and which of their days are fresh as far as the finished
+    /// transactions tell.
+    private var subjects: [Symbol] = []
+    private var freshness = DayFreshness()
 
     init(url: PostgresURL, batchRows: Int, run: RunInfo, trustedSteps: Set<String>) throws {
         db = try PostgresSchema.open(url)
@@ -48,7 +52,7 @@ final class PGImportSession {
         imports = PGImportLog(db: lookups, startedAt: run.startedAt)
         devices = PGDevices(db: lookups)
         let stored = Set(try PostgresDerivationSettings.read(db).map(\.step))
-        derivedFromStream = !stored.isEmpty && stored.subtracting(DerivationSettings.storeOnlySteps).isSubset(of: trustedSteps)
+        derivedFromStream = DerivationSettings.streamDerives(storedSteps: stored, trusted: trustedSteps)
         for t in PGTable.all { try db.execute(t.createStage()) }
         try lookups.transaction { for path in run.inputPaths { try imports.start(path: path) } }
     }
@@ -88,6 +92,7 @@ final class PGImportSession {
             }
             events.endRow(subject: e.subject, importID: importID, generation: generation,
                           day: e.kind == .episode ? nil : e.localDay)
+            if e.kind == .episode { freshness.noteWholeSubject(e.subject, contested: false) }
         }
         for p in batch.profiles {
             profiles.buffer.profile(p, importID: try imports.id(of: p.provenance.file))
@@ -96,11 +101,17 @@ final class PGImportSession {
         }
         try stage(routes: batch.routes, electrocardiograms: batch.electrocardiograms, motionSessions: batch.motionSessions)
         if derivedFromStream {
-            // As in SQLite: daily summaries and single-day metric sets, of subjects the store had nothing
-            // of (any other subject is re-derived from the store); forecasts and alerts, which depend on
-            // whole histories, only ever come from the refresh.
-            for d in batch.dailySummaries where subjects[d.subject]?.fresh == true { derived.add(d) }
-            for m in batch.metricSets where m.firstDay == m.lastDay && subjects[m.subject]?.fresh == true { derived.add(m) }
+            // As in SQLite: daily summaries and single-day metric sets of days that may be fresh (they
+            // can come before the day's readings); forecasts and alerts, which depend on whole
+            // histories, only ever come from the refresh.
+            for d in batch.dailySummaries {
+                try see(d.subject)
+                if freshness.mayBeFresh(.init(subject: d.subject, day: d.day)) { derived.add(d) }
+            }
+            for m in batch.metricSets where m.firstDay == m.lastDay {
+                try see(m.subject)
+                if freshness.mayBeFresh(.init(subject: m.subject, day: m.firstDay)) { derived.add(m) }
+            }
         }
         // A live stream may run for days: a finished session is committed at once, as SQLite does.
         if stagedRows >= batchRows || !batch.motionSessions.isEmpty { try commit() }
@@ -130,23 +141,38 @@ final class PGImportSession {
             && a.provenance.file == b.provenance.file
     }
 
-    /// First sight of a subject in this run: is anything of it stored already?
+    /// First sight of a subject in this run, before any row of it is written: is anything of it
+    /// stored already, which of its days have daily rows or are pending, and where its open episodes start.
     private func see(_ subject: Symbol) throws {
-        guard subjects[subject] == nil else { return }
-        let stored = try lookups.query("""
+        guard !freshness.knows(subject) else { return }
+        let found = try lookups.query("""
             SELECT EXISTS (SELECT 1 FROM measurements WHERE subject = $1) OR EXISTS (SELECT 1 FROM events WHERE subject = $1)
-                OR EXISTS (SELECT 1 FROM derived_pending WHERE subject = $1)
-            """, [subject.text]).text(0, 0) == "t"
-        subjects[subject] = (!stored, !stored)
+                OR EXISTS (SELECT 1 FROM derived_pending WHERE subject = $1),
+                (SELECT min(start + utc_offset) FROM events WHERE subject = $1 AND kind = 'episode'
+                    AND flags & \(RecordFlags.openEnded.rawValue) != 0)
+            """, [subject.text])
+        let stored = found.text(0, 0) == "t"
+        var days: Set<Int64>? = []
+        if stored {
+            let rows = try lookups.query("SELECT day FROM daily_summaries WHERE subject = $1 UNION SELECT day FROM derived_pending WHERE subject = $1",
+                                         [subject.text])
+            for r in 0..<rows.count {
+                guard let text = rows.text(r, 0) else { continue }
+                if let d = CivilDate.days(fromISO: text) { days?.insert(d) } else { days = nil; break }  // `*`: pending whole
+            }
+        }
+        freshness.learn(subject, storedDays: days, openEpisodesFrom: found.isNull(0, 1) ? nil : CivilDate.floorDiv(found.int(0, 1), 86_400),
+                        isNew: !stored)
+        subjects.append(subject)
     }
 
     /// Hands the staged rows to a transaction of their own (`PGBatchJob`), once the previous one is done,
-    /// and goes on encoding.
-    func commit() throws {
+    /// and goes on encoding. `settling`: the run's last transaction, which takes the fresh days off the list.
+    func commit(settling: Bool = false) throws {
         try waitForTransaction()
-        guard stagedRows > 0 else { return }
+        guard stagedRows > 0 || settling else { return }
         let next = PGBatchJob(measurements: measurements, events: events, profiles: profiles, derived: derived, recordings: recordings,
-                              fresh: Set(subjects.filter { $0.value.fresh }.keys), directCopies: directCopies)
+                              direct: (mayCopy(measurements), mayCopy(events)), settling: settling ? freshness : nil)
         measurements.reset(); events.reset(); profiles.reset(); derived = DerivedStages(); recordings.reset()
         measurementKeys.removeAll(keepingCapacity: true)
         eventKeys.removeAll(keepingCapacity: true)
@@ -154,35 +180,40 @@ final class PGImportSession {
         job = next
     }
 
+    /// Whether rows may be copied straight in: most of them lie on days that had nothing stored (a
+    /// row that counts on every day, only of a subject new to the store), so a stored key among them
+    /// — which undoes the copy, and turns copying off for the run — is unlikely.
+    private func mayCopy(_ staged: StagedReadings) -> Bool {
+        let unstored = staged.rows(onDays: { d in
+            d.day.map { freshness.isUnstored(.init(subject: d.subject, day: $0)) } ?? freshness.newSubjects.contains(d.subject)
+        })
+        return directCopies && 2 * unstored > staged.rows
+    }
+
     /// Waits for the transaction in flight and takes in what it learnt.
     private func waitForTransaction() throws {
         guard let running = job else { return }
         job = nil
         try running.wait()
-        for s in running.unclean { subjects[s]?.clean = false }
-        if !running.unclean.isEmpty { directCopies = false }
+        freshness.note(changed: running.changed, contested: running.contested)
+        if !running.contested.isEmpty { directCopies = false }
         if let stored = running.mostlyStored.measurements { measurements.skipStored = stored }
         if let stored = running.mostlyStored.events { events.skipStored = stored }
     }
 
-    /// Commits what is staged, records each file's outcome, and — for a completed run — takes the
-    /// subjects whose stream rows are exact off the pending list. Returns the subjects it wrote.
+    /// Commits what is staged — for a completed run taking the days whose stream rows are exact off
+    /// the pending list in the same transaction — and records each file's outcome. Returns the
+    /// subjects it wrote.
     func finish(outcome: RunOutcome, report: RunReport, finishedAt: Int64) throws -> [String] {
         var commitError: Error?
         do {
-            try commit()
+            try commit(settling: outcome == .completed && derivedFromStream)
             try waitForTransaction()
         } catch { commitError = error }
         let status = (commitError == nil ? outcome : .failed).importStatus
         try lookups.transaction { try imports.finish(inputs: report.inputs, status: status, finishedAt: finishedAt) }
-        try db.transaction {
-            let exact = subjects.filter { $0.value.fresh && $0.value.clean }.map(\.key.text)
-            if status == "complete", derivedFromStream, !exact.isEmpty {
-                try db.query("DELETE FROM derived_pending WHERE subject = ANY($1::text[])", [PGArray.text(exact)])
-            }
-        }
         if let commitError { throw commitError }
-        return subjects.keys.map(\.text).sorted()
+        return subjects.map(\.text).sorted()
     }
 }
 

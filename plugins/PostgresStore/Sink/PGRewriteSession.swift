@@ -85,9 +85,7 @@ final class PGRewriteSession {
             try flush()
             if let settings { try PostgresDerivationSettings.replace(settings, in: db) }
             if let pending {
-                let rows = pending.rows
-                try db.query("DELETE FROM derived_pending WHERE (subject, day) IN (SELECT * FROM unnest($1::text[], $2::text[]))",
-                             [PGArray.text(rows.subjects), PGArray.text(rows.days)])
+                try PostgresPendingDays.remove(pending.rows, in: db)
             } else {
                 try db.execute("DELETE FROM derived_pending")
             }

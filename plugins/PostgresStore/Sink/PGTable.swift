@@ -65,6 +65,9 @@ struct PGTable: Sendable {
             + "SELECT \(by), count(*) FILTER (WHERE fresh), count(*), hp_day FROM w GROUP BY \(by), hp_day"
     }
 
+    /// Moves every staged row with a plain INSERT: for keys not stored yet (one that is fails it).
+    var insert: String { "INSERT INTO \(name) (\(Self.q(columns))) SELECT \(Self.q(columns)) FROM \(stage)" }
+
     static let measurements = PGTable(StoreTables.measurements, countBy: ["subject", "import_id"], dayOf: PGLocalDay.expression)
     static let events = PGTable(StoreTables.events, countBy: ["subject", "import_id"],
                                 dayOf: "CASE WHEN kind = 'episode' THEN NULL ELSE \(PGLocalDay.expression) END")

@@ -8,10 +8,11 @@ import HealthPipeCore
 /// order it came: the later write wins and each write that changes the row counts, exactly as the
 /// SQLite sink writes row by row.
 ///
-/// When every subject in the transaction had nothing stored before this run, the rows are COPYed
-/// straight into the table — no staging, no ON CONFLICT, which cost PostgreSQL twice the time of the
-/// copy itself — inside a savepoint; should a key be there after all (the same reading in two
-/// transactions of one run), the copy is undone and the rows go the staged way.
+/// When most staged rows lie on days that had nothing stored before this run (a subject new to the
+/// store, or new days of a stored one: `DayFreshness.isUnstored`), the rows are COPYed straight into
+/// the table — no staging, no ON CONFLICT, which cost PostgreSQL twice the time of the copy itself —
+/// inside a savepoint; should a key be there after all (a stored reading sent again, the same reading
+/// in two transactions of one run), the copy is undone and the rows go the staged way.
 ///
 /// Staged rows stored already with the same values are left out before the upsert (`skipStored`)
 /// while that pays: a re-import's rows are all stored, and checking first spares ON CONFLICT its row
@@ -23,11 +24,13 @@ struct StagedReadings {
     var later = CopyBuffer()
     var skipStored = true
     private(set) var lastGeneration = 0
-    /// Rows per (subject, import id): what a direct copy inserts, and what makes a subject "clean".
+    /// Rows per (subject, import id): what a direct copy inserts.
     private(set) var groups: [Group: Int64] = [:]
-    /// The local days of the staged rows (nil day: the whole subject): what a direct copy changes.
-    private var days: Set<PendingDay> = []
+    /// Rows per local day (nil day: the whole subject), counted in runs: a day all of whose rows
+    /// were inserted new is not contested (`DayFreshness`).
+    private var dayRows: [PendingDay: Int64] = [:]
     private var lastDay: PendingDay?
+    private var lastDayRows: Int64 = 0
 
     struct Group: Hashable {
         var subject: Symbol
@@ -36,7 +39,7 @@ struct StagedReadings {
 
     /// A (subject, local day) whose derived rows wait for a refresh; a nil day stands for all of them.
     struct PendingDay: Hashable {
-        var subject: String
+        var subject: Symbol
         var day: Int64?
     }
 
@@ -48,6 +51,14 @@ struct StagedReadings {
         var fresh: Int64, changed: Int64
     }
 
+    /// What a flush did: rows moved, the days whose rows it inserted or changed, and the days where
+    /// a staged row was not inserted new (it met a stored row, or its key came twice).
+    struct Flushed {
+        var moved: [Moved] = []
+        var changed: Set<PendingDay> = []
+        var contested: Set<PendingDay> = []
+    }
+
     init(_ table: PGTable) { self.table = table }
 
     var rows: Int { buffer.rows + later.rows }
@@ -57,11 +68,12 @@ struct StagedReadings {
     /// Ends a row written to `buffer` (generation 0) or `later`; it counts on local `day` (nil: on
     /// every day of the subject).
     mutating func endRow(subject: Symbol, importID: Int64?, generation: Int, day: Int64?) {
-        if lastDay?.day != day || lastDay?.subject != subject.text {
-            let d = PendingDay(subject: subject.text, day: day)
-            days.insert(d)
-            lastDay = d
+        if lastDay?.day != day || lastDay?.subject != subject {
+            if let l = lastDay { dayRows[l, default: 0] += lastDayRows }
+            lastDay = PendingDay(subject: subject, day: day)
+            lastDayRows = 0
         }
+        lastDayRows += 1
         if generation == 0 {
             buffer.endRow()
         } else {
@@ -76,9 +88,23 @@ struct StagedReadings {
         buffer.reset()
         later.reset()
         groups.removeAll(keepingCapacity: true)
-        days.removeAll(keepingCapacity: true)
+        dayRows.removeAll(keepingCapacity: true)
         lastDay = nil
+        lastDayRows = 0
         lastGeneration = 0
+    }
+
+    /// How many staged rows lie on days `matching`.
+    func rows(onDays matching: (PendingDay) -> Bool) -> Int {
+        Int(stagedDays.reduce(0) { $0 + (matching($1.key) ? $1.value : 0) })
+    }
+
+    /// Staged rows per day.
+    private var stagedDays: [PendingDay: Int64] {
+        guard let l = lastDay else { return dayRows }
+        var all = dayRows
+        all[l, default: 0] += lastDayRows
+        return all
     }
 
     /// Whether most of the rows `moved` were stored already and unchanged (nil when none were staged).
@@ -88,33 +114,32 @@ struct StagedReadings {
         return (Int64(rows) - written) * 2 > Int64(rows)
     }
 
-    /// Moves the rows inside the caller's transaction; `direct` allows the straight copy. Returns what
-    /// moved and the days whose rows it inserted or changed.
-    func flush(_ db: PGConnection, direct: Bool) throws -> (moved: [Moved], changedDays: Set<PendingDay>) {
-        guard !isEmpty else { return ([], []) }
-        if direct, later.isEmpty {
-            try db.execute("SAVEPOINT hp_direct")
-            do {
-                try db.copy(into: table.name, columns: table.columns, rows: buffer.bytes)
-                try db.execute("RELEASE SAVEPOINT hp_direct")
-                return (groups.map { Moved(subject: $0.key.subject.text, importID: $0.key.importID, fresh: $0.value, changed: $0.value) }, days)
-            } catch let e as PGError where e.sqlState == "23505" {  // unique_violation: a key is stored already
-                try db.execute("ROLLBACK TO SAVEPOINT hp_direct")
-            }
+    /// Moves the rows inside the caller's transaction; `direct` allows the straight copy.
+    func flush(_ db: PGConnection, direct: Bool) throws -> Flushed {
+        guard !isEmpty else { return Flushed() }
+        let staged = stagedDays
+        if direct, later.isEmpty, try db.newKeys({ try db.copy(into: table.name, columns: table.columns, rows: buffer.bytes) }) {
+            let moved = groups.map { Moved(subject: $0.key.subject.text, importID: $0.key.importID, fresh: $0.value, changed: $0.value) }
+            return Flushed(moved: moved, changed: Set(staged.keys))
         }
         if !buffer.isEmpty { try db.copy(into: table.stage, columns: table.columns, rows: buffer.bytes) }
         if !later.isEmpty { try db.copy(into: table.stage, columns: table.copyColumns, rows: later.bytes) }
-        var moved: [Moved] = [], changedDays = Set<PendingDay>()
+        var out = Flushed(), inserted: [PendingDay: Int64] = [:]
+        let symbols = Dictionary(subjects.map { ($0.text, $0) }, uniquingKeysWith: { a, _ in a })
         for g in 0...lastGeneration {
             let rows = try db.query(table.upsert(generation: lastGeneration == 0 ? nil : g, skipStored: skipStored))
             for r in 0..<rows.count {
                 let m = Moved(subject: rows.text(r, 0) ?? "", importID: rows.text(r, 1).flatMap { Int64($0) },
                               fresh: rows.int(r, 2), changed: rows.int(r, 3))
-                moved.append(m)
-                if m.changed > 0 { changedDays.insert(PendingDay(subject: m.subject, day: rows.isNull(r, 4) ? nil : rows.int(r, 4))) }
+                out.moved.append(m)
+                let day = PendingDay(subject: symbols[m.subject] ?? Symbol(m.subject), day: rows.isNull(r, 4) ? nil : rows.int(r, 4))
+                inserted[day, default: 0] += m.fresh
+                if m.changed > 0 { out.changed.insert(day) }
             }
         }
+        // Rows left out as stored (`skipStored`) or written over by a later generation were not new.
+        for (day, n) in staged where inserted[day, default: 0] != n { out.contested.insert(day) }
         try db.execute("TRUNCATE \(table.stage)")
-        return (moved, changedDays)
+        return out
     }
 }

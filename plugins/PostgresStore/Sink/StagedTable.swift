@@ -24,11 +24,16 @@ struct StagedTable {
         duplicates = false
     }
 
-    /// COPYs the rows into the stage and moves them.
-    func flush(_ db: PGConnection) throws {
+    /// COPYs the rows into the stage, runs `replacing` (a delete of rows they replace whole) and moves
+    /// them. `newKeys`: their keys are most likely not stored (an import's rows of fresh days), so a
+    /// plain INSERT — half the upsert's cost — is tried first, undone should a key be there.
+    func flush(_ db: PGConnection, replacing: String? = nil, newKeys: Bool = false) throws {
         guard !buffer.isEmpty else { return }
         try db.copy(into: table.stage, columns: table.copyColumns, rows: buffer.bytes)
-        try db.query(table.upsert(lastOfEachKey: duplicates))
+        if let replacing { try db.execute(replacing) }
+        if try !newKeys || !db.newKeys({ try db.query(table.insert) }) {
+            try db.query(table.upsert(lastOfEachKey: duplicates))
+        }
         try db.execute("TRUNCATE \(table.stage)")
     }
 }
@@ -78,11 +83,15 @@ struct DerivedStages {
     var agp = StagedTable(.glucoseAGP)
     var forecasts = StagedTable(.forecasts)
     var alerts = StagedTable(.alerts)
+    /// The days of the staged daily rows and single-day sets: an import lists them pending with
+    /// them, until it settles those still fresh.
+    private(set) var days: Set<StagedReadings.PendingDay> = []
 
     var rows: Int { daily.buffer.rows + bands.buffer.rows + metrics.buffer.rows + agp.buffer.rows + forecasts.buffer.rows + alerts.buffer.rows }
 
     mutating func add(_ d: DailySummary) {
         let day = CivilDate.isoDate(fromDays: d.day)
+        days.insert(StagedReadings.PendingDay(subject: d.subject, day: d.day))
         daily.buffer.daily(d, day: day)
         daily.endRow(subject: d.subject)
         for share in d.bandPercents {
@@ -94,6 +103,7 @@ struct DerivedStages {
 
     mutating func add(_ m: MetricSet) {
         let from = CivilDate.isoDate(fromDays: m.firstDay), to = CivilDate.isoDate(fromDays: m.lastDay)
+        if m.firstDay == m.lastDay { days.insert(StagedReadings.PendingDay(subject: m.subject, day: m.firstDay)) }
         for v in m.values where v.value.isFinite {
             metrics.buffer.text(m.subject); metrics.buffer.text(m.metric); metrics.buffer.text(from); metrics.buffer.text(to)
             metrics.buffer.text(v.name); metrics.buffer.double(v.value); metrics.buffer.text(m.unit)
@@ -117,30 +127,24 @@ struct DerivedStages {
         alerts.endRow(subject: a.subject)
     }
 
-    /// Moves everything staged. A day's band shares and a period's AGP are replaced whole, as SQLite does.
-    mutating func flush(_ db: PGConnection) throws {
-        if !daily.isEmpty {
-            try db.copy(into: daily.table.stage, columns: daily.table.copyColumns, rows: daily.buffer.bytes)
-            try db.execute("""
+    /// Moves everything staged (`newKeys`: see `StagedTable.flush`). A day's band shares and a
+    /// period's AGP are replaced whole, as SQLite does.
+    mutating func flush(_ db: PGConnection, newKeys: Bool = false) throws {
+        let replacing = [
+            daily.table.name: """
                 DELETE FROM daily_bands b USING (SELECT DISTINCT subject, day, metric FROM \(daily.table.stage)) s
                  WHERE b.subject = s.subject AND b.day = s.day AND b.metric = s.metric
-                """)
-            try db.query(daily.table.upsert(lastOfEachKey: true))
-            try db.execute("TRUNCATE \(daily.table.stage)")
-        }
-        if !agp.isEmpty {
-            try db.copy(into: agp.table.stage, columns: agp.table.copyColumns, rows: agp.buffer.bytes)
-            try db.execute("""
+                """,
+            agp.table.name: """
                 DELETE FROM glucose_agp a USING (SELECT DISTINCT subject, metric, period_start, period_end FROM \(agp.table.stage)) s
                  WHERE a.subject = s.subject AND a.metric = s.metric AND a.period_start = s.period_start AND a.period_end = s.period_end
-                """)
-            try db.query(agp.table.upsert(lastOfEachKey: true))
-            try db.execute("TRUNCATE \(agp.table.stage)")
-        }
-        for var t in [bands, metrics, forecasts, alerts] {
+                """,
+        ]
+        for var t in [daily, agp, bands, metrics, forecasts, alerts] {
             t.duplicates = true
-            try t.flush(db)
+            try t.flush(db, replacing: replacing[t.table.name], newKeys: newKeys)
         }
         daily.reset(); bands.reset(); metrics.reset(); agp.reset(); forecasts.reset(); alerts.reset()
+        days.removeAll()
     }
 }
