@@ -9,7 +9,8 @@
 /// Freshness only shrinks as a run goes on, so rows staged for a day that looked fresh
 /// (`mayBeFresh`) are exact if the day is still fresh when the run completes; every other day is
 /// left pending for the refresh. Steps that read across midnight or whole histories (resample,
-/// predict, alerts, period sets) never derive from the stream (`DerivationSettings.streamDerives`).
+/// predict, alerts, period sets) are never trusted from a stream (`StoreDerivation.prepare`), so a
+/// store keeping them derives nothing from it (`DerivationSettings.streamDerives`).
 public struct DayFreshness: Sendable {
     public struct Key: Hashable, Sendable {
         public var subject: Symbol
