@@ -21,29 +21,22 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
-import time
 from datetime import datetime, timedelta
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bench_incremental import cut, last_timestamp  # noqa: E402
-from measure import SHARED, WORK, arguments, build_floors, build_healthpipe, fresh  # noqa: E402
+from measure import SHARED, WORK, arguments, build_floors, build_healthpipe, fresh, measure  # noqa: E402
 
 ZONE = "America/Los_Angeles"   # the generators' zone
 START = "2023-01-01T00:02:47"  # the Apple generator's first day; the CGM export starts with it
 
 
 def run(cmd):
-    """(wall s, CPU s, peak RSS MiB) of one command, which must succeed."""
-    with tempfile.TemporaryFile() as err:
-        t = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(p.pid, 0)
-        wall = time.perf_counter() - t
-        if os.waitstatus_to_exitcode(status) != 0:
-            err.seek(0)
-            sys.exit(f"failed: {' '.join(cmd)}\n{err.read().decode(errors='replace')[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
+    """(wall s, CPU s, peak RSS MiB) of one command (`measure`), which must succeed."""
+    r = measure(cmd)
+    if r[2] != 0:
+        sys.exit(f"failed ({r[2]}): {' '.join(cmd)}")
+    return r[0], r.cpu, r[1]
 
 
 def inputs(apple, cgm):

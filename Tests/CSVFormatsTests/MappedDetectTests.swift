@@ -20,7 +20,7 @@ import Testing
 
     static func score(_ adapter: String, _ relative: String) throws -> Int {
         let c = try MappedSupport.bundled(adapter)
-        let sniff = try FileSniff.read(path: try MappedSupport.sharedFile(relative))
+        let sniff = try FileSniff.read(path: try MappedSupport.repositoryFile(relative))
         return c.detect!(sniff)
     }
 

@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func aFileOfAnotherFormatIsRefusedWhole() throws {
-        let clarity = try MappedSupport.sharedFile("samples/dexcom-clarity/cgmquantify_test_file.csv")
+        let clarity = try MappedSupport.repositoryFile("samples/dexcom-clarity/cgmquantify_test_file.csv")
         #expect(throws: InputError.self) { _ = try MappedSupport.run(try MappedSupport.bundled("simglucose"), path: clarity) }
         #expect(throws: InputError.self) {
             _ = try MappedSupport.run(try MappedSupport.bundled("nightscout-exporter-cgm"), path: clarity, timezone: "UTC")

@@ -6,7 +6,7 @@ import Testing
 /// The bundled adapters on the real files, with counts established independently (awk/python).
 @Suite struct MappedImportTests {
     @Test func simglucoseImportsEveryRow() throws {
-        let path = try MappedSupport.sharedFile("reference/simglucose/all.csv")
+        let path = try MappedSupport.repositoryFile("reference/simglucose/all.csv")
         let out = try MappedSupport.run(try MappedSupport.bundled("simglucose"), path: path)
 
         #expect(out.measurements.count == 40_320)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func runZoneOverridesTheAdapterDefault() throws {
-        let path = try MappedSupport.sharedFile("reference/simglucose/all.csv")
+        let path = try MappedSupport.repositoryFile("reference/simglucose/all.csv")
         let c = try MappedSupport.bundled("simglucose")
         let ny = try MappedSupport.run(c, path: path, timezone: "America/New_York")
         #expect(ny.measurements[0].start == MappedSupport.utc(2024, 1, 1, 5))
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func nightscoutExporterCGMSection() throws {
-        let path = try MappedSupport.sharedFile("samples/nightscout/cgm_format_nightscout-data-with-treatments.csv")
+        let path = try MappedSupport.repositoryFile("samples/nightscout/cgm_format_nightscout-data-with-treatments.csv")
         let c = try MappedSupport.bundled("nightscout-exporter-cgm")
         let out = try MappedSupport.run(c, path: path, timezone: "America/New_York")
         #expect(out.measurements.count == 100)  // the CGM section; treatments are not read

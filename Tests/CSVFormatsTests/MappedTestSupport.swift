@@ -23,7 +23,7 @@ enum MappedSupport {
 
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
     /// `reference/…` from Tests/Fixtures, `samples/…` from the repository's samples folder.
-    static func sharedFile(_ relative: String) throws -> String {
+    static func repositoryFile(_ relative: String) throws -> String {
         let url = relative.hasPrefix("samples/") ? packageRoot.appendingPathComponent(relative)
             : fixturesRoot.appendingPathComponent(relative)
         guard FileManager.default.fileExists(atPath: url.path) else {

@@ -3,11 +3,11 @@ import HealthPipeCore
 
 /// The reference files (Tests/Fixtures/reference, see its PROVENANCE.md), read for the tests.
 enum MetricsReferenceData {
-    static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/reference")
 
     static func lines(_ relative: String) throws -> [Substring] {
-        let url = shared.appendingPathComponent(relative)
+        let url = root.appendingPathComponent(relative)
         guard FileManager.default.fileExists(atPath: url.path) else { throw MissingFixture(path: url.path) }
         let text = try String(contentsOf: url, encoding: .utf8)
         return text.split(separator: "\n").dropFirst().map { $0 }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthPipeCore
 
 /// What a parsed JSON value is.
 enum JSONKind: UInt8 {
@@ -110,7 +111,7 @@ final class JSONDocument {
 
     func number(node n: Int) -> Double? {
         switch nodes[n].kind {
-        case .number, .string: return JSONScalars.double(valueBytes(n))
+        case .number, .string: return DecimalText.double(valueBytes(n))
         default: return nil
         }
     }

@@ -3,9 +3,6 @@ import HealthPipeCore
 
 /// Scalars read straight from a value's bytes: numbers, epoch and ISO 8601 times, decoded strings.
 enum JSONScalars {
-    /// A JSON number (or a string holding one): Core's `DecimalText`.
-    static func double(_ b: UnsafeRawBufferPointer) -> Double? { DecimalText.double(b) }
-
     /// Milliseconds since the epoch from a number or a string holding one, as uploaders write it:
     /// digits (`1557405318571`), a fraction (`1778284500105.5488`, dropped), an exponent
     /// (`1.557405318571e+12`, the 600-series Android uploader's mongoexport). The scale is decided
@@ -28,7 +25,7 @@ enum JSONScalars {
         var i = 0, v: Int64 = 0
         while i < b.count, (b[i] &- 0x30) <= 9, i < 18 { v = v * 10 + Int64(b[i] &- 0x30); i += 1 }
         if i > 0, i == b.count { return Double(v) }
-        return double(b)
+        return DecimalText.double(b)
     }
 
     /// An ISO 8601 / RFC 3339 date-time: `2026-04-05T20:30:29.000Z`, `2014-07-19T10:49:15-07:00`,
