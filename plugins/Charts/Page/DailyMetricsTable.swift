@@ -37,7 +37,7 @@ public struct DailyMetricsTable: Sendable {
         m.raw("<div class=\"table-wrap\"><table class=\"metrics-table\"><thead><tr><th scope=\"col\">Day</th>")
         for c in cols {
             m.raw("<th scope=\"col\">")
-            m.escaped(c.metric.replacingOccurrences(of: "_", with: " ") + (c.unit.isEmpty ? "" : " (" + c.unit + ")"))
+            m.escaped(c.metric.replacingOccurrences(of: "_", with: " ") + (c.unit.isEmpty ? "" : " (" + CanonicalUnits.shown(c.unit) + ")"))
             m.raw("</th>")
         }
         m.raw("</tr></thead><tbody>")
