@@ -260,7 +260,7 @@ import Testing
                 expectNoTextOverlaps(m, width, db.lastPathComponent)
             }
         }
-        #expect(try String(contentsOf: try page(apple), encoding: .utf8).contains("heart rate (count/min)"))
+        #expect(try String(contentsOf: try page(apple), encoding: .utf8).contains("heart rate (/min)"))
         // A database with nothing of the person: a clear reason, exit 1.
         let empty = dir.appendingPathComponent("empty.sqlite")
         #expect(try E2E.run(["add", "insulin", "1", "--db", empty.path, "--at", "2024-01-01 08:00", "--timezone", "UTC"]).code == 0)
