@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Only plugins link the C libraries; HealthPipeCore knows no file format and links none.
@@ -16,6 +16,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        // `healthpipe serve` (docs/serve.md): the HTTP server, and SHA-1 for Nightscout's api-secret.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries (Debian: libcsv-dev, libxml2-dev, libsqlite3-dev).
@@ -70,7 +75,16 @@ let package = Package(
                 dependencies: ["BuiltinPlugins", "HealthPipeStore", "CSVFormats", "HealthPipeAnalytics", "Charts", "HealthLog", "PostgresStore", "Yams",
                                .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/HealthPipeCLI"),
-        .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI"], path: "Sources/healthpipe"),
+        // `healthpipe serve`: the app and a Nightscout-compatible API over a store (docs/serve.md).
+        .target(name: "HealthPipeServe",
+                dependencies: ["HealthPipeCLI", "HealthPipeStore", "Charts", "HealthLog", "JSONFormats", "HealthPipeCore",
+                               .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "Crypto", package: "swift-crypto"),
+                               .product(name: "HTTPTypes", package: "swift-http-types"),
+                               .product(name: "NIOPosix", package: "swift-nio")],
+                path: "Sources/HealthPipeServe"),
+        .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI", "HealthPipeServe", .product(name: "ArgumentParser", package: "swift-argument-parser")], path: "Sources/healthpipe"),
 
         // Fuzzing entry points (docs/reliability.md): replayed by FuzzReplayTests, run by scripts/fuzz.sh.
         .target(name: "FuzzTargets", dependencies: ["BuiltinPlugins", "CSVFormats", "JSONFormats", "SerialIMU", "HealthPipeCore", "Yams"],
@@ -95,6 +109,8 @@ let package = Package(
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "BuiltinPlugins"]),
         // Every detectable source reads its fixtures alike by path, stdin, pipe and byte by byte (SourceVerifier).
         .testTarget(name: "SourceContractTests", dependencies: ["BuiltinPlugins", "HealthPipeTestSupport"], exclude: ["Fixtures"]),
+        // `healthpipe serve` as a process, through real HTTP clients (docs/serve.md).
+        .testTarget(name: "ServeTests", dependencies: ["HealthPipeServe", "healthpipe"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "HealthPipeStore", "HealthPipeTestSupport",
                                                    "CSQLite", "healthpipe",
                                                    "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),

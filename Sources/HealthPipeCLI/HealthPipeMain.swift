@@ -4,38 +4,47 @@ import HealthPipeCore
 
 /// `healthpipe`: import health exports, run pipelines, inspect plugins.
 public struct HealthPipeMain: ParsableCommand {
-    public static let configuration = CommandConfiguration(
-        commandName: "healthpipe",
-        abstract: "Import wearable and CGM exports, compute daily views, write SQLite and JSON.",
-        discussion: """
-        Exit codes: 0 ok, 1 failed or interrupted, 2 configuration error, 3 finished with quarantined rows.
-        """,
-        version: "0.1.0",
-        subcommands: [ImportCommand.self, RunCommand.self, ValidateCommand.self, PluginsCommand.self,
-                      MetricsCommand.self, EvaluateCommand.self, ReaggregateCommand.self, StreamCommand.self,
-                      HistoryCommand.self, ChartCommand.self, PageCommand.self,
-                      // The personal health log (seed 004, seeds 000/002): docs/reports.md.
-                      ReportsCommand.self, AddCommand.self, EpisodeCommand.self, EntriesCommand.self, AlertsCommand.self,
-                      DaysCommand.self, FavouriteCommand.self,
-                      // A YAML adapter drafted from an unknown CSV (docs/adapters.md).
-                      AdaptersCommand.self])
+    public static let configuration = rootConfiguration(adding: [])
+
+    /// The root's configuration with `extra` commands beside the CLI's own: the executable adds
+    /// `serve`, which lives in its own module (HealthPipeServe) because it needs the HTTP server.
+    public static func rootConfiguration(adding extra: [any ParsableCommand.Type]) -> CommandConfiguration {
+        CommandConfiguration(
+            commandName: "healthpipe",
+            abstract: "Import wearable and CGM exports, compute daily views, write SQLite and JSON.",
+            discussion: """
+            Exit codes: 0 ok, 1 failed or interrupted, 2 configuration error, 3 finished with quarantined rows.
+            """,
+            version: "0.1.0",
+            subcommands: [ImportCommand.self, RunCommand.self, ValidateCommand.self, PluginsCommand.self,
+                          MetricsCommand.self, EvaluateCommand.self, ReaggregateCommand.self, StreamCommand.self,
+                          HistoryCommand.self, ChartCommand.self, PageCommand.self,
+                          // The personal health log (seed 004, seeds 000/002): docs/reports.md.
+                          ReportsCommand.self, AddCommand.self, EpisodeCommand.self, EntriesCommand.self, AlertsCommand.self,
+                          DaysCommand.self, FavouriteCommand.self,
+                          // A YAML adapter drafted from an unknown CSV (docs/adapters.md).
+                          AdaptersCommand.self] + extra)
+    }
 
     public init() {}
 
     /// The CLI's own contract, in one place: a usage mistake exits 2 (argument-parser says 64), and
     /// what `print` buffered for standard output is flushed and checked before any exit, so a full
     /// disk or `> /dev/full` is exit 1 with the reason instead of a silent success.
-    public static func main() {
+    public static func main() { main(root: HealthPipeMain.self) }
+
+    /// Runs `root` (this command, or the executable's root with `serve` added).
+    public static func main<Root: ParsableCommand>(root: Root.Type) {
         let code: Int32
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             try ChartCommand.checkView(arguments)
-            var command = try parseAsRoot(ImportOperands.split(arguments))
+            var command = try root.parseAsRoot(ImportOperands.split(arguments))
             try command.run()
             code = 0
         } catch {
-            let exit = exitCode(for: error)
-            let message = fullMessage(for: error)
+            let exit = root.exitCode(for: error)
+            let message = root.fullMessage(for: error)
             if !message.isEmpty {
                 if exit == .success { print(message) } else { printError(message) }
             }

@@ -1,2 +1,10 @@
+import ArgumentParser
 import HealthPipeCLI
-HealthPipeMain.main()
+import HealthPipeServe
+
+/// The `healthpipe` command: the CLI's commands and `serve`.
+struct HealthPipeCommand: ParsableCommand {
+    static let configuration = HealthPipeMain.rootConfiguration(adding: [ServeCommand.self])
+}
+
+HealthPipeMain.main(root: HealthPipeCommand.self)

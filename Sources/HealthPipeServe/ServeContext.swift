@@ -1,0 +1,24 @@
+import Hummingbird
+
+/// Each request's context: Hummingbird's core storage plus what `AccessGuard` found the request
+/// may do. Routes read `role`; they never look at credentials themselves.
+public struct ServeContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// nil until `AccessGuard` has run, and for a request that may do nothing.
+    public var role: AccessRole?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    /// Uploads and forms are small; a larger body is refused (413) before it is read whole.
+    public var maxUploadSize: Int { ServeLimits.maxBodyBytes }
+}
+
+/// The server's limits, in one place (docs/serve.md, "Security model").
+public enum ServeLimits {
+    /// A day of 1-minute readings as Nightscout JSON is ~300 KB; uploaders send far less at a time.
+    public static let maxBodyBytes = 4 * 1024 * 1024
+    /// A connection that sends nothing for this long is closed (slow clients, idle keep-alives).
+    public static let idleSeconds: Int64 = 30
+}

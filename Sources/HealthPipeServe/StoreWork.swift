@@ -1,0 +1,27 @@
+import Foundation
+import NIOPosix
+
+/// Where the server's store work runs: the store's calls block (SQLite), so they never run on the
+/// event loops or Swift's cooperative threads (two on this machine). Reads share a pool of threads;
+/// writes — uploads and the app's forms — go one at a time through a thread of their own, in the
+/// order they came, so two requests never contend for SQLite's write lock inside this process.
+public enum StoreWork {
+    private static let readers: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(2, ProcessInfo.processInfo.activeProcessorCount))
+        pool.start()
+        return pool
+    }()
+    private static let writer: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }()
+
+    public static func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await readers.runIfActive(body)
+    }
+
+    public static func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await writer.runIfActive(body)
+    }
+}
