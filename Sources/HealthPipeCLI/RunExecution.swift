@@ -35,10 +35,8 @@ enum RunExecution {
             try configure(graph)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
         StopRequest.installHandlers()
-        var report = GraphRunner(showProgress: showProgress && isatty(2) != 0).run(graph)
-        if report.outcome == .completed {
-            StoreDerivation.refreshAfter(graph, into: &report, registry: registry, run: settings, quarantine: defaultQuarantine)
-        }
+        var report = run(graph, registry: registry, settings: settings, quarantine: defaultQuarantine,
+                         showProgress: showProgress && isatty(2) != 0)
         // The report is an output like any other: one that cannot be written (a full disk) fails
         // the run, and the summary says so instead of "completed".
         if let reportPath {
@@ -58,5 +56,16 @@ enum RunExecution {
             printError("interrupted: committed data is consistent; run the same command again to complete it")
         }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+
+    /// Runs a prepared graph and, when it completed, brings the derived rows of every store it wrote
+    /// up to date: what every run does, `import` and the server's uploads alike. Prints nothing.
+    static func run(_ graph: PipelineGraph, registry: ComponentRegistry, settings: RunSettings, quarantine: String,
+                    showProgress: Bool = false) -> RunReport {
+        var report = GraphRunner(showProgress: showProgress).run(graph)
+        if report.outcome == .completed {
+            StoreDerivation.refreshAfter(graph, into: &report, registry: registry, run: settings, quarantine: quarantine)
+        }
+        return report
     }
 }

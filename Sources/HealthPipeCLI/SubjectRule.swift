@@ -18,12 +18,16 @@ enum SubjectRule {
     static func resolve(_ explicit: String?, store: HealthStore, label: String) throws -> String {
         if let explicit { return explicit }
         guard let subjects = try? store.allSubjects() else { return newStore }  // not a store: the command says so
-        switch subjects.count {
-        case 0: return newStore
-        case 1: return subjects[0]
-        default:
-            let names = subjects.prefix(10).joined(separator: ", ") + (subjects.count > 10 ? ", … (\(subjects.count) in all)" : "")
-            throw usage("\(label): the database holds several subjects (\(names)): choose one with --subject")
-        }
+        if let implied = implied(by: subjects) { return implied }
+        throw usage("\(label): the database holds several subjects (\(listed(subjects))): choose one with --subject")
+    }
+
+    /// The subject a store's subjects imply: its only one, `default` for none, nil for several.
+    static func implied(by subjects: [String]) -> String? {
+        subjects.count <= 1 ? subjects.first ?? newStore : nil
+    }
+
+    static func listed(_ subjects: [String]) -> String {
+        subjects.prefix(10).joined(separator: ", ") + (subjects.count > 10 ? ", … (\(subjects.count) in all)" : "")
     }
 }
