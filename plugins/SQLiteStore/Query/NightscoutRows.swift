@@ -1,0 +1,86 @@
+import HealthPipeCore
+
+/// The stored rows behind `healthpipe serve`'s Nightscout API, newest first as Nightscout returns
+/// them: readings of one metric (each source read backwards along its key, then merged, so a
+/// `count=1` costs a seek per source, never a scan) and events (along `events_by_time`). Rows come
+/// back as stored — metadata and the device's attributes as JSON text — for the server to shape.
+public final class NightscoutRows {
+    private let chart: ChartQueries
+
+    /// Opens an existing database read-only (`ChartQueries`' checks: a missing file is an error).
+    public init(path: String) throws { chart = try ChartQueries(path: path) }
+
+    public struct Row: Sendable {
+        /// The metric of a reading, the kind of an event.
+        public var kind: String
+        public var subtype = ""
+        public var source: String
+        public var start: Int64, end: Int64
+        public var utcOffset: Int32
+        public var value: Double?
+        public var carbs: Double?, protein: Double?, fat: Double?, insulin: Double?
+        public var note: String?
+        public var metadata: String?
+        /// The device's `attributes` (readings only).
+        public var device: String?
+    }
+
+    /// Which readings: those a Nightscout treatment left (their metadata holds its `eventType`: a BG
+    /// Check, a temp basal) or the others (entries, device status).
+    public enum Origin: Sendable { case treatment, notTreatment }
+
+    /// Readings of `metric` with `fromUTC <= start < toUTC`, newest first, at most `limit`.
+    public func readings(subject: String, metric: String, fromUTC: Int64, toUTC: Int64, limit: Int, origin: Origin) throws -> [Row] {
+        let filter = origin == .treatment ? "instr(m.metadata, '\"eventType\"') > 0"
+                                          : "(m.metadata IS NULL OR instr(m.metadata, '\"eventType\"') = 0)"
+        let s = try chart.db.prepare("""
+            SELECT m.start, m."end", m.utc_offset, m.value, m.metadata, d.attributes FROM measurements m
+            LEFT JOIN devices d ON d.id = m.device_id
+            WHERE m.subject = ?1 AND m.metric = ?2 AND m.source = ?3 AND m.start >= ?4 AND m.start < ?5
+              AND (m.flags & \(RecordFlags.interpolated.rawValue)) = 0 AND \(filter)
+            ORDER BY m.start DESC LIMIT ?6
+            """)
+        var out: [Row] = []
+        for source in try chart.readingSources(subject: subject, metric: metric) {
+            s.reset()
+            try s.bindText(1, subject)
+            try s.bindText(2, metric)
+            try s.bindText(3, source)
+            try s.bindInt(4, fromUTC)
+            try s.bindInt(5, toUTC)
+            try s.bindInt(6, Int64(limit))
+            while try s.step() {
+                out.append(Row(kind: metric, source: source, start: s.int(0), end: s.int(1), utcOffset: Int32(truncatingIfNeeded: s.int(2)),
+                               value: s.double(3), metadata: s.text(4), device: s.text(5)))
+            }
+        }
+        return Array(out.sorted { $0.start > $1.start }.prefix(limit))
+    }
+
+    /// Events with `fromUTC <= start < toUTC`, newest first, at most `limit`.
+    public func events(subject: String, fromUTC: Int64, toUTC: Int64, limit: Int) throws -> [Row] {
+        let s = try chart.db.prepare("""
+            SELECT kind, subtype, source, start, "end", utc_offset, carbs_g, protein_g, fat_g, insulin_u, note, metadata FROM events
+            WHERE subject = ?1 AND start >= ?2 AND start < ?3 ORDER BY start DESC LIMIT ?4
+            """)
+        try s.bindText(1, subject)
+        try s.bindInt(2, fromUTC)
+        try s.bindInt(3, toUTC)
+        try s.bindInt(4, Int64(limit))
+        func optional(_ c: Int32) -> Double? { s.isNull(c) ? nil : s.double(c) }
+        var out: [Row] = []
+        while try s.step() {
+            out.append(Row(kind: s.text(0) ?? "", subtype: s.text(1) ?? "", source: s.text(2) ?? "", start: s.int(3), end: s.int(4),
+                           utcOffset: Int32(truncatingIfNeeded: s.int(5)), carbs: optional(6), protein: optional(7), fat: optional(8),
+                           insulin: optional(9), note: s.text(10), metadata: s.text(11)))
+        }
+        return out
+    }
+
+    /// The subject's profile as a Nightscout profile left it (`attributes`), nil without one.
+    public func profile(subject: String) throws -> String? {
+        let s = try chart.db.prepare("SELECT attributes FROM subject_profiles WHERE subject = ?1 AND source = 'nightscout'")
+        try s.bindText(1, subject)
+        return try s.step() ? s.text(0) : nil
+    }
+}
