@@ -22,6 +22,7 @@ public struct HealthServer: Sendable {
         router.add(middleware: SecurityHeaders())
         router.add(middleware: AccessGuard(settings: settings, forms: forms))
         StatusRoutes(settings: settings).add(to: router)
+        NightscoutRoutes(settings: settings).add(to: router)
         return router
     }
 

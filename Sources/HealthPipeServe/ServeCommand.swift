@@ -39,6 +39,10 @@ struct ServeRun: ParsableCommand {
     var openReads = false
     @Option(name: .customLong("idle-timeout"), help: "Seconds before a silent connection is closed.")
     var idleTimeout: Int64 = ServeLimits.idleSeconds
+    @Option(help: "Whose data the Nightscout API reads and writes (default: the database's only subject, else 'default').")
+    var subject: String?
+    @Option(help: "IANA zone or offset for the local days of uploads that carry no offset of their own (as import's --timezone).")
+    var timezone: String?
     @OptionGroup var secret: SecretOptions
 
     func run() throws {
@@ -47,6 +51,11 @@ struct ServeRun: ParsableCommand {
         let path = ComponentBuilder.resolve(db, base: FileManager.default.currentDirectoryPath)
         var settings = ServeSettings(database: path, host: host, port: port, secret: try secret.load(), openReads: openReads)
         settings.idleSeconds = idleTimeout
+        settings.subject = subject
+        if let timezone {
+            guard ZoneResolver.timeZone(named: timezone) != nil else { throw ServeCommandFailure.configuration("--timezone \(timezone): unknown time zone") }
+            settings.timezone = timezone
+        }
         let server: HealthServer
         do { server = try HealthServer(settings: settings) } catch { throw ServeCommandFailure.configuration("\(error)") }
         let shownHost = host.contains(":") ? "[\(host)]" : host

@@ -10,6 +10,11 @@ public struct ServeSettings: Sendable {
     public var openReads: Bool
     /// Seconds a connection may stay silent before it is closed (slow clients, idle keep-alives).
     public var idleSeconds: Int64 = ServeLimits.idleSeconds
+    /// Whose data the Nightscout API reads and writes (`--subject`); nil: the store's only subject,
+    /// `default` for a new store (the import's rule).
+    public var subject: String?
+    /// Zone for the local days of uploaded documents that carry no offset (`--timezone`, as `import`).
+    public var timezone: String?
 
     public init(database: String, host: String = "127.0.0.1", port: Int = 8080, secret: APISecret? = nil, openReads: Bool = false) {
         self.database = database

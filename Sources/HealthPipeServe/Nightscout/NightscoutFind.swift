@@ -1,0 +1,117 @@
+import Foundation
+import Hummingbird
+import JSONFormats
+
+/// Nightscout's query language as clients send it (`lib/server/query.js`): `count`, and
+/// `find[FIELD]=v` / `find[FIELD][$gte|$gt|$lte|$lt|$eq|$ne]=v`. The collection's time fields
+/// (`date`, `dateString`, `sysTime`, `created_at`, `timestamp`, `mills`: epoch ms or ISO 8601) bound
+/// the stored rows read; every other condition is checked on the documents shaped for the answer.
+/// Without a time condition Nightscout reads the last 4 days (its `deltaAgo`), and so does this.
+struct NightscoutFind {
+    struct Condition {
+        var field: String
+        var op: String
+        var value: String
+    }
+
+    /// Stored rows with `fromUTC <= start < toUTC` (UTC seconds).
+    var fromUTC: Int64
+    var toUTC: Int64
+    var count: Int
+    var conditions: [Condition] = []
+
+    static let timeFields: Set<String> = ["date", "dateString", "sysTime", "created_at", "timestamp", "mills", "startDate"]
+    /// Nightscout's `deltaAgo` when a query names no time.
+    static let defaultWindowSeconds: Int64 = 4 * 86_400
+    /// No answer lists more documents than this, whatever `count` asks (Nightscout has no cap; a
+    /// year of 5-minute readings is 105,120).
+    static let maxCount = 200_000
+
+    init(_ request: Request, defaultCount: Int, now: Int64 = Int64(Date().timeIntervalSince1970)) throws {
+        var from: Int64?, to: Int64?
+        var count = defaultCount
+        var conditions: [Condition] = []
+        for (rawKey, rawValue) in request.uri.queryParameters {
+            let key = String(rawKey).removingPercentEncoding ?? String(rawKey)
+            // Some clients do not escape '+' in an offset (Nightscout reads a space back as '+').
+            let value = (String(rawValue).removingPercentEncoding ?? String(rawValue)).replacingOccurrences(of: " ", with: "+")
+            if key == "count" {
+                guard let n = Int(value), n >= 0 else { throw HTTPError(.badRequest, message: "count=\(value): a whole number") }
+                count = n == 0 ? Self.maxCount : min(n, Self.maxCount)  // MongoDB's limit(0): no limit
+                continue
+            }
+            guard let (field, op) = Self.findKey(key) else { continue }
+            guard Self.timeFields.contains(field) else {
+                conditions.append(Condition(field: field, op: op, value: value))
+                continue
+            }
+            guard let ms = NightscoutInstant.milliseconds(value) else {
+                throw HTTPError(.badRequest, message: "find[\(field)]: cannot read '\(value)' as a date (epoch milliseconds or ISO 8601)")
+            }
+            // Stored instants are whole seconds: second s stands for [s·1000, s·1000 + 999] ms.
+            switch op {
+            case "$gte": from = max(from ?? .min, Self.floorDiv(ms, 1000))
+            case "$gt": from = max(from ?? .min, Self.floorDiv(ms + 1, 1000))
+            case "$lte": to = min(to ?? .max, Self.floorDiv(ms, 1000) + 1)
+            case "$lt": to = min(to ?? .max, Self.floorDiv(ms - 1, 1000) + 1)
+            case "$eq": (from, to) = (Self.floorDiv(ms, 1000), Self.floorDiv(ms, 1000) + 1)
+            default: throw HTTPError(.badRequest, message: "find[\(field)][\(op)]: dates take $gte, $gt, $lte, $lt or $eq")
+            }
+        }
+        fromUTC = from ?? (to == nil ? now - Self.defaultWindowSeconds : .min)
+        toUTC = to ?? .max
+        self.count = count
+        self.conditions = conditions
+    }
+
+    /// `find[sgv][$gte]` → ("sgv", "$gte"); `find[type]` → ("type", "$eq").
+    private static func findKey(_ key: String) -> (String, String)? {
+        guard key.hasPrefix("find["), key.hasSuffix("]") else { return nil }
+        let parts = key.dropFirst(5).dropLast().components(separatedBy: "][")
+        switch parts.count {
+        case 1: return (parts[0], "$eq")
+        case 2: return (parts[0], parts[1])
+        default: return nil
+        }
+    }
+
+    private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+    /// Whether a document's `fields` meet every condition. Numbers compare as numbers; a value written
+    /// `/…/` is a regular expression (Nightscout's `parseRegEx` for eventType, notes, enteredBy).
+    func matches(_ field: (String) -> Any?) -> Bool {
+        conditions.allSatisfy { c in
+            let have = field(c.field)
+            switch c.op {
+            case "$eq": return Self.equal(have, c.value)
+            case "$ne": return !Self.equal(have, c.value)
+            case "$gte", "$gt", "$lte", "$lt":
+                guard let a = Self.number(have), let b = Double(c.value) else { return false }
+                switch c.op {
+                case "$gte": return a >= b
+                case "$gt": return a > b
+                case "$lte": return a <= b
+                default: return a < b
+                }
+            case "$exists": return (have != nil) == (c.value == "true" || c.value == "1")
+            default: return false
+            }
+        }
+    }
+
+    private static func number(_ v: Any?) -> Double? {
+        if let n = v as? NSNumber { return n.doubleValue }
+        return (v as? String).flatMap(Double.init)
+    }
+
+    private static func equal(_ have: Any?, _ wanted: String) -> Bool {
+        guard let have else { return false }
+        if let n = number(have), let w = Double(wanted) { return n == w }
+        let text = have as? String ?? "\(have)"
+        if wanted.count >= 2, wanted.hasPrefix("/"), wanted.hasSuffix("/"),
+           let regex = try? NSRegularExpression(pattern: String(wanted.dropFirst().dropLast())) {
+            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        return text == wanted
+    }
+}

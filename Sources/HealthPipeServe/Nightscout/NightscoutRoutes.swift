@@ -1,0 +1,126 @@
+import Foundation
+import HealthPipeCLI
+import HealthPipeCore
+import Hummingbird
+import SQLiteStore
+
+/// Nightscout's API v1 (`lib/api` of cgm-remote-monitor) over the store, the routes its uploaders
+/// and followers use. Reads need the read role, uploads the write role (`AccessGuard`, before any
+/// route runs). docs/serve.md lists the routes.
+struct NightscoutRoutes {
+    let settings: ServeSettings
+
+    func add(to router: Router<ServeContext>) {
+        let v1 = "/api/v1/"
+        for path in ["entries", "entries.json", "entries/sgv", "entries/sgv.json", "entries/mbg", "entries/mbg.json"] {
+            let type: String? = path.hasPrefix("entries/mbg") ? "mbg" : path.hasPrefix("entries/sgv") ? "sgv" : nil
+            router.get(RouterPath(v1 + path)) { request, _ in try await self.entries(request, type: type, defaultCount: 10) }
+        }
+        for path in ["entries/current", "entries/current.json"] {
+            router.get(RouterPath(v1 + path)) { request, _ in try await self.entries(request, type: "sgv", defaultCount: 1) }
+        }
+        for path in ["treatments", "treatments.json"] {
+            router.get(RouterPath(v1 + path)) { request, _ in try await self.treatments(request) }
+        }
+        for path in ["devicestatus", "devicestatus.json"] {
+            router.get(RouterPath(v1 + path)) { request, _ in try await self.deviceStatus(request) }
+        }
+        for path in ["profile", "profile.json", "profiles"] {
+            router.get(RouterPath(v1 + path)) { _, _ in try await self.profiles(current: false) }
+        }
+        router.get(RouterPath(v1 + "profile/current")) { _, _ in try await self.profiles(current: true) }
+        for (collection, paths) in [("entries", ["entries", "entries.json"]), ("treatments", ["treatments", "treatments.json"]),
+                                    ("devicestatus", ["devicestatus", "devicestatus.json"]), ("profile", ["profile", "profile.json"])] {
+            let upload = NightscoutUpload(settings: settings, collection: collection)
+            for path in paths {
+                router.post(RouterPath(v1 + path)) { request, context in try await upload.handle(request, context) }
+                // xDrip+ and Loop update treatments (and Loop its profile) with PUT: the import upserts alike.
+                router.put(RouterPath(v1 + path)) { request, context in try await upload.handle(request, context) }
+            }
+        }
+        router.get(RouterPath(v1 + "verifyauth")) { _, context in Self.verifyAuth(context) }
+        // Loop's "verify" button asks this with the secret; Nightscout answers it to admins only.
+        router.get(RouterPath(v1 + "experiments/test")) { _, context in
+            guard context.role == .write else { throw HTTPError(.unauthorized, message: "this test needs the api-secret or a write token") }
+            return JSONBody.response(["status": "ok"])
+        }
+    }
+
+    // MARK: Reads
+
+    private func entries(_ request: Request, type: String?, defaultCount: Int) async throws -> Response {
+        let find = try NightscoutFind(request, defaultCount: defaultCount)
+        let wanted = type ?? find.conditions.first { $0.field == "type" && $0.op == "$eq" }?.value
+        let limit = find.conditions.isEmpty ? find.count : NightscoutFind.maxCount
+        let found: [NightscoutEntry] = try await read { rows, subject in
+            var out: [NightscoutEntry] = []
+            for (t, metric) in NightscoutEntry.metrics where wanted == nil || wanted == t {
+                out += try rows.readings(subject: subject, metric: metric, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit, origin: .notTreatment)
+                    .map { NightscoutEntry(type: t, row: $0) }
+            }
+            return out
+        } ?? []
+        let chosen = found.sorted { $0.row.start > $1.row.start }.lazy.filter { e in find.matches { e.field($0) } }.prefix(find.count)
+        var w = JSONWriter(capacity: 64 + 256 * chosen.count)
+        w.beginArray()
+        for e in chosen { e.write(&w) }
+        w.endArray()
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: w.bytes)))
+    }
+
+    private func treatments(_ request: Request) async throws -> Response {
+        let find = try NightscoutFind(request, defaultCount: request.uri.query?.contains("find") == true ? 1000 : 100)
+        // Rows of one treatment merge, and conditions are checked on the merged documents: read more.
+        let limit = find.conditions.isEmpty ? min(NightscoutFind.maxCount, find.count * 3 + 10) : NightscoutFind.maxCount
+        let rows: [NightscoutRows.Row] = try await read { rows, subject in
+            var out = try rows.events(subject: subject, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit)
+            for metric in NightscoutTreatments.metrics {
+                out += try rows.readings(subject: subject, metric: metric, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit, origin: .treatment)
+            }
+            return out
+        } ?? []
+        let docs = NightscoutTreatments.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count)
+        return JSONBody.response(Array(docs))
+    }
+
+    private func deviceStatus(_ request: Request) async throws -> Response {
+        let find = try NightscoutFind(request, defaultCount: 10)
+        let limit = find.conditions.isEmpty ? min(NightscoutFind.maxCount, find.count * NightscoutDeviceStatus.metrics.count) : NightscoutFind.maxCount
+        let rows: [NightscoutRows.Row] = try await read { rows, subject in
+            try NightscoutDeviceStatus.metrics.flatMap {
+                try rows.readings(subject: subject, metric: $0, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit, origin: .notTreatment)
+            }
+        } ?? []
+        let docs = NightscoutDeviceStatus.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count)
+        return JSONBody.response(Array(docs))
+    }
+
+    private func profiles(current: Bool) async throws -> Response {
+        let doc = try await read { rows, subject in try rows.profile(subject: subject) }?.flatMap(NightscoutProfileDocument.document)
+        if current { return JSONBody.response(doc ?? NSNull()) }
+        return JSONBody.response(doc.map { [$0] } ?? [])
+    }
+
+    /// Runs a read on the store's reader threads; nil when there is no database yet (nothing uploaded).
+    private func read<T: Sendable>(_ body: @escaping @Sendable (NightscoutRows, String) throws -> T) async throws -> T? {
+        let settings = self.settings
+        do {
+            return try await StoreWork.read {
+                guard FileManager.default.fileExists(atPath: settings.database) else { return nil }
+                let subject = try UploadImport.subject(settings.subject, database: settings.database)
+                return try body(try NightscoutRows(path: settings.database), subject)
+            }
+        } catch let failure as UploadImport.Failure {
+            throw HTTPError(.conflict, message: failure.description)
+        }
+    }
+
+    /// `/api/v1/verifyauth`: what the credentials allow, as Nightscout answers it.
+    static func verifyAuth(_ context: ServeContext) -> Response {
+        let role = context.role
+        return JSONBody.response(["status": 200, "message": [
+            "canRead": role != nil, "canWrite": role == .write, "isAdmin": role == .write,
+            "message": role != nil ? "OK" : "UNAUTHORIZED", "rolefound": role != nil ? "FOUND" : "NOTFOUND", "permissions": "ROLE",
+        ] as [String: Any]])
+    }
+}
