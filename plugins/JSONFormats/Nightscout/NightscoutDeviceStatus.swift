@@ -16,12 +16,7 @@ extension NightscoutMapper {
         guard let at = time(doc, F.createdAt) ?? time(doc, F.mills) ?? time(doc, F.date) else {
             throw JSONFileRun.Reject("device status without created_at", at: doc.path(ofSlot: F.createdAt))
         }
-        let source: Symbol
-        if let b = doc.bytes(F.device), doc.kind(F.device) == .string, !b.isEmpty {
-            source = uploaders.value(b) { Symbol($0) }
-        } else {
-            source = nightscout
-        }
+        let source = uploaderName(doc, F.device) ?? nightscout
         let utcOffset = offset(doc, utc: at.utc, written: at.offset)
         let values: [(Symbol, Symbol, [Int])] = [
             (Self.insulinOnBoard, CanonicalUnits.insulinUnits, [F.openapsIOB, F.openapsIOBList, F.loopIOB, F.pumpIOB, F.pumpBolusIOB]),

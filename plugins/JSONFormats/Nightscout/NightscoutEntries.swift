@@ -62,6 +62,10 @@ extension NightscoutMapper {
     /// Source and device of an entry: the family its `device` names, else the `cgm` option, else `Nightscout`.
     private func cgmSource(_ doc: JSONDocument) -> (source: Symbol, device: Symbol) {
         let fallback = options.cgm ?? "Nightscout"
+        if doc.kind(NightscoutFields.device) == .escapedString, let name = doc.string(NightscoutFields.device), !name.isEmpty {
+            let family = CGMSource.family(of: name) ?? fallback  // escapes decoded (`\/`), uncached: rare
+            return (Symbol(family), CGMSource.device(family: family, model: CGMSource.model(of: name), serial: nil, uploader: name))
+        }
         guard let b = doc.bytes(NightscoutFields.device), doc.kind(NightscoutFields.device) == .string, !b.isEmpty else {
             return cgmDevices.value(UnsafeRawBufferPointer(start: nil, count: 0)) { _ in
                 (Symbol(fallback), options.cgm.map { CGMSource.device(family: $0, model: nil, serial: nil, uploader: nil) } ?? .empty)

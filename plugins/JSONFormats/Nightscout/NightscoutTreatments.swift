@@ -129,9 +129,17 @@ extension NightscoutMapper {
 
     /// The treatment's `enteredBy` (iAPS, loop://iPhone, xdrip…) as its source.
     private func enteredBy(_ doc: JSONDocument) -> Symbol {
-        guard let b = doc.bytes(NightscoutFields.enteredBy), doc.kind(NightscoutFields.enteredBy) == .string, !b.isEmpty else {
-            return nightscout
+        uploaderName(doc, NightscoutFields.enteredBy) ?? nightscout
+    }
+
+    /// An uploader's name (`enteredBy`, a status's `device`), cached by its bytes; escapes decoded
+    /// (`loop:\/\/iPhone`: Apple's JSONSerialization and Java's org.json escape every '/').
+    func uploaderName(_ doc: JSONDocument, _ slot: Int) -> Symbol? {
+        guard let b = doc.bytes(slot), !b.isEmpty else { return nil }
+        switch doc.kind(slot) {
+        case .string: return uploaders.value(b) { Symbol($0) }
+        case .escapedString: return doc.string(slot).map { Symbol($0) }
+        default: return nil
         }
-        return uploaders.value(b) { Symbol($0) }
     }
 }
