@@ -14,9 +14,14 @@ struct NightscoutEntry {
     let direction: String?
     let device: String
 
-    init(type: String, row: NightscoutRows.Row) {
+    /// The change from the same source's reading before, in mg/dL, as uploaders send `delta`; 0 when
+    /// there is none within 15 minutes (clients such as py-nightscout need the field).
+    let delta: Double
+
+    init(type: String, row: NightscoutRows.Row, previous: NightscoutRows.Row?) {
         self.type = type
         self.row = row
+        if let previous, row.start - previous.start <= 15 * 60, let a = row.value, let b = previous.value { delta = a - b } else { delta = 0 }
         direction = Self.member("direction", of: row.metadata)
         device = Self.member("uploader", of: row.device) ?? row.source
     }
@@ -30,6 +35,7 @@ struct NightscoutEntry {
         case "type": return type
         case type: return value
         case "direction": return direction
+        case "delta": return delta
         case "device": return device
         case "_id": return id
         case "utcOffset": return Int(row.utcOffset / 60)
@@ -47,6 +53,7 @@ struct NightscoutEntry {
         w.field("dateString", iso)
         w.field("sysTime", iso)
         w.field("utcOffset", Int(row.utcOffset / 60))
+        w.field("delta", delta)
         w.field("direction", ifPresent: direction)
         w.field("device", device)
         w.endObject()

@@ -55,8 +55,18 @@ struct NightscoutRoutes {
         let found: [NightscoutEntry] = try await read { rows, subject in
             var out: [NightscoutEntry] = []
             for (t, metric) in NightscoutEntry.metrics where wanted == nil || wanted == t {
-                out += try rows.readings(subject: subject, metric: metric, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit, origin: .notTreatment)
-                    .map { NightscoutEntry(type: t, row: $0) }
+                let found = try rows.readings(subject: subject, metric: metric, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit, origin: .notTreatment)
+                // Each reading's delta needs the one before it, for the oldest too: one seek back per source.
+                var previous: [String: NightscoutRows.Row] = [:]
+                for source in Set(found.map(\.source)) {
+                    let oldest = found.last { $0.source == source }!
+                    previous[source] = try rows.readings(subject: subject, metric: metric, fromUTC: .min, toUTC: oldest.start, limit: 1,
+                                                         origin: .notTreatment, source: source).first
+                }
+                for row in found.reversed() {
+                    out.append(NightscoutEntry(type: t, row: row, previous: previous[row.source]))
+                    previous[row.source] = row
+                }
             }
             return out
         } ?? []

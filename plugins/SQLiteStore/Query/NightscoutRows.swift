@@ -29,8 +29,9 @@ public final class NightscoutRows {
     /// Check, a temp basal) or the others (entries, device status).
     public enum Origin: Sendable { case treatment, notTreatment }
 
-    /// Readings of `metric` with `fromUTC <= start < toUTC`, newest first, at most `limit`.
-    public func readings(subject: String, metric: String, fromUTC: Int64, toUTC: Int64, limit: Int, origin: Origin) throws -> [Row] {
+    /// Readings of `metric` (of one `source`, or all) with `fromUTC <= start < toUTC`, newest first, at most `limit`.
+    public func readings(subject: String, metric: String, fromUTC: Int64, toUTC: Int64, limit: Int, origin: Origin,
+                         source only: String? = nil) throws -> [Row] {
         let filter = origin == .treatment ? "instr(m.metadata, '\"eventType\"') > 0"
                                           : "(m.metadata IS NULL OR instr(m.metadata, '\"eventType\"') = 0)"
         let s = try chart.db.prepare("""
@@ -41,7 +42,7 @@ public final class NightscoutRows {
             ORDER BY m.start DESC LIMIT ?6
             """)
         var out: [Row] = []
-        for source in try chart.readingSources(subject: subject, metric: metric) {
+        for source in try only.map({ [$0] }) ?? chart.readingSources(subject: subject, metric: metric) {
             s.reset()
             try s.bindText(1, subject)
             try s.bindText(2, metric)
