@@ -18,6 +18,14 @@ if ! python3 -c "import fhirclient.models.observation" 2>/dev/null; then
     sleep $((attempt * 10))
   done
 fi
+# ServeTests read the Nightscout API back with the PyPI clients people use (Tests/ServeTests/python/read_back.py).
+if ! python3 -c "import py_nightscout, nightscout" 2>/dev/null; then
+  for attempt in 1 2 3; do
+    python3 -m pip install -q py-nightscout==1.3.3 python-nightscout==1.0.0 2>/dev/null \
+      || python3 -m pip install -q --break-system-packages py-nightscout==1.3.3 python-nightscout==1.0.0 && break
+    sleep $((attempt * 10))
+  done
+fi
 if ! python3 -c "import pyspark" 2>/dev/null; then
   for attempt in 1 2 3; do
     python3 -m pip install -q pyspark 2>/dev/null || python3 -m pip install -q --break-system-packages pyspark && break
