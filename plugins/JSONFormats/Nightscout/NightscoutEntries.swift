@@ -62,32 +62,28 @@ extension NightscoutMapper {
     /// Source and device of an entry: the family its `device` names, else the `cgm` option, else `Nightscout`.
     private func cgmSource(_ doc: JSONDocument) -> (source: Symbol, device: Symbol) {
         let fallback = options.cgm ?? "Nightscout"
-        if doc.kind(NightscoutFields.device) == .escapedString, let name = doc.string(NightscoutFields.device), !name.isEmpty {
-            let family = CGMSource.family(of: name) ?? fallback  // escapes decoded (`\/`), uncached: rare
-            return (Symbol(family), CGMSource.device(family: family, model: CGMSource.model(of: name), serial: nil, uploader: name))
-        }
-        guard let b = doc.bytes(NightscoutFields.device), doc.kind(NightscoutFields.device) == .string, !b.isEmpty else {
-            return cgmDevices.value(UnsafeRawBufferPointer(start: nil, count: 0)) { _ in
-                (Symbol(fallback), options.cgm.map { CGMSource.device(family: $0, model: nil, serial: nil, uploader: nil) } ?? .empty)
+        let named = doc.withText(NightscoutFields.device) { b in
+            b.isEmpty ? nil : cgmDevices.value(b) { name in
+                let family = CGMSource.family(of: name) ?? fallback
+                return (Symbol(family), CGMSource.device(family: family, model: CGMSource.model(of: name), serial: nil, uploader: name))
             }
         }
-        return cgmDevices.value(b) { name in
-            let family = CGMSource.family(of: name) ?? fallback
-            return (Symbol(family), CGMSource.device(family: family, model: CGMSource.model(of: name), serial: nil, uploader: name))
+        return (named ?? nil) ?? cgmDevices.value(UnsafeRawBufferPointer(start: nil, count: 0)) { _ in
+            (Symbol(fallback), options.cgm.map { CGMSource.device(family: $0, model: nil, serial: nil, uploader: nil) } ?? .empty)
         }
     }
 
     /// `{"direction":"Flat"}` (trend arrow), shared by every reading with that direction.
     private func directionJSON(_ doc: JSONDocument) -> String? {
-        guard let b = doc.bytes(NightscoutFields.direction), doc.kind(NightscoutFields.direction) == .string, !b.isEmpty else {
-            return nil
+        let json = doc.withText(NightscoutFields.direction) { b in
+            b.isEmpty ? nil : directions.value(b) { d in
+                var w = JSONWriter(capacity: 32)
+                w.beginObject()
+                w.key("direction"); w.string(d)
+                w.endObject()
+                return String(decoding: w.bytes, as: UTF8.self)
+            }
         }
-        return directions.value(b) { d in
-            var w = JSONWriter(capacity: 32)
-            w.beginObject()
-            w.key("direction"); w.string(d)
-            w.endObject()
-            return String(decoding: w.bytes, as: UTF8.self)
-        }
+        return json ?? nil
     }
 }

@@ -67,7 +67,12 @@ final class NightscoutMapper {
     func time(_ doc: JSONDocument, _ slot: Int) -> (utc: Int64, offset: Int32?)? {
         guard let b = doc.bytes(slot), let kind = doc.kind(slot) else { return nil }
         if kind == .number { return JSONScalars.epochMilliseconds(b).map { (CivilDate.floorDiv($0, 1000), nil) } }
-        guard kind == .string, b.count > 0 else { return nil }
+        return doc.withText(slot) { textTime($0) } ?? nil
+    }
+
+    /// `time` of a date text (digits, a Java date, ISO 8601).
+    private func textTime(_ b: UnsafeRawBufferPointer) -> (utc: Int64, offset: Int32?)? {
+        guard b.count > 0 else { return nil }
         if b.count < 19 || b[4] != UInt8(ascii: "-") {
             if let ms = JSONScalars.epochMilliseconds(b) { return (CivilDate.floorDiv(ms, 1000), nil) }
             guard let j = JSONScalars.javaDate(b), let offset = j.offset else { return nil }
@@ -87,7 +92,11 @@ final class NightscoutMapper {
     /// difference between its wall clock and `utc` when it names the zone only (`CEST`), whole
     /// quarter hours within ±16 h; nil when it shows none.
     func writtenOffset(_ doc: JSONDocument, _ slot: Int, utc: Int64) -> Int32? {
-        guard let b = doc.bytes(slot), doc.kind(slot) == .string, b.count >= 19 else { return nil }
+        doc.withText(slot) { writtenOffset(text: $0, utc: utc) } ?? nil
+    }
+
+    private func writtenOffset(text b: UnsafeRawBufferPointer, utc: Int64) -> Int32? {
+        guard b.count >= 19 else { return nil }
         if b[4] == UInt8(ascii: "-") { return JSONScalars.isoTime(b)?.offset }
         guard let j = JSONScalars.javaDate(b) else { return nil }
         if let o = j.offset { return o }

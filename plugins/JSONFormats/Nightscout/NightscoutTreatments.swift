@@ -135,11 +135,6 @@ extension NightscoutMapper {
     /// An uploader's name (`enteredBy`, a status's `device`), cached by its bytes; escapes decoded
     /// (`loop:\/\/iPhone`: Apple's JSONSerialization and Java's org.json escape every '/').
     func uploaderName(_ doc: JSONDocument, _ slot: Int) -> Symbol? {
-        guard let b = doc.bytes(slot), !b.isEmpty else { return nil }
-        switch doc.kind(slot) {
-        case .string: return uploaders.value(b) { Symbol($0) }
-        case .escapedString: return doc.string(slot).map { Symbol($0) }
-        default: return nil
-        }
+        doc.withText(slot) { b in b.isEmpty ? nil : uploaders.value(b) { Symbol($0) } } ?? nil
     }
 }

@@ -195,8 +195,9 @@ struct NDJSONRecordMapper {
     /// The record's own file and line when it carries them (a round trip keeps where a reading came
     /// from); else this input and its line.
     private mutating func provenance(_ doc: JSONDocument) -> Provenance {
-        guard let b = doc.bytes(F.file), doc.kind(F.file) == .string else { return Provenance(file: file, line: doc.line) }
-        let origin = provenanceFiles.value(b) { Symbol($0) }
+        guard let origin = doc.withText(F.file, { b in provenanceFiles.value(b) { Symbol($0) } }) else {
+            return Provenance(file: file, line: doc.line)
+        }
         let line = doc.number(F.line).flatMap { Int64(exactly: $0) } ?? 0
         return Provenance(file: origin, line: line)
     }

@@ -135,10 +135,22 @@ final class JSONDocument {
         return valueBytes(n).first == UInt8(ascii: "t")
     }
 
-    /// Compares a plain string value with a literal, without creating a String.
+    /// The text of a string value as UTF-8, escapes decoded — what every comparison, cache lookup
+    /// and date reading of a string must see: writers escape freely (Java's org.json and Apple's
+    /// JSONSerialization write `loop:\/\/iPhone`). A plain string is passed as the input's own bytes;
+    /// an escaped one is decoded for the call. nil when the value is absent or not a string.
+    @inline(__always) func withText<R>(_ slot: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        guard let n = node(slot) else { return nil }
+        switch nodes[n].kind {
+        case .string: return try body(valueBytes(n))
+        case .escapedString: return try JSONScalars.unescapedBytes(valueBytes(n)).withUnsafeBytes(body)
+        default: return nil
+        }
+    }
+
+    /// Compares a string value with a literal, without creating a String.
     func equals(_ slot: Int, _ literal: StaticString) -> Bool {
-        guard let b = bytes(slot), kind(slot) == .string else { return false }
-        return b.count == literal.utf8CodeUnitCount && memcmp(b.baseAddress!, literal.utf8Start, b.count) == 0
+        withText(slot) { b in b.count == literal.utf8CodeUnitCount && (b.count == 0 || memcmp(b.baseAddress!, literal.utf8Start, b.count) == 0) } ?? false
     }
 
     // MARK: Walking (cold paths: profiles, metadata)

@@ -101,6 +101,11 @@ enum JSONScalars {
 
     /// Decodes a string's escapes (`\n`, `\"`, `\u00e9`, surrogate pairs).
     static func unescape(_ b: UnsafeRawBufferPointer) -> String {
+        String(decoding: unescapedBytes(b), as: UTF8.self)
+    }
+
+    /// The UTF-8 a string's escaped bytes stand for.
+    static func unescapedBytes(_ b: UnsafeRawBufferPointer) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var i = 0
@@ -143,6 +148,6 @@ enum JSONScalars {
             default: out.append(e)
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 }

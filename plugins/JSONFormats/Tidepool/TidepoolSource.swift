@@ -46,10 +46,9 @@ final class TidepoolMapper {
 
     func map(_ doc: JSONDocument, _ out: inout RecordBatcher) throws {
         typealias F = TidepoolFields
-        guard let tb = doc.bytes(F.type), doc.kind(F.type) == .string else {
+        guard let type = doc.withText(F.type, { types.value($0) { $0 } }) else {
             throw JSONFileRun.Reject("not a Tidepool datum: no type", at: doc.path(ofSlot: F.type))
         }
-        let type = types.value(tb) { $0 }
         guard TidepoolFields.imported.contains(type) else {
             skipped[type, default: 0] += 1
             return
@@ -86,16 +85,14 @@ final class TidepoolMapper {
 
     /// Source and device of a datum: the CGM/meter family its `deviceId` names (`DexG6MobRec_…` → Dexcom), else the deviceId's maker part.
     func source(_ doc: JSONDocument) -> (source: Symbol, device: Symbol) {
-        guard let b = doc.bytes(TidepoolFields.deviceId), doc.kind(TidepoolFields.deviceId) == .string, !b.isEmpty else {
-            return (tidepool, .empty)
-        }
-        return devices.value(b) { id in
+        return doc.withText(TidepoolFields.deviceId) { b in
+            b.isEmpty ? (tidepool, .empty) : devices.value(b) { id in
             let serial = id.split(whereSeparator: { $0 == "_" || $0 == ":" || $0 == "-" }).dropFirst().last.map(String.init)
             if let family = CGMSource.family(of: id) {
                 return (Symbol(family), CGMSource.device(family: family, model: CGMSource.model(of: id), serial: serial, uploader: id))
             }
             return (Symbol(id), DeviceText.symbol([("id", id)]))
-        }
+        } } ?? (tidepool, .empty)
     }
 
     /// The datum's own fields, except those stored in columns.
