@@ -114,3 +114,20 @@ import Testing
         #expect(E2E.query(db, "SELECT source, metric, value, unit FROM measurements ORDER BY source, metric") == want11)
     }
 }
+
+/// API v3 treatments (AndroidAPS's NSClientV3: `date` in ms, `utcOffset` in minutes, `app`, a
+/// server's `identifier`/`srvModified`, no `enteredBy`): `app` names the source, the server's fields
+/// are not kept, and the same treatment under another identifier is the same row.
+@Suite struct NightscoutV3ImportTests {
+    @Test func v3TreatmentsTakeTheirSourceFromAppAndKeepNoServerFields() throws {
+        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite"), file = dir.appendingPathComponent("v3.json")
+        func treatment(_ identifier: String) -> String {
+            #"{"identifier":"\#(identifier)","srvModified":1709280001000,"srvCreated":1709280001000,"app":"AAPS","date":1709280000000,"utcOffset":60,"eventType":"Correction Bolus","insulin":1.5,"type":"SMB","isValid":true}"#
+        }
+        try Data(("[" + treatment("a1") + "," + treatment("b2") + "]").utf8).write(to: file)
+        let r = try E2E.run(["import", file.path, "--db", db.path, "--format", "nightscout"])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(E2E.query(db, "SELECT source, kind, subtype, start, utc_offset, insulin_u, metadata FROM events") == [
+            ["AAPS", "insulin", "bolus", "1709280000", "3600", "1.5", #"{"app":"AAPS","date":1709280000000,"eventType":"Correction Bolus","type":"SMB","isValid":true}"#]])
+    }
+}

@@ -7,7 +7,7 @@ enum NightscoutFields {
         // treatments
         "eventType", "created_at", "timestamp", "mills", "insulin", "carbs", "protein", "fat", "duration", "rate",
         "absolute", "percent", "notes", "enteredBy", "glucose", "glucoseType", "units", "enteredinsulin",
-        "targetTop", "targetBottom", "reason", "profile", "isAbsolute", "temp",
+        "targetTop", "targetBottom", "reason", "profile", "isAbsolute", "temp", "app",
         // profiles
         "store", "defaultProfile", "startDate",
         // device status
@@ -29,7 +29,7 @@ enum NightscoutFields {
     static let glucose = slot("glucose"), glucoseType = slot("glucoseType"), units = slot("units")
     static let enteredInsulin = slot("enteredinsulin"), targetTop = slot("targetTop"), targetBottom = slot("targetBottom")
     static let reason = slot("reason"), profile = slot("profile")
-    static let isAbsolute = slot("isAbsolute"), temp = slot("temp")
+    static let isAbsolute = slot("isAbsolute"), temp = slot("temp"), app = slot("app")
     static let store = slot("store"), defaultProfile = slot("defaultProfile"), startDate = slot("startDate")
     static let openaps = slot("openaps"), loop = slot("loop"), pump = slot("pump"), uploader = slot("uploader")
     static let uploaderBattery = slot("uploaderBattery")

@@ -7,11 +7,12 @@ import HealthPipeCore
 /// events named after the eventType. BG Check readings become blood_glucose measurements. Every
 /// treatment keeps its own fields (eventType, _id, enteredBy, nested uploader objects) as metadata.
 extension NightscoutMapper {
-    /// Fields stored in columns, and `_id`: uploaders post one treatment several times under new ids
-    /// (iAPS: 462 Sensor Starts at 19 instants), which must land as one unchanged row. The rest of a
+    /// Fields stored in columns, and `_id`/`identifier`: uploaders post one treatment several times
+    /// under new ids (iAPS: 462 Sensor Starts at 19 instants), which must land as one unchanged row;
+    /// nor are a Nightscout server's `srvCreated`/`srvModified` the treatment's. The rest of a
     /// treatment goes into its metadata.
-    static let treatmentColumns: Set<String> = ["_id", "created_at", "utcOffset", "insulin", "carbs", "protein", "fat", "notes",
-                                                "enteredBy"]
+    static let treatmentColumns: Set<String> = ["_id", "identifier", "srvCreated", "srvModified", "created_at", "utcOffset", "insulin",
+                                                "carbs", "protein", "fat", "notes", "enteredBy"]
 
     func treatment(_ doc: JSONDocument, _ out: inout RecordBatcher) throws {
         typealias F = NightscoutFields
@@ -127,9 +128,10 @@ extension NightscoutMapper {
         return v
     }
 
-    /// The treatment's `enteredBy` (iAPS, loop://iPhone, xdrip…) as its source.
+    /// The treatment's `enteredBy` (iAPS, loop://iPhone, xdrip…) as its source, else the `app` API v3
+    /// documents name their uploader with (AndroidAPS's NSClientV3 sends `app: "AAPS"`, no enteredBy).
     private func enteredBy(_ doc: JSONDocument) -> Symbol {
-        uploaderName(doc, NightscoutFields.enteredBy) ?? nightscout
+        uploaderName(doc, NightscoutFields.enteredBy) ?? uploaderName(doc, NightscoutFields.app) ?? nightscout
     }
 
     /// An uploader's name (`enteredBy`, a status's `device`), cached by its bytes; escapes decoded
