@@ -29,9 +29,10 @@ public final class NightscoutRows {
     /// Check, a temp basal) or the others (entries, device status).
     public enum Origin: Sendable { case treatment, notTreatment }
 
-    /// Readings of `metric` (of one `source`, or all) with `fromUTC <= start < toUTC`, newest first, at most `limit`.
+    /// Readings of `metric` (of one `source`, or all) with `fromUTC <= start < toUTC`, newest first
+    /// (oldest first with `oldestFirst`: API v3's `sort=date`), at most `limit`.
     public func readings(subject: String, metric: String, fromUTC: Int64, toUTC: Int64, limit: Int, origin: Origin,
-                         source only: String? = nil) throws -> [Row] {
+                         source only: String? = nil, oldestFirst: Bool = false) throws -> [Row] {
         let filter = origin == .treatment ? "instr(m.metadata, '\"eventType\"') > 0"
                                           : "(m.metadata IS NULL OR instr(m.metadata, '\"eventType\"') = 0)"
         let s = try chart.db.prepare("""
@@ -39,7 +40,7 @@ public final class NightscoutRows {
             LEFT JOIN devices d ON d.id = m.device_id
             WHERE m.subject = ?1 AND m.metric = ?2 AND m.source = ?3 AND m.start >= ?4 AND m.start < ?5
               AND (m.flags & \(RecordFlags.interpolated.rawValue)) = 0 AND \(filter)
-            ORDER BY m.start DESC LIMIT ?6
+            ORDER BY m.start \(oldestFirst ? "ASC" : "DESC") LIMIT ?6
             """)
         var out: [Row] = []
         for source in try only.map({ [$0] }) ?? chart.readingSources(subject: subject, metric: metric) {
@@ -55,14 +56,14 @@ public final class NightscoutRows {
                                value: s.double(3), metadata: s.text(4), device: s.text(5)))
             }
         }
-        return Array(out.sorted { $0.start > $1.start }.prefix(limit))
+        return Array(out.sorted { oldestFirst ? $0.start < $1.start : $0.start > $1.start }.prefix(limit))
     }
 
-    /// Events with `fromUTC <= start < toUTC`, newest first, at most `limit`.
-    public func events(subject: String, fromUTC: Int64, toUTC: Int64, limit: Int) throws -> [Row] {
+    /// Events with `fromUTC <= start < toUTC`, newest first (or oldest first), at most `limit`.
+    public func events(subject: String, fromUTC: Int64, toUTC: Int64, limit: Int, oldestFirst: Bool = false) throws -> [Row] {
         let s = try chart.db.prepare("""
             SELECT kind, subtype, source, start, "end", utc_offset, carbs_g, protein_g, fat_g, insulin_u, note, metadata FROM events
-            WHERE subject = ?1 AND start >= ?2 AND start < ?3 ORDER BY start DESC LIMIT ?4
+            WHERE subject = ?1 AND start >= ?2 AND start < ?3 ORDER BY start \(oldestFirst ? "ASC" : "DESC") LIMIT ?4
             """)
         try s.bindText(1, subject)
         try s.bindInt(2, fromUTC)
