@@ -61,6 +61,11 @@ public struct APISecret: Sendable {
         return nil
     }
 
+    /// A key for one purpose (the API v3 JWTs), derived from the secret: rotating it revokes what it signed.
+    func derivedKey(_ purpose: String) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: Data("healthpipe-\(purpose)".utf8), using: SymmetricKey(data: key)))
+    }
+
     private func digest(name: String, role: AccessRole) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data("healthpipe-token\u{0}\(role.rawValue)\u{0}\(name)".utf8), using: SymmetricKey(data: key))
         return mac.prefix(8).map { String(format: "%02x", $0) }.joined()

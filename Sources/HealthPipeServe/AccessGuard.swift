@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -33,7 +34,7 @@ struct AccessGuard: RouterMiddleware {
                 guard context.role != nil else { throw unauthorized(request, forWrite: true) }
                 context.role = .write
             }
-        } else if context.role == nil {
+        } else if context.role == nil, !request.uri.path.hasPrefix(AuthorizationRequestRoute.prefix) {
             throw unauthorized(request, forWrite: false)
         }
         return try await next(request, context)
@@ -55,7 +56,11 @@ struct AccessGuard: RouterMiddleware {
             guard secret.matchesHash(hash) else { throw HTTPError(.unauthorized, message: "api-secret does not match the server's secret") }
             return .write
         }
-        guard let role = token.flatMap(secret.role(ofToken:)) else { throw HTTPError(.unauthorized, message: "unknown token") }
+        // A token of ours, or an API v3 JWT made from one (expired or forged: a 401, which AndroidAPS renews it on).
+        let jwt = NightscoutJWT(secret: secret), now = Int64(Date().timeIntervalSince1970)
+        guard let role = token.flatMap({ secret.role(ofToken: $0) ?? jwt.verify($0, now: now)?.role }) else {
+            throw HTTPError(.unauthorized, message: "unknown token")
+        }
         return role
     }
 
