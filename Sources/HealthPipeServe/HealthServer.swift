@@ -23,6 +23,8 @@ public struct HealthServer: Sendable {
         router.add(middleware: AccessGuard(settings: settings, forms: forms))
         StatusRoutes(settings: settings).add(to: router)
         NightscoutRoutes(settings: settings).add(to: router)
+        AuthorizationRequestRoute(settings: settings).add(to: router)
+        NightscoutV3Routes(settings: settings).add(to: router)
         return router
     }
 
