@@ -30,7 +30,7 @@ public struct DailyMetricsTable: Sendable {
     }
 
     /// Newest day first, like the day table.
-    func render(_ m: inout Markup) {
+    package func render(_ m: inout Markup) {
         let cols = columns
         var byDay: [Int64: [String: Cell]] = [:]
         for c in cells { byDay[c.day, default: [:]][c.metric] = c }

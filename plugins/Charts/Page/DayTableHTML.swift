@@ -2,16 +2,23 @@ import HealthPipeCore
 
 /// The day table on the page: an HTML table whose rows carry their flags as classes, so the
 /// filters work with CSS alone (JavaScript off) and the page's script only mirrors them.
-struct DayTableHTML {
+package struct DayTableHTML {
     let table: DayTable
     let bands: ChartBands
-    /// Days that have a day view on the page (their date links to it: the seed's "View" button).
-    let viewable: Set<Int64>
+    /// Where a day's date links to (the seed's "View" button): its day view on the page, or in the
+    /// app; nil for a day without one.
+    let link: (Int64) -> String?
+
+    package init(table: DayTable, bands: ChartBands, link: @escaping (Int64) -> String?) {
+        self.table = table
+        self.bands = bands
+        self.link = link
+    }
 
     /// The "last N days" choices; each row gets a class `lN` when it falls within the last N days.
-    static let recentChoices = [7, 14, 30, 90]
+    package static let recentChoices = [7, 14, 30, 90]
 
-    func render(_ m: inout Markup) {
+    package func render(_ m: inout Markup) {
         let unit = table.unit
         m.raw("<form class=\"filters\" id=\"day-filters\" aria-controls=\"day-table\"><fieldset><legend>Show only days with</legend>")
         for f in DayTable.Flag.allCases {
@@ -39,8 +46,10 @@ struct DayTableHTML {
             for n in Self.recentChoices where age < Int64(n) { classes.append("l\(n)") }
             let iso = CivilDate.isoDate(fromDays: r.day)
             m.raw("<tr class=\"\(classes.joined(separator: " "))\" data-date=\"\(iso)\" data-age=\"\(age)\"><th scope=\"row\">")
-            if viewable.contains(r.day) {
-                m.raw("<a href=\"#day-\(iso)\" title=\"View this day\">")
+            if let href = link(r.day) {
+                m.raw("<a href=\"")
+                m.escaped(href)
+                m.raw("\" title=\"View this day\">")
                 m.escaped(Fmt.shortDate(r.day))
                 m.raw("</a>")
             } else {
@@ -71,7 +80,7 @@ struct DayTableHTML {
     }
 
     /// CSS that applies the filters with JavaScript off: a checked box hides the rows without its class.
-    static var filterCSS: String {
+    package static var filterCSS: String {
         var css = ""
         for f in DayTable.Flag.allCases.map(\.rawValue) + ["fav"] {
             css += "#days:has(#f-\(f):checked) tr.day-row:not(.\(f)){display:none}\n"

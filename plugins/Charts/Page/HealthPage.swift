@@ -133,13 +133,17 @@ public struct HealthPage {
         m.raw("</section>")
         m.raw("<section id=\"days\" class=\"card\"><h2>Days</h2><p class=\"lead\">Low, average and high glucose of each day with its hypo, hyper, exercise, stress and illness marks and favourites. Filter to find days; a date opens that day.</p>")
         periodNotice(&m)
-        DayTableHTML(table: table, bands: bands, viewable: Set(days.map(\.day))).render(&m)
+        let viewable = Set(days.map(\.day))
+        DayTableHTML(table: table, bands: bands, link: { viewable.contains($0) ? "#day-" + CivilDate.isoDate(fromDays: $0) : nil }).render(&m)
         m.raw("</section>")
     }
 
     /// Every period view says how much of the period has data, and warns when that is short of the
     /// consensus (14 days, CGM active 70 % of the time) — the numbers of the AGP's statistics.
-    func periodNotice(_ m: inout Markup) {
+    func periodNotice(_ m: inout Markup) { Self.periodNotice(&m, agp: agp) }
+
+    /// The notice of a period's AGP (the page's and the app's).
+    package static func periodNotice(_ m: inout Markup, agp: AGPView) {
         let s = agp.statistics
         let active = Fmt.fixed(s.activePercent ?? 0, 1) + "%"
         let facts = "<b data-stat=\"days-with-data\">\(s.daysWithData) of \(agp.days) days</b> have glucose readings · CGM active <b data-stat=\"active-percent\">\(active)</b> of the period"
@@ -162,25 +166,15 @@ public struct HealthPage {
         spanNote(&m)
         m.raw("<div class=\"dayviews\">")
         let onPage = Set(days.map(\.day))
+        let data = dataDays
+        let link: (Int64) -> String? = { day in onPage.contains(day) ? "#day-" + CivilDate.isoDate(fromDays: day) : nil }
+        let offTitle: (Int64, String) -> String = { day, rel in
+            guard data.contains(day) else { return "No readings, and not on this page" }
+            let end: Int64 = rel == "next" ? day + 13 : day
+            return "Not on this page; it has readings: " + Self.command(endingAt: end) + " --db …"
+        }
         for v in days {
-            let iso = CivilDate.isoDate(fromDays: v.day)
-            m.raw("<article class=\"dayview\(v.day == currentDay ? " current" : "")\" id=\"day-\(iso)\" data-date=\"\(iso)\"><nav class=\"daynav\">")
-            navLink(&m, day: v.navigation.previous, onPage: onPage, hasData: dataDays.contains(v.navigation.previous), rel: "prev",
-                    text: "‹ " + Fmt.shortDate(v.navigation.previous))
-            m.raw("<h3>")
-            m.escaped(Fmt.longDate(v.day))
-            m.raw("</h3>")
-            navLink(&m, day: v.navigation.next, onPage: onPage, hasData: dataDays.contains(v.navigation.next), rel: "next",
-                    text: Fmt.shortDate(v.navigation.next) + " ›")
-            m.raw("</nav>")
-            // Both layouts; the style sheet shows the one that fits the screen (a phone gets the compact
-            // chart at full text size and the side days as a strip under it).
-            m.raw("<div class=\"chart-scroll day-wide\">" + DaySVG(view: v, inPage: true).element() + "</div>")
-            m.raw("<div class=\"day-compact\">" + DaySVG(view: v, inPage: true, layout: .compact).element())
-            sideStrip(&m, v, onPage: onPage)
-            m.raw("</div>")
-            facts(&m, v)
-            m.raw("</article>")
+            DayArticle(view: v, unit: unit, isCurrent: v.day == currentDay, link: link, offTitle: offTitle).render(&m)
         }
         m.raw("</div><details class=\"all-days\"><summary>All days on this page</summary><ol>")
         for v in days.reversed() {
@@ -219,72 +213,6 @@ public struct HealthPage {
         }
         m.raw("<p class=\"page-span\">")
         m.escaped(text)
-        m.raw("</p>")
-    }
-
-    /// A day on the page is a link; one off the page is greyed, and says how to write its page when it has readings.
-    func navLink(_ m: inout Markup, day: Int64, onPage: Set<Int64>, hasData: Bool, rel: String, text: String) {
-        if onPage.contains(day) {
-            m.raw("<a class=\"nav \(rel)\" rel=\"\(rel)\" href=\"#day-\(CivilDate.isoDate(fromDays: day))\">")
-            m.escaped(text)
-            m.raw("</a>")
-        } else {
-            let why = hasData ? "Not on this page; it has readings: " + Self.command(endingAt: rel == "next" ? day + 13 : day) + " --db …"
-                : "No readings, and not on this page"
-            m.raw("<span class=\"nav \(rel) off\" title=\"")
-            m.escaped(why)
-            m.raw("\">")
-            m.escaped(text)
-            m.raw("</span>")
-        }
-    }
-
-    /// The compact chart's three days before and after (the wide chart's side views): each day's
-    /// mean and range, a link when the day is on the page.
-    func sideStrip(_ m: inout Markup, _ v: DayView, onPage: Set<Int64>) {
-        m.raw("<ol class=\"side-strip\" aria-label=\"The three days before and after\">")
-        for d in v.previous + v.next {
-            let text = Fmt.weekday(d.day) + " " + String(CivilDate.date(fromDays: d.day).day)
-            m.raw("<li" + (d.day > v.day ? " class=\"after\"" : "") + ">")
-            if onPage.contains(d.day) { m.raw("<a href=\"#day-\(CivilDate.isoDate(fromDays: d.day))\">") }
-            m.raw("<b>" + text + "</b>")
-            if let mean = d.mean, let lo = d.min, let hi = d.max {
-                m.raw("<span>\(unit.text(mean))</span><small>\(unit.text(lo))–\(unit.text(hi))</small>")
-            } else {
-                m.raw("<small>no data</small>")
-            }
-            if onPage.contains(d.day) { m.raw("</a>") }
-            m.raw("</li>")
-        }
-        m.raw("</ol>")
-    }
-
-    /// One line under the chart: the numbers a person looks for first, and what was logged.
-    func facts(_ m: inout Markup, _ v: DayView) {
-        m.raw("<p class=\"facts\">")
-        for e in v.episodes {
-            m.raw("<span class=\"episode\">")
-            m.escaped(e.name.prefix(1).uppercased() + e.name.dropFirst())
-            m.raw("</span>")
-        }
-        let s = v.stats
-        if s.count > 0 {
-            let inRange = v.points.filter { v.bands.bands[v.bands.index(of: $0.mgdl)].level == 0 }.count
-            m.raw("Mean <b>\(unit.text(s.mean!))</b> · lowest <b>\(unit.text(s.min!))</b> · highest <b>\(unit.text(s.max!))</b> \(unit.rawValue)")
-            m.raw(" · <b>\(Fmt.fixed(100 * Double(inRange) / Double(s.count), 0))%</b> of readings in the ")
-            m.escaped(v.bands.bands.first { $0.level == 0 }?.title.lowercased() ?? "target")
-            m.raw(" band")
-        } else {
-            m.raw("No glucose readings this day")
-        }
-        let meals = v.markers.filter { $0.kind == .meal }, doses = v.markers.filter { $0.kind == .insulin }
-        let carbs = meals.compactMap(\.carbs).reduce(0, +), units = doses.compactMap(\.insulin).reduce(0, +)
-        if !meals.isEmpty { m.raw(" · \(meals.count) meal\(meals.count == 1 ? "" : "s") (\(Fmt.amount(carbs, 0)) g carbs)") }
-        if !doses.isEmpty { m.raw(" · insulin doses \(Fmt.amount(units, 1)) U") }
-        if let top = v.basal.map(\.rate).max() { m.raw(" · basal up to \(Fmt.amount(top, 2)) U/h") }
-        if let f = v.forecast, let end = f.points.last {
-            m.raw(" · forecast (\(f.model)) \(unit.text(end.mgdl)) at \(Fmt.clock(localSeconds: LocalDays.local(end.utc, f.offset)))")
-        }
         m.raw("</p>")
     }
 }

@@ -3,8 +3,8 @@
 /// never scrolls sideways; below 700 px the day chart is its compact layout (DayLayout.compact: text
 /// at full size, the side days a strip under it), the AGP keeps its A4 layout at a legible size
 /// (text ≥ 10 px) inside its own sideways-scrolling box, as the day table does, and the day navigation wraps.
-enum PageStyle {
-    static let css = """
+package enum PageStyle {
+    package static let css = """
     *{box-sizing:border-box}
     html{background:#EEF1F4}
     body{margin:0;font-family:"DejaVu Sans","Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1F2937;font-size:14px;line-height:1.45}

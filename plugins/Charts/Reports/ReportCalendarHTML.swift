@@ -10,7 +10,7 @@ public struct ReportCalendarHTML {
 
     public init(calendar: ReportCalendar) { self.calendar = calendar }
 
-    static let css = """
+    package static let css = """
     .calendar-months{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:14px;margin:8px 0 12px}
     table.calendar{border-collapse:collapse;width:100%;table-layout:fixed;font-size:13px}
     table.calendar caption{font-weight:600;text-align:left;padding:0 0 4px}
@@ -34,7 +34,7 @@ public struct ReportCalendarHTML {
     .report-day .alert{color:#B91C1C;margin:4px 0}
     """
 
-    func render(_ m: inout Markup) {
+    package func render(_ m: inout Markup) {
         m.raw("<div class=\"js-only calendar-filter\"><label for=\"importance-filter\">Days with importance at least</label>")
         m.raw("<select id=\"importance-filter\"><option value=\"1\">1 (every day)</option>")
         for level in 2...5 { m.raw("<option value=\"\(level)\">\(level)</option>") }

@@ -1,6 +1,6 @@
 /// The CSS every chart SVG uses: inside each standalone SVG file, once in the HTML page.
-enum ChartStyle {
-    static let css = """
+package enum ChartStyle {
+    package static let css = """
     .hp-chart{font-family:"DejaVu Sans","Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#1F2937}
     .hp-chart text{fill:#1F2937;font-size:11px}
     .hp-chart .t-title{font-size:17px;font-weight:700}
