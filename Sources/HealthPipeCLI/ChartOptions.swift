@@ -21,13 +21,7 @@ struct ChartOptions: ParsableArguments {
 
     /// The bands the database classifies with (its stored derivation settings); nil when it keeps
     /// none (the views then go by the stored band labels).
-    func storedScheme() -> BandScheme? {
-        guard let settings = try? StoreDerivation.stored(store.location.pathOrURL), let classify = settings["classify"],
-              let registry = try? BuiltinPlugins.builtInRegistry(), let component = registry.component(named: "classify") else { return nil }
-        let doc = classify.document ?? ConfigDocument(command: "stored settings", root: classify.options)
-        let builder = ComponentBuilder(stageName: "classify", document: doc, node: classify.options, settings: RunSettings())
-        return ((try? component.build(builder)) as? ClassifyTransform)?.scheme
-    }
+    func storedScheme() -> BandScheme? { StoredBands.scheme(at: store.location.pathOrURL) }
 
     /// The view settings of a glucose view's options; the bands of `--preset`, else of the store.
     func settings(unit: UnitOption, preset: PresetOption? = nil, day: DayViewOptions? = nil) throws -> ViewSettings {
@@ -154,5 +148,17 @@ func writeOutput(_ text: String, to path: String) throws {
     } catch {
         printError("\(error)")
         throw ExitCode(1)
+    }
+}
+
+/// The bands a store classifies with (its stored derivation settings), for `chart`, `page` and
+/// `serve`; nil when it keeps none (the views then go by the stored band labels).
+package enum StoredBands {
+    package static func scheme(at pathOrURL: String) -> BandScheme? {
+        guard let settings = try? StoreDerivation.stored(pathOrURL), let classify = settings["classify"],
+              let registry = try? BuiltinPlugins.builtInRegistry(), let component = registry.component(named: "classify") else { return nil }
+        let doc = classify.document ?? ConfigDocument(command: "stored settings", root: classify.options)
+        let builder = ComponentBuilder(stageName: "classify", document: doc, node: classify.options, settings: RunSettings())
+        return ((try? component.build(builder)) as? ClassifyTransform)?.scheme
     }
 }

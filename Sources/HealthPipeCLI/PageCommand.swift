@@ -44,31 +44,14 @@ struct PageCommand: ParsableCommand {
         let table = try loader.dayTable(firstDay: tableFirst, lastDay: p.last)
         let bands = try days.last?.bands ?? loader.bands(around: p.last)
 
-        let history = try sqlite.map { try Self.history(path: $0, subject: options.subject ?? loader.subject, lastDay: p.last) } ?? []
+        let history = try sqlite.map { try PageSections.history(path: $0, subject: options.subject ?? loader.subject, lastDay: p.last) } ?? []
         var page = HealthPage(subject: loader.subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, showBasal: settings.showBasal,
                               days: days, agp: agp, table: table, bands: bands, history: history,
                               generator: "healthpipe " + (HealthPipeMain.configuration.version))
-        page.reports = try sqlite.flatMap { try PageReports.charts(path: $0, subject: loader.subject, lastDay: p.last) }
-        page.dailyMetrics = try Self.dailyMetrics(queries, subject: loader.subject, first: p.first, last: p.last)
+        page.reports = try sqlite.flatMap { try PageSections.reports(path: $0, subject: loader.subject, lastDay: p.last) }
+        page.dailyMetrics = try PageSections.dailyMetrics(queries, subject: loader.subject, first: p.first, last: p.last)
         try writeOutput(page.html(), to: output)
         printError("wrote \(output): \(days.count) day views, AGP \(CivilDate.isoDate(fromDays: p.first)) – \(CivilDate.isoDate(fromDays: p.last)), \(table.rows.count) table days")
-    }
-
-    /// The daily summaries other than glucose of `first...last`; nil when there are none.
-    static func dailyMetrics(_ q: StoreReader, subject: String, first: Int64, last: Int64) throws -> DailyMetricsTable? {
-        let rows = try q.otherDailySummaries(subject: subject, fromDay: CivilDate.isoDate(fromDays: first), toDay: CivilDate.isoDate(fromDays: last))
-        let cells = rows.compactMap { r in
-            CivilDate.days(fromISO: r.day).map { DailyMetricsTable.Cell(day: $0, metric: r.metric, unit: r.unit, n: r.n, mean: r.mean, min: r.min, max: r.max) }
-        }
-        return cells.isEmpty ? nil : DailyMetricsTable(cells: cells)
-    }
-
-    /// The toothbrushing history (week, month, year) around `lastDay`; empty without sessions.
-    static func history(path: String, subject: String, lastDay: Int64) throws -> [HistoryChart] {
-        let year = try HistoryData.chart(path: path, subject: subject, period: .year, offset: 0, anchor: lastDay)
-        guard !year.isEmpty else { return [] }
-        return [try HistoryData.chart(path: path, subject: subject, period: .week, offset: 0, anchor: lastDay),
-                try HistoryData.chart(path: path, subject: subject, period: .month, offset: 0, anchor: lastDay), year]
     }
 
     /// A person without glucose readings (a health log, a toothbrush): the page holds their health
@@ -90,36 +73,19 @@ struct PageCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let p = try ChartOptions.period(from: from, to: to, date: nil, length: 14, lastDay: lastDay)
-        let history = try sqlite.map { try Self.history(path: $0, subject: subject, lastDay: p.last) } ?? []
+        let history = try sqlite.map { try PageSections.history(path: $0, subject: subject, lastDay: p.last) } ?? []
         let agp = AGPBuilder.build(subject: subject, firstDay: p.first, lastDay: p.last, readings: [], unit: settings.unit)
         var page = HealthPage(subject: subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, showBasal: settings.showBasal,
                               days: [], agp: agp, table: DayTable(subject: subject, firstDay: p.first, lastDay: p.last, unit: settings.unit, rows: []),
                               bands: ChartBands(scheme: settings.scheme ?? .seeds), history: history,
                               generator: "healthpipe " + (HealthPipeMain.configuration.version))
         page.hasGlucose = false
-        page.reports = try sqlite.flatMap { try PageReports.charts(path: $0, subject: subject, lastDay: p.last) }
-        page.dailyMetrics = try Self.dailyMetrics(queries, subject: subject, first: p.first, last: p.last)
+        page.reports = try sqlite.flatMap { try PageSections.reports(path: $0, subject: subject, lastDay: p.last) }
+        page.dailyMetrics = try PageSections.dailyMetrics(queries, subject: subject, first: p.first, last: p.last)
         try writeOutput(page.html(), to: output)
         printError("wrote \(output): no glucose readings for '\(subject)'; " + (page.dailyMetrics == nil ? "no" : "the") + " daily metrics, "
                    + (page.reports == nil ? "no" : "the") + " health reports, "
                    + (history.isEmpty ? "no" : "the") + " toothbrushing history, " + CivilDate.isoDate(fromDays: p.first) + " – "
                    + CivilDate.isoDate(fromDays: p.last))
-    }
-}
-
-/// The health log on the page: the month calendar, the week's most reported values (up to four) and
-/// the reports per day of the 30 days ending at the page's last day; nil without reports.
-enum PageReports {
-    static func charts(path: String, subject: String, lastDay: Int64) throws -> HealthPage.Reports? {
-        let queries = try HealthLogQueries(path: path)
-        let data = ReportChartData(queries: queries, path: path, subject: subject)
-        let week = try queries.reports(subject: subject, fromDay: lastDay - 6, toDay: lastDay)
-        guard let days = try data.days(first: lastDay - 29, last: lastDay), days.total > 0 else { return nil }
-        let values = try ReportChartData.metricsByUse(week).prefix(4).compactMap { try data.values(metric: $0, lastDay: lastDay) }
-        // Whole months, from the month of the first report of the 30 days to the page's last day's.
-        let firstReport = try queries.reports(subject: subject, fromDay: lastDay - 29, toDay: lastDay).first?.localDay ?? lastDay
-        let (y, m, _) = CivilDate.date(fromDays: firstReport)
-        let calendar = try data.calendar(first: CivilDate.days(year: y, month: m, day: 1), last: lastDay)
-        return HealthPage.Reports(values: values, days: days, calendar: calendar)
     }
 }

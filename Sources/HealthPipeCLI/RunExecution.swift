@@ -34,7 +34,8 @@ enum RunExecution {
             try StoreDerivation.prepare(graph, registry: registry, run: settings, trustStream: trustStream)
             try configure(graph)
         } catch let e as ConfigError { throw configFailure(e) } catch let e as ConfigErrors { throw configFailure(e) }
-        StopRequest.installHandlers()
+        // Inside the server, its own handlers stop it; a command run there is not interrupted.
+        if EmbeddedCommand.capture == nil { StopRequest.installHandlers() }
         var report = run(graph, registry: registry, settings: settings, quarantine: defaultQuarantine,
                          showProgress: showProgress && isatty(2) != 0)
         // The report is an output like any other: one that cannot be written (a full disk) fails

@@ -28,6 +28,7 @@ func configFailure(_ error: Error) -> ExitCode {
 /// The one way the CLI writes to stderr: each line capped and control characters made visible
 /// (`EchoText.lines`), so an echoed 10 KB argument or a file's escape sequences cost one plain line.
 func printError(_ text: String) {
+    if let capture = EmbeddedCommand.capture { return capture.errors.append(EchoText.lines(text)) }
     let bytes = Array((EchoText.lines(text) + "\n").utf8)
     _ = bytes.withUnsafeBytes { AtomicFile.writeAll(2, $0) }
 }
@@ -36,5 +37,6 @@ func printError(_ text: String) {
 /// module): control characters of stored text — a meal name, a note, a file name — are shown
 /// escaped (`EchoText.visible`) instead of driving the terminal.
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    if let capture = EmbeddedCommand.capture { return capture.output.append(EchoText.visible(items.map { "\($0)" }.joined(separator: separator))) }
     Swift.print(EchoText.visible(items.map { "\($0)" }.joined(separator: separator)), terminator: terminator)
 }

@@ -134,8 +134,8 @@ struct AlertsList: ParsableCommand {
 }
 
 /// The `reports` step settings a database keeps (none: no reminder, no thresholds).
-enum ReportSettings {
-    static func stored(_ path: String) throws -> ReportAlertSettings {
+package enum ReportSettings {
+    package static func stored(_ path: String) throws -> ReportAlertSettings {
         guard let settings = try StoreDerivation.stored(path), let step = settings["reports"] else { return ReportAlertSettings() }
         let registry = try BuiltinPlugins.registry()
         guard let component = registry.component(named: "reports") else { return ReportAlertSettings() }

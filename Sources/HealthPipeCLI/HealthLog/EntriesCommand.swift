@@ -148,9 +148,9 @@ struct EpisodeEnd: ParsableCommand {
     }
 }
 
-/// How entries read in lists.
-enum EntryText {
-    static func describe(_ e: Event, kind: EntryKind) -> String {
+/// How entries read in lists (`entries list`, the app's day).
+package enum EntryText {
+    package static func describe(_ e: Event, kind: EntryKind) -> String {
         func n(_ v: Double?) -> String { v.map { HealthValues.text(($0 * 100).rounded() / 100) } ?? "" }
         switch kind {
         case .insulin: return "insulin \(n(e.insulin)) U \(e.subtype.text)" + (e.note.map { "  — \($0)" } ?? "")

@@ -6,14 +6,20 @@ import SQLiteStore
 
 /// The seed-004 graphs from the store: a value over a week (the reports' readings, their daily
 /// averages and the thresholds the database watches) and reports per day.
-struct ReportChartData {
+package struct ReportChartData {
     let queries: HealthLogQueries
     let path: String
     let subject: String
 
+    package init(queries: HealthLogQueries, path: String, subject: String) {
+        self.queries = queries
+        self.path = path
+        self.subject = subject
+    }
+
     /// The week ending at `lastDay` (default: the last day with a report) of `metric` (default:
     /// the value reported most often that week).
-    func values(metric: String?, lastDay: Int64?) throws -> ReportValuesView? {
+    package func values(metric: String?, lastDay: Int64?) throws -> ReportValuesView? {
         guard let last = try lastDay ?? queries.reportSpan(subject: subject)?.last else { return nil }
         let first = last - 6
         let reports = try queries.reports(subject: subject, fromDay: first, toDay: last)
@@ -37,7 +43,7 @@ struct ReportChartData {
     }
 
     /// Reports per day of `first...last` (default: the 30 days ending at the last day with a report).
-    func days(first: Int64?, last: Int64?) throws -> ReportDaysView? {
+    package func days(first: Int64?, last: Int64?) throws -> ReportDaysView? {
         guard let end = try last ?? queries.reportSpan(subject: subject)?.last else { return nil }
         let start = first ?? end - 29
         var byDay: [Int64: ReportDaysView.Day] = [:]
@@ -50,7 +56,7 @@ struct ReportChartData {
     }
 
     /// The values of a week, most reported first (ties by name).
-    static func metricsByUse(_ reports: [HealthLogQueries.StoredReport]) -> [String] {
+    package static func metricsByUse(_ reports: [HealthLogQueries.StoredReport]) -> [String] {
         var counts: [String: Int] = [:]
         for r in reports { for v in r.values { counts[v.metric.text, default: 0] += 1 } }
         return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
@@ -60,7 +66,7 @@ struct ReportChartData {
 
     /// The month calendar of every month from `first`'s to `last`'s: each day's reports, its summary
     /// report (`report_days`) and the alerts on watched averages raised that day.
-    func calendar(first: Int64, last: Int64) throws -> ReportCalendar {
+    package func calendar(first: Int64, last: Int64) throws -> ReportCalendar {
         var days: [Int64: ReportCalendar.Day] = [:]
         for r in try queries.reports(subject: subject, fromDay: first, toDay: last) {
             days[r.localDay, default: .init()].reports.append(.init(utc: r.start, offset: r.utcOffset, note: r.note, values: r.values.map {

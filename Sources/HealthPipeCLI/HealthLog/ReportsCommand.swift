@@ -121,14 +121,14 @@ struct ReportsDelete: ParsableCommand {
 }
 
 /// How reports are written back as typed values, and compared with typed ones.
-enum ReportText {
+package enum ReportText {
     /// `body_temperature=37.8degC:4`: reads back to the same canonical value.
     static func spec(_ v: HealthReport.Value) -> String {
         "\(v.metric.text)=\(HealthValues.text(v.value))\(v.unit.text):\(v.importance)"
     }
 
     /// `body_temperature 37.8 degC (4)`.
-    static func value(_ v: HealthReport.Value) -> String {
+    package static func value(_ v: HealthReport.Value) -> String {
         let unit = v.unit.isEmpty ? "" : " " + v.unit.text
         return "\(v.metric.text) \(HealthValues.text((v.value * 100).rounded() / 100))\(unit) (\(v.importance))"
     }
