@@ -77,7 +77,7 @@ let package = Package(
                 path: "Sources/HealthPipeCLI"),
         // `healthpipe serve`: the app and a Nightscout-compatible API over a store (docs/serve.md).
         .target(name: "HealthPipeServe",
-                dependencies: ["HealthPipeCLI", "HealthPipeStore", "Charts", "HealthLog", "JSONFormats", "HealthPipeCore",
+                dependencies: ["HealthPipeCLI", "HealthPipeStore", "Charts", "HealthLog", "JSONFormats", "HealthPipeCore", "HealthPipeAnalytics",
                                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "Crypto", package: "swift-crypto"),
@@ -110,7 +110,8 @@ let package = Package(
         // Every detectable source reads its fixtures alike by path, stdin, pipe and byte by byte (SourceVerifier).
         .testTarget(name: "SourceContractTests", dependencies: ["BuiltinPlugins", "HealthPipeTestSupport"], exclude: ["Fixtures"]),
         // `healthpipe serve` as a process, through real HTTP clients (docs/serve.md).
-        .testTarget(name: "ServeTests", dependencies: ["HealthPipeServe", "healthpipe"]),
+        // The app's browser walkthrough (Browser/app_walkthrough.py) is Python, run by AppBrowserTests.
+        .testTarget(name: "ServeTests", dependencies: ["HealthPipeServe", "healthpipe"], exclude: ["Browser"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "HealthPipeStore", "HealthPipeTestSupport",
                                                    "CSQLite", "healthpipe",
                                                    "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),

@@ -43,6 +43,29 @@ public struct APISecret: Sendable {
         constantTimeEqual(Array(value.lowercased().utf8), Array(sha1Hex.utf8))
     }
 
+    /// Whether a typed passphrase is the secret (the app's sign-in): compared by SHA-1, in constant time.
+    func matchesPassphrase(_ typed: String) -> Bool {
+        constantTimeEqual(Array(Self.sha1Hex(typed).utf8), Array(sha1Hex.utf8))
+    }
+
+    /// A browser session after the app's sign-in: 16 random bytes and an HMAC of them under the
+    /// secret. Nothing is stored; changing the secret signs every browser out.
+    func newSession() -> String {
+        let nonce = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined()
+        return nonce + "." + sessionMAC(nonce)
+    }
+
+    func isSession(_ value: String) -> Bool {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count == 32 else { return false }
+        return constantTimeEqual(Array(parts[1].utf8), Array(sessionMAC(String(parts[0])).utf8))
+    }
+
+    private func sessionMAC(_ nonce: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data("healthpipe-session\u{0}\(nonce)".utf8), using: SymmetricKey(data: key))
+            .map { String(format: "%02x", $0) }.joined()
+    }
+
     /// A token for a named client: `name-` and 16 hex digits of an HMAC over role and name.
     public func token(name: String, role: AccessRole) throws -> String {
         guard !name.isEmpty, name.utf8.allSatisfy({ Self.nameBytes.contains($0) }) else {

@@ -11,7 +11,9 @@ import Hummingbird
 /// - without credentials: reads when no secret is set (loopback only, by `BindPolicy`) or with
 ///   `--open-reads`; nothing otherwise;
 /// - a request that changes something needs the write role from credentials (the API) or a valid
-///   form token (`FormGuard`, the app's pages).
+///   form token (`FormGuard`, the app's pages);
+/// - the app's sign-in session (cookie `hp_session`, HttpOnly, SameSite=Strict) grants reading, and
+///   the app's forms with it; a page asked for without credentials goes to `/signin`.
 struct AccessGuard: RouterMiddleware {
     typealias Context = ServeContext
     let settings: ServeSettings
@@ -25,6 +27,11 @@ struct AccessGuard: RouterMiddleware {
         }
         var context = context
         context.role = try credentialRole(request) ?? (settings.secret == nil || settings.openReads ? .read : nil)
+        if request.uri.path == SignIn.path {
+            // Signing in needs no credentials; its form still needs its token (no sign-in by another site).
+            if Self.changesState(request.method) { try forms.check(request) }
+            return try await next(request, context)
+        }
         if Self.changesState(request.method) {
             if request.uri.path.hasPrefix("/api/") {
                 guard context.role == .write else { throw unauthorized(request, forWrite: true) }
@@ -35,6 +42,7 @@ struct AccessGuard: RouterMiddleware {
                 context.role = .write
             }
         } else if context.role == nil, !request.uri.path.hasPrefix(AuthorizationRequestRoute.prefix) {
+            if !request.uri.path.hasPrefix("/api/") { return Response.redirect(to: SignIn.path) }
             throw unauthorized(request, forWrite: false)
         }
         return try await next(request, context)
@@ -48,7 +56,11 @@ struct AccessGuard: RouterMiddleware {
     private func credentialRole(_ request: Request) throws -> AccessRole? {
         let hash = request.headers[HTTPField.Name("api-secret")!]
         let token = request.uri.queryParameters["token"].map(String.init) ?? bearer(request)
-        guard hash != nil || token != nil else { return nil }
+        guard hash != nil || token != nil else {
+            // A session from before the secret changed is no session: the browser signs in again.
+            guard let secret = settings.secret, let session = request.cookies[SignIn.cookieName]?.value else { return nil }
+            return secret.isSession(session) ? .read : nil
+        }
         guard let secret = settings.secret else {
             throw HTTPError(.unauthorized, message: "this server has no API secret: start it with API_SECRET set to accept credentials")
         }

@@ -25,6 +25,8 @@ public struct HealthServer: Sendable {
         NightscoutRoutes(settings: settings).add(to: router)
         AuthorizationRequestRoute(settings: settings).add(to: router)
         NightscoutV3Routes(settings: settings).add(to: router)
+        SignIn(settings: settings, forms: forms).add(to: router)
+        AppRoutes(settings: settings, forms: forms).add(to: router)
         return router
     }
 

@@ -1,0 +1,88 @@
+import Foundation
+import HealthPipeCLI
+
+/// The app's forms as `healthpipe` command lines: each form runs the CLI command that does the same
+/// thing (`add insulin`, `entries edit`, `favourite add`, `reports add`, `alerts snooze` …), so a
+/// form stores, checks and refuses exactly as the command does. Values go as `--flag=value` (or
+/// after `--`), so no field is ever read as a flag; empty fields are left out.
+struct AppActions {
+    let database: String
+    let subject: String
+
+    /// The command line of a form posted to `/app/<action>`; nil for an unknown action.
+    func arguments(_ action: String, _ f: FormBody) -> [String]? {
+        var a: [String]
+        switch action {
+        case "insulin":
+            a = ["add", "insulin"] + common() + opt("at", time(f["at"])) + opt("note", f["note"]) + (f.isOn("basal") ? ["--basal"] : [])
+            a += ["--", f["units"] ?? ""]
+            return a
+        case "meal":
+            return ["add", "meal"] + common() + opt("carbs", f["carbs"]) + opt("protein", f["protein"]) + opt("fat", f["fat"])
+                + opt("name", f["name"]) + opt("at", time(f["at"]))
+        case "exercise":
+            return ["add", "exercise"] + common() + opt("name", f["name"]) + opt("minutes", f["minutes"]) + opt("intensity", f["intensity"])
+                + opt("at", time(f["at"]))
+        case "entries/edit":
+            a = ["entries", "edit"] + common() + opt("at", time(f["at"])) + opt("units", f["units"])
+            if f.fields["units"] != nil { a.append(f.isOn("basal") ? "--basal" : "--no-basal") }
+            a += opt("carbs", f["carbs"]) + opt("protein", f["protein"]) + opt("fat", f["fat"]) + opt("name", f["name"])
+                + opt("minutes", f["minutes"]) + opt("intensity", f["intensity"])
+            return a + ["--", f["id"] ?? ""]
+        case "entries/delete":
+            return ["entries", "delete"] + common() + ["--", f["id"] ?? ""]
+        case "episode":
+            guard let kind = f["kind"], kind == "illness" || kind == "stress" else { return nil }
+            return f["on"] == "1" ? ["add", "episode"] + common() + ["--", kind] : ["episode", "end"] + common() + ["--", kind]
+        case "favourite":
+            guard let day = f["day"] else { return nil }
+            return f["star"] == "0" ? ["favourite", "remove"] + common() + ["--", day]
+                : ["favourite", "add"] + common() + opt("note", f["note"]) + ["--", day]
+        case "reports/add", "reports/edit":
+            let values = ReportForm.values(f)
+            if action == "reports/add" {
+                return ["reports", "add"] + common() + values.map { "--value=" + $0 } + opt("note", f["note"]) + opt("at", time(f["at"]))
+            }
+            a = ["reports", "edit"] + common() + values.map { "--value=" + $0 } + opt("at", time(f["at"]))
+            a += ReportForm.removed(f).map { "--remove=" + $0 }
+            a += f["note"].map { ["--note=" + $0] } ?? (f.fields["note"] != nil ? ["--clear-note"] : [])
+            return a + ["--", f["id"] ?? ""]
+        case "reports/delete":
+            return ["reports", "delete"] + common() + ["--", f["id"] ?? ""]
+        case "snooze":
+            return ["alerts", "snooze"] + common() + opt("until", f["until"])
+        default:
+            return nil
+        }
+    }
+
+    private func common() -> [String] { ["--db=" + database, "--subject=" + subject] }
+
+    private func opt(_ name: String, _ value: String?) -> [String] { value.map { ["--\(name)=" + $0] } ?? [] }
+
+    /// A browser's `datetime-local` (2024-03-05T08:12) as the CLI reads times (2024-03-05 08:12).
+    private func time(_ value: String?) -> String? { value?.replacingOccurrences(of: "T", with: " ") }
+
+    /// Runs a form's command on the writer thread; the outcome carries the command's own message.
+    static func run(_ arguments: [String]) async throws -> EmbeddedCommand.Outcome {
+        try await StoreWork.write { EmbeddedCommand.run(arguments) }
+    }
+}
+
+/// A report's values as the form sends them: rows `metric_N`, `value_N` (with an optional unit,
+/// e.g. 100.4degF), `importance_N`, typed as the CLI's `metric=number[unit]:importance`; and the
+/// metrics a change takes out (`remove_N` beside a stored value).
+enum ReportForm {
+    static let rows = 6
+
+    static func values(_ f: FormBody) -> [String] {
+        (0..<rows).compactMap { i in
+            guard let metric = f["metric_\(i)"], let value = f["value_\(i)"], !f.isOn("remove_\(i)") else { return nil }
+            return metric + "=" + value.replacingOccurrences(of: " ", with: "") + ":" + (f["importance_\(i)"] ?? "3")
+        }
+    }
+
+    static func removed(_ f: FormBody) -> [String] {
+        (0..<rows).compactMap { i in f.isOn("remove_\(i)") ? f["metric_\(i)"] : nil }
+    }
+}

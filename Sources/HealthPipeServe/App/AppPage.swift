@@ -1,0 +1,76 @@
+import Charts
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The frame of every screen of the app: the page's style sheet and header, the screen's tabs, a
+/// message after a form, the screen's body, and the app's one script — allowed by a nonce drawn
+/// for this response alone (no inline handlers, nothing from elsewhere: docs/serve.md).
+struct AppPage {
+    enum Tab: String, CaseIterable {
+        case day = "Day", agp = "AGP report", days = "Days", reports = "Reports", settings = "Settings"
+        var href: String {
+            switch self {
+            case .day: return "/"
+            case .agp: return "/agp"
+            case .days: return "/days"
+            case .reports: return "/reports"
+            case .settings: return "/settings"
+            }
+        }
+    }
+
+    var title: String
+    var tab: Tab?
+    var subject: String
+    /// A line under the title (the period, the unit, the bands).
+    var subtitle: String = ""
+    /// The form token for this browser (`FormGuard`), carried by every form and the script.
+    var formToken: String
+    /// What the last form did (`?msg=`) or why it was refused (`?err=`).
+    var message: String?
+    var error: String?
+    var signedIn = false
+    var body: Markup
+
+    func response(newCookie: Cookie?) -> Response {
+        let nonce = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.base64EncodedString()
+        var m = Markup(capacity: body.text.utf8.count + 64 * 1024)
+        m.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+        m.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\">")
+        m.raw("<meta name=\"form-token\" content=\"\(formToken)\"><title>")
+        m.escaped(title + " · " + subject + " · HealthPipe")
+        m.raw("</title><style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + ReportCalendarHTML.css + AppStyle.css + "</style></head><body>")
+        m.raw("<header class=\"top\"><div class=\"wrap\"><div class=\"brand\">HealthPipe</div><h1>")
+        m.escaped(subject)
+        m.raw("</h1><p id=\"subtitle\">")
+        m.escaped(subtitle)
+        m.raw("</p><nav class=\"tabs\">")
+        for t in Tab.allCases where tab != nil {
+            m.raw("<a href=\"\(t.href)\"" + (t == tab ? " aria-current=\"page\"" : "") + ">" + t.rawValue + "</a>")
+        }
+        if signedIn {
+            m.raw("<form method=\"post\" class=\"signout\" action=\"/signout?form_token=\(formToken)\"><button type=\"submit\">Sign out</button></form>")
+        }
+        m.raw("</nav></div></header><main id=\"main\">")
+        m.raw("<p id=\"flash\" role=\"status\" class=\"flash\(message == nil && error == nil ? " empty" : error != nil ? " bad" : "")\">")
+        m.escaped(error ?? message ?? "")
+        m.raw("</p>")
+        m.raw(body.text)
+        m.raw("</main><div id=\"bubble\" role=\"tooltip\" hidden></div>")
+        m.raw("<script nonce=\"\(nonce)\">\n" + AppScript.js + "</script></body></html>\n")
+        var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: m.text)))
+        response.headers[.contentSecurityPolicy] = Self.policy(nonce: nonce)
+        if let newCookie { response.setCookie(newCookie) }
+        return response
+    }
+
+    /// Only this response's script runs; styles are inline (the charts' SVG carries style
+    /// attributes); images are data URLs; the script talks to this server only.
+    static func policy(nonce: String) -> String {
+        "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; "
+            + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    }
+}

@@ -1,0 +1,126 @@
+import Charts
+import Foundation
+import HTTPTypes
+import HealthPipeCLI
+import HealthPipeCore
+import Hummingbird
+
+/// The app's addresses (docs/serve.md, "The app"): its screens (GET, HTML), its forms (POST
+/// `/app/…`: the CLI's commands, then back to the screen — or JSON for the app's script) and the
+/// version the script polls to redraw when anything in the database changed.
+struct AppRoutes {
+    let settings: ServeSettings
+    let forms: FormGuard
+    var store: AppStore { AppStore(path: settings.database) }
+
+    static let actions = ["insulin", "meal", "exercise", "entries/edit", "entries/delete", "episode", "favourite",
+                          "reports/add", "reports/edit", "reports/delete", "snooze"]
+
+    func add(to router: Router<ServeContext>) {
+        router.get("/") { request, _ in try await screen(request, tab: .day, title: "Day") { r in try DayScreen(store: store).render(day: nil, request: r) } }
+        router.get("/day") { request, _ in
+            // The date picker's form without JavaScript: /day?date=2024-03-05 → /day/2024-03-05.
+            guard let day = try AppDates.day(request.uri.queryParameters["date"].map(String.init)) else { return Response.redirect(to: "/") }
+            return Response.redirect(to: "/day/" + CivilDate.isoDate(fromDays: day))
+        }
+        router.get("/day/:date") { request, context in
+            let day = try AppDates.day(context.parameters.get("date")) ?? AppStore.today()
+            return try await screen(request, tab: .day, title: Fmt.shortDate(day)) { r in try DayScreen(store: store).render(day: day, request: r) }
+        }
+        router.get("/agp") { request, _ in
+            let q = request.uri.queryParameters
+            return try await screen(request, tab: .agp, title: "AGP report") { r in
+                try AGPScreen(store: store).render(from: q["from"].map(String.init), to: q["to"].map(String.init), request: r)
+            }
+        }
+        router.get("/days") { request, _ in
+            let q = request.uri.queryParameters
+            return try await screen(request, tab: .days, title: "Days") { r in
+                try DaysScreen(store: store).render(from: q["from"].map(String.init), to: q["to"].map(String.init), all: q["all"] != nil, request: r)
+            }
+        }
+        router.get("/reports") { request, _ in
+            let month = request.uri.queryParameters["month"].map(String.init)
+            return try await screen(request, tab: .reports, title: "Reports") { r in try ReportsScreen(store: store).render(month: month, request: r) }
+        }
+        router.get("/settings") { request, _ in
+            try await screen(request, tab: .settings, title: "Settings") { r in try SettingsScreen(store: store).render(request: r) }
+        }
+        for action in Self.actions {
+            router.post(RouterPath("/app/" + action)) { request, context in try await perform(action, request, context) }
+        }
+        router.post("/app/settings") { request, context in try await saveSettings(request, context) }
+        router.get("/api/app/version") { _, _ in
+            let path = settings.database
+            return JSONBody.response(["version": try await StoreWork.read { LiveVersion.of(database: path) }])
+        }
+    }
+
+    /// A screen, read on `StoreWork.read`.
+    private func screen(_ request: Request, tab: AppPage.Tab, title: String,
+                        _ body: @escaping @Sendable (AppRequest) throws -> DayScreen.Rendered) async throws -> Response {
+        let r = AppRequest(request, forms: forms, signedIn: settings.secret != nil)
+        let rendered = try await StoreWork.read { try body(r) }
+        var m = Markup(capacity: rendered.html.utf8.count)
+        m.raw(rendered.html)
+        return r.page(title, tab: tab, subject: rendered.subject, subtitle: rendered.subtitle, body: m)
+    }
+
+    /// A form: its command runs; then back to the screen with the command's message, or — for the
+    /// app's script (`Accept: application/json`) — the message as JSON and the script redraws.
+    private func perform(_ action: String, _ request: Request, _ context: ServeContext) async throws -> Response {
+        let form = try await FormBody.read(request, context: context)
+        let subject = try await StoreWork.read { [store] in try store.subject() }
+        guard let arguments = AppActions(database: settings.database, subject: subject).arguments(action, form) else {
+            throw HTTPError(.badRequest, message: "unknown form")
+        }
+        let outcome = try await AppActions.run(arguments)
+        let ok = outcome.code == 0
+        let text = (ok ? outcome.output : outcome.errors).joined(separator: "\n")
+        return Self.answer(request, ok: ok, message: text.isEmpty ? (ok ? "done" : "refused (exit \(outcome.code))") : text, back: form["back"])
+    }
+
+    private func saveSettings(_ request: Request, _ context: ServeContext) async throws -> Response {
+        let form = try await FormBody.read(request, context: context)
+        var prefs = AppPreferences()
+        prefs.unit = form["unit"] == "mgdl" ? .mgdL : .mmolL
+        prefs.showBasal = form.isOn("basal")
+        prefs.bands = form["bands"].flatMap { ["seeds", "consensus", "range"].contains($0) ? $0 : nil }
+        var response = Self.answer(request, ok: true, message: "settings saved", back: form["back"])
+        response.setCookie(Cookie(name: AppPreferences.cookieName, value: prefs.cookie, maxAge: 10 * 365 * 86_400, path: "/",
+                                  secure: false, httpOnly: true, sameSite: .strict))
+        return response
+    }
+
+    static func answer(_ request: Request, ok: Bool, message: String, back: String?) -> Response {
+        if request.headers[.accept]?.contains("application/json") == true {
+            return JSONBody.response(["ok": ok, "message": message], status: ok ? .ok : .unprocessableContent)
+        }
+        var query = URLComponents()
+        query.queryItems = [URLQueryItem(name: ok ? "msg" : "err", value: message)]
+        let target = safeBack(back)
+        let (path, fragment) = target.firstIndex(of: "#").map { (String(target[..<$0]), String(target[$0...])) } ?? (target, "")
+        let joined = path + (path.contains("?") ? "&" : "?") + (query.percentEncodedQuery ?? "")
+        return Response.redirect(to: joined + fragment)
+    }
+
+    /// Only a path of this app (never another site: `//host`, `\\host`).
+    static func safeBack(_ back: String?) -> String {
+        guard let back, back.hasPrefix("/"), !back.hasPrefix("//"), !back.contains("\\"),
+              back.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return "/" }
+        return back
+    }
+}
+
+/// A fingerprint of the database's files, which any commit changes — the app's, an `import`'s or
+/// a `stream`'s beside it (SQLite's WAL grows; a checkpoint rewrites the file). The app's script
+/// polls it and redraws when it moves.
+enum LiveVersion {
+    static func of(database path: String) -> String {
+        [path, path + "-wal"].map { file -> String in
+            var s = stat()
+            guard stat(file, &s) == 0 else { return "-" }
+            return "\(s.st_size).\(s.st_mtim.tv_sec).\(s.st_mtim.tv_nsec)"
+        }.joined(separator: ":")
+    }
+}

@@ -1,0 +1,83 @@
+import Charts
+import HealthPipeAnalytics
+import Foundation
+import HealthPipeCLI
+import HealthPipeCore
+import HealthPipeStore
+import SQLiteStore
+
+/// What the app's screens read from the database, each call on `StoreWork.read`: whose data it is,
+/// and a loader of the Charts module's views over the store (the same loader `page` uses).
+struct AppStore: Sendable {
+    let path: String
+
+    /// The person shown: the one with glucose readings, else the database's only subject, else
+    /// `default` (the subject a first entry writes).
+    func subject() throws -> String {
+        let store = SQLiteHealthStore(path: path)
+        if let withGlucose = try store.reader().subjects().first { return withGlucose }
+        return (try? store.allSubjects())?.first ?? "default"
+    }
+
+    /// The views' settings for these preferences; the bands of the preference, else the store's.
+    func settings(_ prefs: AppPreferences) -> ViewSettings {
+        var s = ViewSettings()
+        s.unit = prefs.unit
+        s.showBasal = prefs.showBasal
+        s.scheme = prefs.bands.flatMap { BandScheme.presets[$0] } ?? StoredBands.scheme(at: path)
+        return s
+    }
+
+    struct Glucose {
+        var loader: ChartLoader
+        /// The first and last day with readings; nil: none yet.
+        var span: ClosedRange<Int64>?
+    }
+
+    func glucose(_ prefs: AppPreferences) throws -> Glucose {
+        let reader = try SQLiteHealthStore(path: path).reader()
+        let subject = try subject()
+        let loader = ChartLoader(source: StoreChartSource(reader: reader, subject: subject), subject: subject, settings: settings(prefs))
+        return Glucose(loader: loader, span: try loader.span().map { $0.first...$0.last })
+    }
+
+    func healthLog() throws -> HealthLogQueries { try HealthLogQueries(path: path) }
+
+    /// Today where this server runs (the seeds' "today"; typed times are read in this zone too).
+    static func today() -> Int64 {
+        let now = Int64(Date().timeIntervalSince1970)
+        return LocalDays.day(now, Int32(TimeZone.current.secondsFromGMT()))
+    }
+}
+
+/// How this browser wants the views drawn (the seeds' settings page: bands, basal on/off, unit),
+/// kept in a cookie as `page`'s flags keep them for one file (--preset, --basal, --unit).
+struct AppPreferences: Sendable, Equatable {
+    static let cookieName = "hp_view"
+    var unit: DisplayUnit = .mmolL
+    var showBasal = true
+    /// A band preset (seeds, consensus, range); nil: the bands the store classifies with.
+    var bands: String?
+
+    init() {}
+
+    init(cookie: String?) {
+        guard let cookie else { return }
+        for pair in cookie.split(separator: ".") {
+            let kv = pair.split(separator: "-", maxSplits: 1).map(String.init)
+            guard kv.count == 2 else { continue }
+            switch kv[0] {
+            case "unit": unit = kv[1] == "mgdl" ? .mgdL : .mmolL
+            case "basal": showBasal = kv[1] != "off"
+            case "bands": bands = BandScheme.presets[kv[1]] != nil ? kv[1] : nil
+            default: continue
+            }
+        }
+    }
+
+    /// Cookie-safe text: letters, digits, `-` and `.` only.
+    var cookie: String {
+        let parts = ["unit-" + (unit == .mgdL ? "mgdl" : "mmol"), "basal-" + (showBasal ? "on" : "off")] + (bands.map { ["bands-" + $0] } ?? [])
+        return parts.joined(separator: ".")
+    }
+}

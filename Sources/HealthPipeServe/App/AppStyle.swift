@@ -1,0 +1,51 @@
+/// The app's additions to the page's style sheet: the forms, switches and lists the page has no
+/// need of, the active tab, the message line; phones first (fields stack, buttons are thumb-sized).
+enum AppStyle {
+    static let css = """
+    .tabs a[aria-current=page]{background:#fff;color:#0B3D66}
+    .tabs form.signout{margin-left:auto}.tabs form.signout button{font:inherit;color:#fff;background:none;border:0;padding:8px 10px;cursor:pointer;text-decoration:underline}
+    .flash{margin:0 0 12px;padding:8px 12px;border-radius:8px;background:#ECFDF5;border:1px solid #A7F3D0;color:#065F46;white-space:pre-line}
+    .flash.bad{background:#FEF2F2;border-color:#FCA5A5;color:#7F1D1D}.flash.empty{display:none}
+    .controls form.goto{display:inline-flex;align-items:center;gap:8px}
+    .app-day .dayview{display:block}
+    .card h3{margin:0 0 6px;font-size:15px}
+    .entries{list-style:none;margin:0 0 12px;padding:0}
+    .entries li{padding:8px 0;border-bottom:1px solid #E5E7EB;display:flex;flex-wrap:wrap;align-items:center;gap:6px 10px}
+    .entries li.empty{color:#6B7280}
+    .entries details.edit{flex-basis:100%}.entries details.edit>summary{cursor:pointer;color:#0B5C91;font-weight:600;display:inline}
+    .entries li>details.edit{flex-basis:auto}.entries li>details.edit[open]{flex-basis:100%}
+    .add-forms{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:14px}
+    .add{background:#F8FAFC;border:1px solid #E5E7EB;border-radius:10px;padding:10px 12px}
+    .app-form{display:flex;flex-wrap:wrap;gap:8px 10px;align-items:flex-end}
+    .app-form.inline{display:inline-flex}
+    .field{display:flex;flex-direction:column;gap:2px;font-size:13px;color:#374151;min-width:0}
+    .field>span{font-weight:600}
+    .field input,.field select{font:inherit;font-size:15px;padding:6px 8px;border:1px solid #CBD5E1;border-radius:6px;background:#fff;min-width:0;max-width:100%}
+    .field input[type=number]{width:7em}.field input[type=text]{width:12em}
+    .field.check{flex-direction:row;align-items:center;gap:6px;font-size:14px}.field.check input{width:18px;height:18px}
+    .btn.primary{background:#0072B2;color:#fff}.btn.primary:hover{background:#0B5C91}
+    .btn.danger{border-color:#B91C1C;color:#B91C1C}.btn.danger:hover{background:#FEF2F2}
+    .btn{min-height:34px}
+    .switches{display:flex;flex-wrap:wrap;gap:12px 24px;margin:0 0 14px}
+    .switch-form{align-items:center}
+    .toggle{display:inline-flex;align-items:center;gap:8px;font:inherit;font-weight:700;font-size:15px;padding:6px 14px 6px 6px;border-radius:20px;border:1px solid #CBD5E1;background:#F3F4F6;cursor:pointer;color:#374151}
+    .toggle .knob{width:34px;height:20px;border-radius:10px;background:#9CA3AF;position:relative}
+    .toggle .knob::after{content:"";position:absolute;left:2px;top:2px;width:16px;height:16px;border-radius:50%;background:#fff;transition:left .15s}
+    .toggle.on{background:#EDE9FE;border-color:#5B4B8A;color:#3B2F66}.toggle.on .knob{background:#5B4B8A}.toggle.on .knob::after{left:16px}
+    .favourite{align-items:center}.star.big{font-size:30px;line-height:1}
+    .due{border:2px solid #B45309;background:#FFFBEB}.due ul{margin:0;padding-left:18px}.due li{margin:4px 0}.due .snooze{margin-left:8px}
+    .period{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 10px}.period input{font:inherit;padding:4px 6px;border:1px solid #CBD5E1;border-radius:6px}
+    .monthnav h2{margin:0;text-align:center;flex:1;font-size:19px}
+    .value-rows{display:flex;flex-direction:column;gap:6px;flex-basis:100%}
+    .value-row{display:flex;flex-wrap:wrap;gap:6px 10px;align-items:flex-end}
+    @media (max-width:700px){
+      .tabs a{padding:8px 9px;font-size:13px}
+      .add-forms{grid-template-columns:1fr}
+      .field input[type=text]{width:100%}
+      .app-form>.field{flex:1 1 40%}
+      .app-form .btn{min-height:40px}
+      .controls form.goto{flex-wrap:wrap}
+    }
+    @media print{.add-forms,.app-form,#flash,.due{display:none}}
+    """
+}

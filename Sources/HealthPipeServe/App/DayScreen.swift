@@ -1,0 +1,211 @@
+import Charts
+import Foundation
+import HealthPipeCLI
+import HealthPipeCore
+import SQLiteStore
+
+/// `/` and `/day/YYYY-MM-DD`: one day of the whole history (seeds 000 and 002) — the day view with
+/// its previous/next arrows and a date picker, what was logged that day with forms to add, change
+/// and delete it, the illness and stress switches, the day's star, and today's report reminder.
+struct DayScreen {
+    let store: AppStore
+
+    struct Rendered: Sendable {
+        var subject: String
+        var subtitle: String
+        var html: String
+    }
+
+    /// `day` nil: the latest day with readings (else today).
+    func render(day requested: Int64?, request r: AppRequest) throws -> Rendered {
+        let glucose = try store.glucose(r.prefs)
+        let subject = glucose.loader.subject
+        let day = requested ?? glucose.span?.upperBound ?? AppStore.today()
+        let view = try glucose.loader.dayView(day)
+        let iso = CivilDate.isoDate(fromDays: day)
+        let back = "/day/" + iso
+        let forms = FormMarkup(token: r.formToken)
+        var m = Markup(capacity: 256 * 1024)
+
+        m.raw("<section id=\"day\" class=\"card\"><div class=\"controls\">")
+        m.raw("<form class=\"goto\" method=\"get\" action=\"/day\"><label for=\"day-picker\">Go to</label>")
+        m.raw("<input type=\"date\" id=\"day-picker\" name=\"date\" value=\"\(iso)\" required")
+        if let span = glucose.span {
+            m.raw(" min=\"\(CivilDate.isoDate(fromDays: min(span.lowerBound, day)))\" max=\"\(CivilDate.isoDate(fromDays: max(span.upperBound, AppStore.today())))\"")
+        }
+        m.raw("><button type=\"submit\" class=\"btn\">Go</button></form>")
+        m.raw("<a class=\"btn\" href=\"/\" id=\"go-latest\">Latest day</a>")
+        m.raw("<label class=\"switch\"><input type=\"checkbox\" id=\"show-basal\"\(r.prefs.showBasal ? " checked" : "")> Show basal insulin</label></div>")
+        if glucose.span == nil {
+            m.raw("<p class=\"page-span\">No glucose readings yet: import a CGM export or run <code>healthpipe stream</code>; what you log shows here at once.</p>")
+        }
+        m.raw("<div class=\"app-day\" data-day=\"\(iso)\">")
+        DayArticle(view: view, unit: r.prefs.unit, isCurrent: true, link: { "/day/" + CivilDate.isoDate(fromDays: $0) },
+                   offTitle: { _, _ in "" }).render(&m)
+        m.raw("</div></section>")
+
+        let log = try store.healthLog()
+        try ReminderBanner(store: store).render(&m, subject: subject, forms: forms, back: back)
+        LogSection(day: day, entries: try log.entries(subject: subject, fromDay: day, toDay: day), forms: forms, back: back).render(&m)
+        let row = try glucose.loader.dayTable(firstDay: day, lastDay: day).rows.first
+        HealthSection(day: day, illness: try log.openEpisode(subject: subject, subtype: "illness"),
+                      stress: try log.openEpisode(subject: subject, subtype: "stress"),
+                      favourite: row?.favourite ?? false, note: row?.note, forms: forms, back: back).render(&m)
+        let bands = view.bands
+        let subtitle = "glucose in " + r.prefs.unit.rawValue + " · bands: "
+            + bands.bands.enumerated().map { $0.element.title + " " + bands.rangeText($0.offset, unit: r.prefs.unit) }.joined(separator: ", ")
+        return Rendered(subject: subject, subtitle: subtitle, html: m.text)
+    }
+}
+
+/// What was logged on a day — each entry with its change and delete forms — and the seeds' three
+/// forms to add insulin, a meal or exercise (seed 000's "Add Insulin" and its siblings).
+struct LogSection {
+    let day: Int64
+    let entries: [HealthLogQueries.StoredEntry]
+    let forms: FormMarkup
+    let back: String
+
+    /// The time a new entry gets: now on today, noon on another day.
+    var defaultTime: String {
+        let now = Int64(Date().timeIntervalSince1970)
+        let offset = Int64(TimeZone.current.secondsFromGMT())
+        if LocalDays.day(now, Int32(offset)) == day {
+            let local = CivilDate.isoDateTime(seconds: now + offset)
+            return String(local.prefix(16))
+        }
+        return CivilDate.isoDate(fromDays: day) + "T12:00"
+    }
+
+    func render(_ m: inout Markup) {
+        m.raw("<section id=\"log\" class=\"card\"><h2>Logged on ")
+        m.escaped(Fmt.longDate(day))
+        m.raw("</h2><ul class=\"entries\" id=\"entries\">")
+        let shown = entries.compactMap { e in EntryKind(stored: e.event.kind.rawValue, subtype: e.event.subtype.text).map { (e, $0) } }
+        if shown.isEmpty { m.raw("<li class=\"empty\">Nothing logged this day yet.</li>") }
+        for (e, kind) in shown { entry(&m, e, kind) }
+        m.raw("</ul><div class=\"add-forms\">")
+        addInsulin(&m)
+        addMeal(&m)
+        addExercise(&m)
+        m.raw("</div></section>")
+    }
+
+    func entry(_ m: inout Markup, _ s: HealthLogQueries.StoredEntry, _ kind: EntryKind) {
+        let e = s.event
+        m.raw("<li class=\"entry entry-\(kind.rawValue)\" data-id=\"")
+        m.escaped(s.id)
+        m.raw("\"><b>" + Fmt.clock(localSeconds: LocalDays.local(e.start, e.utcOffset)) + "</b> ")
+        m.escaped(EntryText.describe(e, kind: kind))
+        guard !kind.isEpisode else { return m.raw("</li>") }
+        m.raw("<details class=\"edit\"><summary>Change</summary>")
+        forms.open(&m, action: "/app/entries/edit", back: back)
+        m.raw("<input type=\"hidden\" name=\"id\" value=\"")
+        m.escaped(s.id)
+        m.raw("\">")
+        let at = CivilDate.isoDateTime(seconds: LocalDays.local(e.start, e.utcOffset)).prefix(16)
+        FormMarkup.input(&m, label: "Time", name: "at", type: "datetime-local", value: String(at), attributes: "required")
+        switch kind {
+        case .insulin:
+            FormMarkup.input(&m, label: "Units", name: "units", type: "number", value: e.insulin.map { HealthValuesText.number($0) },
+                             attributes: "step=\"0.05\" min=\"0.05\" required")
+            m.raw("<label class=\"field check\"><input type=\"checkbox\" name=\"basal\"\(e.subtype.text == "basal" ? " checked" : "")> Basal</label>")
+        case .meal:
+            FormMarkup.input(&m, label: "Name", name: "name", value: e.note)
+            FormMarkup.input(&m, label: "Carbs (g)", name: "carbs", type: "number", value: e.carbs.map { HealthValuesText.number($0) }, attributes: "step=\"any\" min=\"0\" required")
+            FormMarkup.input(&m, label: "Protein (g)", name: "protein", type: "number", value: e.protein.map { HealthValuesText.number($0) }, attributes: "step=\"any\" min=\"0\"")
+            FormMarkup.input(&m, label: "Fat (g)", name: "fat", type: "number", value: e.fat.map { HealthValuesText.number($0) }, attributes: "step=\"any\" min=\"0\"")
+        case .exercise:
+            FormMarkup.input(&m, label: "Name", name: "name", value: e.subtype.isEmpty ? nil : e.subtype.text)
+            FormMarkup.input(&m, label: "Minutes", name: "minutes", type: "number", value: HealthValuesText.number(Double(e.end - e.start) / 60),
+                             attributes: "step=\"any\" min=\"1\" required")
+            intensity(&m, selected: e.intensity.isEmpty ? nil : e.intensity.text)
+        default: break
+        }
+        m.raw("<button type=\"submit\" class=\"btn\">Save</button></form></details>")
+        forms.open(&m, action: "/app/entries/delete", back: back, classes: "app-form inline")
+        m.raw("<input type=\"hidden\" name=\"id\" value=\"")
+        m.escaped(s.id)
+        m.raw("\"><button type=\"submit\" class=\"btn danger\" aria-label=\"Delete this entry\">Delete</button></form></li>")
+    }
+
+    func addInsulin(_ m: inout Markup) {
+        m.raw("<div class=\"add add-insulin\"><h3>Add insulin</h3>")
+        forms.open(&m, action: "/app/insulin", back: back, extra: " id=\"add-insulin\"")
+        FormMarkup.input(&m, label: "Units", name: "units", type: "number", attributes: "step=\"0.05\" min=\"0.05\" required inputmode=\"decimal\"")
+        m.raw("<label class=\"field check\"><input type=\"checkbox\" name=\"basal\"> Basal (long-acting)</label>")
+        FormMarkup.input(&m, label: "Time", name: "at", type: "datetime-local", value: defaultTime, attributes: "required")
+        FormMarkup.input(&m, label: "Note", name: "note")
+        m.raw("<button type=\"submit\" class=\"btn primary\">Add insulin</button></form></div>")
+    }
+
+    func addMeal(_ m: inout Markup) {
+        m.raw("<div class=\"add add-meal\"><h3>Add a meal</h3>")
+        forms.open(&m, action: "/app/meal", back: back, extra: " id=\"add-meal\"")
+        FormMarkup.input(&m, label: "What", name: "name", attributes: "placeholder=\"e.g. Pasta\"")
+        FormMarkup.input(&m, label: "Carbs (g)", name: "carbs", type: "number", attributes: "step=\"any\" min=\"0\" required inputmode=\"decimal\"")
+        FormMarkup.input(&m, label: "Protein (g)", name: "protein", type: "number", attributes: "step=\"any\" min=\"0\" inputmode=\"decimal\"")
+        FormMarkup.input(&m, label: "Fat (g)", name: "fat", type: "number", attributes: "step=\"any\" min=\"0\" inputmode=\"decimal\"")
+        FormMarkup.input(&m, label: "Time", name: "at", type: "datetime-local", value: defaultTime, attributes: "required")
+        m.raw("<button type=\"submit\" class=\"btn primary\">Add meal</button></form></div>")
+    }
+
+    func addExercise(_ m: inout Markup) {
+        m.raw("<div class=\"add add-exercise\"><h3>Add exercise</h3>")
+        forms.open(&m, action: "/app/exercise", back: back, extra: " id=\"add-exercise\"")
+        FormMarkup.input(&m, label: "What", name: "name", attributes: "placeholder=\"e.g. Cycling\"")
+        FormMarkup.input(&m, label: "Minutes", name: "minutes", type: "number", attributes: "step=\"any\" min=\"1\" required inputmode=\"decimal\"")
+        intensity(&m, selected: nil)
+        FormMarkup.input(&m, label: "Time", name: "at", type: "datetime-local", value: defaultTime, attributes: "required")
+        m.raw("<button type=\"submit\" class=\"btn primary\">Add exercise</button></form></div>")
+    }
+
+    func intensity(_ m: inout Markup, selected: String?) {
+        m.raw("<label class=\"field\"><span>Intensity</span><select name=\"intensity\"><option value=\"\">—</option>")
+        for level in ["low", "medium", "high"] {
+            m.raw("<option value=\"\(level)\"\(selected == level ? " selected" : "")>\(level)</option>")
+        }
+        m.raw("</select></label>")
+    }
+}
+
+/// Seed 002's switches and star: illness and stress on or off (an open episode while on), and the
+/// day as a favourite with a note.
+struct HealthSection {
+    let day: Int64
+    let illness: HealthLogQueries.StoredEntry?
+    let stress: HealthLogQueries.StoredEntry?
+    let favourite: Bool
+    let note: String?
+    let forms: FormMarkup
+    let back: String
+
+    func render(_ m: inout Markup) {
+        m.raw("<section id=\"health\" class=\"card\"><h2>Illness, stress and favourite</h2><div class=\"switches\">")
+        for (kind, open) in [("illness", illness), ("stress", stress)] {
+            forms.open(&m, action: "/app/episode", back: back, classes: "app-form switch-form", extra: " id=\"switch-\(kind)\"")
+            m.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\"><input type=\"hidden\" name=\"on\" value=\"\(open == nil ? "1" : "0")\">")
+            m.raw("<button type=\"submit\" role=\"switch\" aria-checked=\"\(open != nil)\" class=\"toggle\(open != nil ? " on" : "")\">")
+            m.raw("<span class=\"knob\"></span>" + kind.prefix(1).uppercased() + kind.dropFirst() + "</button><small>")
+            if let open {
+                m.escaped("on since " + LocalTimeText.wallClock(utc: open.event.start, offset: open.event.utcOffset))
+            } else {
+                m.raw("off")
+            }
+            m.raw("</small></form>")
+        }
+        m.raw("</div>")
+        forms.open(&m, action: "/app/favourite", back: back, classes: "app-form favourite", extra: " id=\"favourite\"")
+        m.raw("<input type=\"hidden\" name=\"day\" value=\"\(CivilDate.isoDate(fromDays: day))\">")
+        m.raw("<span class=\"star big\(favourite ? " on" : "")\" aria-hidden=\"true\">\(favourite ? "★" : "☆")</span>")
+        FormMarkup.input(&m, label: "Note for this day", name: "note", value: note)
+        m.raw("<button type=\"submit\" class=\"btn primary\" name=\"star\" value=\"1\">\(favourite ? "Save note" : "★ Star this day")</button>")
+        if favourite { m.raw("<button type=\"submit\" class=\"btn\" name=\"star\" value=\"0\">Remove star</button>") }
+        m.raw("</form></section>")
+    }
+}
+
+/// Numbers as a form shows them: no trailing zeros (4.5, 12).
+enum HealthValuesText {
+    static func number(_ v: Double) -> String { Fmt.amount((v * 100).rounded() / 100, 2) }
+}

@@ -1,0 +1,84 @@
+import Charts
+import Foundation
+import Hummingbird
+
+/// A form's fields (`application/x-www-form-urlencoded`, what a browser posts and the app's script
+/// sends), read whole: forms are small (ServeLimits.maxBodyBytes caps them anyway).
+struct FormBody: Sendable {
+    private(set) var fields: [String: String] = [:]
+
+    static func read(_ request: Request, context: ServeContext) async throws -> FormBody {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        return FormBody(encoded: String(buffer: buffer))
+    }
+
+    init(encoded: String) {
+        for pair in encoded.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            guard let key = kv.first, !key.isEmpty else { continue }
+            fields[key] = kv.count > 1 ? kv[1] : ""
+        }
+    }
+
+    /// A field's text, trimmed; nil when missing or empty.
+    subscript(_ name: String) -> String? {
+        guard let v = fields[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !v.isEmpty else { return nil }
+        return v
+    }
+
+    /// A checkbox: present and not "off".
+    func isOn(_ name: String) -> Bool { fields[name].map { $0 != "off" && $0 != "0" } ?? false }
+}
+
+/// What a screen needs from the request besides its path: this browser's form token (and the
+/// cookie that carries it, when new), its view preferences, and the message of the form it came from.
+struct AppRequest: Sendable {
+    var formToken: String
+    var newCookie: Cookie?
+    var prefs: AppPreferences
+    var message: String?
+    var error: String?
+    var signedIn: Bool
+
+    init(_ request: Request, forms: FormGuard, signedIn: Bool) {
+        let t = forms.token(for: request)
+        formToken = t.token
+        newCookie = t.newCookie
+        prefs = AppPreferences(cookie: request.cookies[AppPreferences.cookieName]?.value)
+        message = request.uri.queryParameters["msg"].map { String($0.prefix(300)) }
+        error = request.uri.queryParameters["err"].map { String($0.prefix(600)) }
+        self.signedIn = signedIn
+    }
+
+    func page(_ title: String, tab: AppPage.Tab?, subject: String, subtitle: String, body: Markup) -> Response {
+        AppPage(title: title, tab: tab, subject: subject, subtitle: subtitle, formToken: formToken, message: message, error: error,
+                signedIn: signedIn, body: body).response(newCookie: newCookie)
+    }
+}
+
+/// Markup helpers for the app's forms: every form posts to the app with this browser's token in
+/// its address (FormGuard reads it there, never from a body it does not own) and says where to go back.
+struct FormMarkup {
+    let token: String
+
+    /// `<form method="post" action="/app/…?form_token=…">` with the page to come back to.
+    func open(_ m: inout Markup, action: String, back: String, classes: String = "app-form", extra: String = "") {
+        m.raw("<form method=\"post\" class=\"\(classes)\" action=\"")
+        m.escaped(action + (action.contains("?") ? "&" : "?") + "form_token=" + token)
+        m.raw("\"\(extra)><input type=\"hidden\" name=\"back\" value=\"")
+        m.escaped(back)
+        m.raw("\">")
+    }
+
+    static func input(_ m: inout Markup, label: String, name: String, type: String = "text", value: String? = nil, attributes: String = "") {
+        m.raw("<label class=\"field\"><span>")
+        m.escaped(label)
+        m.raw("</span><input type=\"\(type)\" name=\"\(name)\"")
+        if let value {
+            m.raw(" value=\"")
+            m.escaped(value)
+            m.raw("\"")
+        }
+        m.raw((attributes.isEmpty ? "" : " " + attributes) + "></label>")
+    }
+}

@@ -1,0 +1,88 @@
+import Charts
+import Foundation
+import Hummingbird
+import HealthPipeCore
+
+/// `/agp?from=&to=`: the AGP report of any window of the history (default: the 14 days ending at
+/// the last day with readings), with a form to choose the window.
+struct AGPScreen {
+    let store: AppStore
+
+    func render(from: String?, to: String?, request r: AppRequest) throws -> DayScreen.Rendered {
+        let glucose = try store.glucose(r.prefs)
+        let last = try AppDates.day(to) ?? glucose.span?.upperBound ?? AppStore.today()
+        let first = try AppDates.day(from) ?? last - 13
+        try AppDates.check(first, last)
+        let agp = try glucose.loader.agp(firstDay: first, lastDay: last)
+        var m = Markup(capacity: 128 * 1024)
+        m.raw("<section id=\"agp\" class=\"card sheet\"><h2>AGP report</h2>")
+        PeriodForm(action: "/agp", first: first, last: last, span: glucose.span).render(&m)
+        HealthPage.periodNotice(&m, agp: agp)
+        m.raw("<div class=\"chart-scroll\">" + AGPSVG(view: agp).element() + "</div></section>")
+        return .init(subject: glucose.loader.subject, subtitle: Fmt.shortDate(first) + " – " + Fmt.shortDate(last) + " · glucose in " + r.prefs.unit.rawValue,
+                     html: m.text)
+    }
+}
+
+/// `/days?from=&to=`: seed 002's day table over any window (default: the 90 days ending at the
+/// last day with data; "All days" is the whole history), with its filters and the favourites.
+struct DaysScreen {
+    let store: AppStore
+
+    func render(from: String?, to: String?, all: Bool, request r: AppRequest) throws -> DayScreen.Rendered {
+        let glucose = try store.glucose(r.prefs)
+        let last = try AppDates.day(to) ?? glucose.span?.upperBound ?? AppStore.today()
+        let first = all ? (glucose.span?.lowerBound ?? last) : try AppDates.day(from) ?? last - 89
+        try AppDates.check(first, last)
+        let table = try glucose.loader.dayTable(firstDay: first, lastDay: last)
+        var m = Markup(capacity: 256 * 1024)
+        m.raw("<section id=\"days\" class=\"card\"><h2>Days</h2><p class=\"lead\">Low, average and high glucose of each day with its hypo, "
+              + "hyper, exercise, stress and illness marks and favourites (★, with their note on hover). A date opens that day.</p>")
+        PeriodForm(action: "/days", first: first, last: last, span: glucose.span).render(&m)
+        let bands = try glucose.loader.bands(around: last)
+        DayTableHTML(table: table, bands: bands, link: { "/day/" + CivilDate.isoDate(fromDays: $0) }).render(&m)
+        m.raw("</section>")
+        return .init(subject: glucose.loader.subject, subtitle: Fmt.shortDate(first) + " – " + Fmt.shortDate(last) + " · glucose in " + r.prefs.unit.rawValue,
+                     html: m.text)
+    }
+}
+
+/// The window of a period screen: two dates, and links to the whole history and the latest weeks.
+struct PeriodForm {
+    let action: String
+    let first: Int64
+    let last: Int64
+    let span: ClosedRange<Int64>?
+
+    func render(_ m: inout Markup) {
+        m.raw("<form class=\"period\" method=\"get\" action=\"\(action)\"><label>From <input type=\"date\" name=\"from\" value=\"\(CivilDate.isoDate(fromDays: first))\"></label>")
+        m.raw("<label>to <input type=\"date\" name=\"to\" value=\"\(CivilDate.isoDate(fromDays: last))\"></label><button type=\"submit\" class=\"btn\">Show</button>")
+        if let span {
+            let end = CivilDate.isoDate(fromDays: span.upperBound)
+            for (n, text) in [(14, "Last 14 days"), (90, "Last 90 days")] {
+                m.raw("<a class=\"btn\" href=\"\(action)?from=\(CivilDate.isoDate(fromDays: span.upperBound - Int64(n) + 1))&amp;to=\(end)\">\(text)</a>")
+            }
+            m.raw("<a class=\"btn\" href=\"\(action)?from=\(CivilDate.isoDate(fromDays: span.lowerBound))&amp;to=\(end)\">Whole history</a>")
+        }
+        m.raw("</form>")
+    }
+}
+
+/// Dates in the app's addresses: YYYY-MM-DD, and a window of at most ten years (as `chart`'s);
+/// anything else is a 400 that says why.
+enum AppDates {
+    static func invalid(_ reason: String) -> HTTPError { HTTPError(.badRequest, message: reason) }
+
+    static func day(_ text: String?) throws -> Int64? {
+        guard let text, !text.isEmpty else { return nil }
+        guard let d = CivilDate.days(fromISO: text), PlausibleTime.earliestDay...PlausibleTime.latestDay ~= d else {
+            throw invalid("not a date YYYY-MM-DD: \(text.prefix(40))")
+        }
+        return d
+    }
+
+    static func check(_ first: Int64, _ last: Int64) throws {
+        guard first <= last else { throw invalid("the period starts after it ends") }
+        guard last - first < 3660 else { throw invalid("a period is at most ten years (3,660 days)") }
+    }
+}

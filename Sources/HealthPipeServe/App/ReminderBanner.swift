@@ -1,0 +1,35 @@
+import Charts
+import Foundation
+import HealthPipeAnalytics
+import HealthPipeCLI
+import HealthPipeCore
+
+/// Seed 004's notifications inside the app: what `healthpipe alerts check` would announce now —
+/// today's report reminder (with "write it" and a snooze to a later time of the same day) and the
+/// averages over their threshold. Nothing is drawn when nothing is due.
+struct ReminderBanner {
+    let store: AppStore
+
+    func render(_ m: inout Markup, subject: String, forms: FormMarkup, back: String) throws {
+        let now = Int64(Date().timeIntervalSince1970)
+        let checker = AlertsDue(queries: try store.healthLog(), settings: try ReportSettings.stored(store.path), zone: TimeZone.current)
+        let due = try checker.due(subject: subject, now: now)
+        guard !due.isEmpty else { return }
+        m.raw("<section id=\"reminders\" class=\"card due\" role=\"alert\"><h2>Due now</h2><ul>")
+        for d in due {
+            m.raw("<li class=\"due-\(d.kind == .reminder ? "reminder" : "alert")\">")
+            m.escaped(d.text)
+            if d.kind == .reminder {
+                m.raw(" <a class=\"btn primary\" href=\"/reports#new-report\">Write today's report</a>")
+                forms.open(&m, action: "/app/snooze", back: back, classes: "app-form inline snooze", extra: " id=\"snooze\"")
+                let later = now + 30 * 60
+                let offset = Int64(TimeZone.current.secondsFromGMT())
+                let local = CivilDate.isoDateTime(seconds: min(later, (LocalDays.day(now, Int32(offset)) + 1) * 86_400 - offset - 60) + offset)
+                FormMarkup.input(&m, label: "Remind me again at", name: "until", type: "time", value: String(local.dropFirst(11).prefix(5)), attributes: "required")
+                m.raw("<button type=\"submit\" class=\"btn\">Snooze</button></form>")
+            }
+            m.raw("</li>")
+        }
+        m.raw("</ul></section>")
+    }
+}

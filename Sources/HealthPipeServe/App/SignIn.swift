@@ -1,0 +1,56 @@
+import Charts
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/signin` and `/signout`: with an API secret set, a browser signs in by typing the secret
+/// (compared by its SHA-1 in constant time, as the api-secret header is) and gets a session cookie
+/// — HttpOnly, SameSite=Strict — that `AccessGuard` accepts for reading and for the app's forms.
+struct SignIn {
+    static let path = "/signin"
+    static let cookieName = "hp_session"
+    /// Thirty days, then the secret again.
+    static let maxAge = 30 * 86_400
+
+    let settings: ServeSettings
+    let forms: FormGuard
+
+    func add(to router: Router<ServeContext>) {
+        router.get(RouterPath(Self.path)) { request, _ in form(request) }
+        router.post(RouterPath(Self.path)) { request, context in try await signIn(request, context) }
+        router.post("/signout") { _, _ in
+            var response = Response.redirect(to: settings.secret == nil ? "/" : Self.path)
+            response.setCookie(Cookie(name: Self.cookieName, value: "", maxAge: 0, path: "/", secure: false, httpOnly: true, sameSite: .strict))
+            return response
+        }
+    }
+
+    private func form(_ request: Request) -> Response {
+        let r = AppRequest(request, forms: forms, signedIn: false)
+        var m = Markup()
+        m.raw("<section class=\"card signin\"><h2>Sign in</h2>")
+        if settings.secret == nil {
+            m.raw("<p>This server has no API secret: there is nothing to sign in to. <a href=\"/\">Open the app</a>.</p></section>")
+        } else {
+            m.raw("<p class=\"lead\">Type the server's API secret (the one uploaders use).</p>")
+            m.raw("<form method=\"post\" action=\"\(Self.path)?form_token=\(r.formToken)\" class=\"signin-form\">")
+            FormMarkup.input(&m, label: "API secret", name: "secret", type: "password", attributes: "required autocomplete=\"current-password\" autofocus")
+            m.raw("<button type=\"submit\" class=\"btn primary\">Sign in</button></form></section>")
+        }
+        return AppPage(title: "Sign in", tab: nil, subject: "HealthPipe", formToken: r.formToken, message: nil, error: r.error,
+                       body: m).response(newCookie: r.newCookie)
+    }
+
+    private func signIn(_ request: Request, _ context: ServeContext) async throws -> Response {
+        guard let secret = settings.secret else { return Response.redirect(to: "/") }
+        let typed = try await FormBody.read(request, context: context).fields["secret"] ?? ""
+        guard secret.matchesPassphrase(typed) else {
+            try await Task.sleep(for: .milliseconds(300))  // a guesser waits; the person barely notices
+            return Response.redirect(to: Self.path + "?err=" + "That is not the server's API secret.".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        }
+        var response = Response.redirect(to: "/")
+        response.setCookie(Cookie(name: Self.cookieName, value: secret.newSession(), maxAge: Self.maxAge, path: "/",
+                                  secure: false, httpOnly: true, sameSite: .strict))
+        return response
+    }
+}
