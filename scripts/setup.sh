@@ -32,6 +32,13 @@ if ! python3 -c "import pyspark" 2>/dev/null; then
     sleep $((attempt * 10))
   done
 fi
+# The app's browser test (ServeTests/AppBrowserTests) drives Debian's chromium with Playwright for Python.
+if ! python3 -c "import playwright" 2>/dev/null; then
+  for attempt in 1 2 3; do
+    python3 -m pip install -q playwright 2>/dev/null || python3 -m pip install -q --break-system-packages playwright && break
+    sleep $((attempt * 10))
+  done
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
