@@ -11,7 +11,7 @@ import Testing
 
     /// Skips where the browser or Playwright is missing (scripts/setup.sh installs both).
     static var browserReady: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") && AppDatabase.run("/usr/bin/python3", ["-c", "import playwright"]).code == 0
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") && AppDatabase.run("/usr/bin/env", ["python3", "-c", "import playwright"]).code == 0
     }
 
     @Test(.enabled(if: browserReady)) func aPatientClicksThroughTheApp() throws {
@@ -20,7 +20,7 @@ import Testing
         defer { _ = server.stop() }
         let shots = ServeProcess.tempDir().appendingPathComponent("screenshots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        let run = AppDatabase.run("/usr/bin/python3", [Self.script.path, server.base, db.path, ServeProcess.binary.path, shots.path],
+        let run = AppDatabase.run("/usr/bin/env", ["python3", Self.script.path, server.base, db.path, ServeProcess.binary.path, shots.path],
                                   environment: ["LAST_DAY": AppDatabase.isoDay(AppDatabase.lastDay)])
         print("screenshots: \(shots.path)")
         #expect(run.code == 0, "walkthrough failed: \(run.output)\nserver: \(server.stderr)")

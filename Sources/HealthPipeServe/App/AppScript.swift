@@ -55,12 +55,15 @@ enum AppScript {
       fetch(f.action,{method:'POST',credentials:'same-origin',headers:{Accept:'application/json','X-Form-Token':token,'Content-Type':'application/x-www-form-urlencoded'},body:body.toString()})
       .then(function(r){return r.json().catch(function(){return {ok:false,message:r.status===403?'This page is out of date: reload it.':'Error '+r.status}})})
       .then(function(j){if(!j.ok){flash(j.message||(j.error&&j.error.message)||'refused',true);busy=false;return}
-        return load(location.href,false).then(function(){flash(j.message,false)})})
+        // The version after this write, then the redraw: the poll redraws again only for a later change.
+        return current().then(function(){return load(location.href,false)}).then(function(){flash(j.message,false)})})
       .catch(function(){flash('The server did not answer.',true);busy=false})});
     function typing(){var a=d.activeElement;return (a&&a.closest&&a.closest('#main form')&&/INPUT|SELECT|TEXTAREA/.test(a.tagName))||d.querySelector('#main details.edit[open]')}
     function poll(){if(d.hidden||busy)return;fetch('/api/app/version',{credentials:'same-origin'}).then(function(r){return r.ok?r.json():null}).then(function(j){
-        if(!j)return;if(version!==null&&j.version!==version)pending=true;version=j.version;
+        if(!j)return;
+        if(version!==null&&j.version!==version)pending=true;version=j.version;
         if(pending&&!typing()&&!busy){pending=false;load(location.href,false)}}).catch(function(){})}
+    function current(){return fetch('/api/app/version',{credentials:'same-origin'}).then(function(r){return r.ok?r.json():null}).then(function(j){if(j){version=j.version;pending=false}}).catch(function(){})}
     poll();setInterval(poll,2000);
     function tip(el,x,y){var t=el.querySelector('title');if(!t||!bubble)return false;bubble.textContent=t.textContent;bubble.hidden=false;
       bubble.style.left=Math.max(4,Math.min(x+12,root.clientWidth+window.scrollX-330))+'px';bubble.style.top=(y+14)+'px';return true}

@@ -18,7 +18,12 @@ struct ReminderBanner {
         m.raw("<section id=\"reminders\" class=\"card due\" role=\"alert\"><h2>Due now</h2><ul>")
         for d in due {
             m.raw("<li class=\"due-\(d.kind == .reminder ? "reminder" : "alert")\">")
-            m.escaped(d.text)
+            if d.kind == .reminder {
+                // The CLI's words name its commands; here the buttons beside it are the way.
+                m.escaped("No health report yet today — it was due at " + LocalTimeText.wallClock(utc: d.due, offset: d.offset).suffix(5) + ".")
+            } else {
+                m.escaped(d.text)
+            }
             if d.kind == .reminder {
                 m.raw(" <a class=\"btn primary\" href=\"/reports#new-report\">Write today's report</a>")
                 forms.open(&m, action: "/app/snooze", back: back, classes: "app-form inline snooze", extra: " id=\"snooze\"")

@@ -110,8 +110,8 @@ struct ValueRow {
 
     func render(_ m: inout Markup) {
         m.raw("<div class=\"value-row\">")
-        FormMarkup.input(&m, label: "Value", name: "metric_\(index)", value: metric, attributes: "list=\"metrics\" autocomplete=\"off\"")
-        FormMarkup.input(&m, label: "Amount", name: "value_\(index)", value: value, attributes: "inputmode=\"decimal\" placeholder=\"e.g. 37.8\"")
+        FormMarkup.input(&m, label: "Measure", name: "metric_\(index)", value: metric, attributes: "list=\"metrics\" autocomplete=\"off\"")
+        FormMarkup.input(&m, label: "Value (unit optional)", name: "value_\(index)", value: value, attributes: "inputmode=\"decimal\" placeholder=\"e.g. 37.8\"")
         m.raw("<label class=\"field\"><span>Importance</span><select name=\"importance_\(index)\">")
         for level in 1...5 { m.raw("<option value=\"\(level)\"\(level == importance ? " selected" : "")>\(level)</option>") }
         m.raw("</select></label>")
@@ -133,7 +133,10 @@ struct ReportItem {
         m.raw("\"><b>")
         m.escaped(LocalTimeText.wallClock(utc: r.start, offset: r.utcOffset))
         m.raw("</b> ")
-        m.escaped(r.values.map { ReportText.value($0) }.joined(separator: ", "))
+        m.escaped(r.values.map { v in
+            v.metric.text.replacingOccurrences(of: "_", with: " ") + " " + HealthValuesText.number(v.value)
+                + (v.unit.isEmpty ? "" : " " + CanonicalUnits.shown(v.unit.text)) + " (importance \(v.importance))"
+        }.joined(separator: ", "))
         if let note = r.note, !note.isEmpty {
             m.raw(" — <i>")
             m.escaped(note)
