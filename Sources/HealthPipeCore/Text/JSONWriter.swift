@@ -64,6 +64,13 @@ public struct JSONWriter {
     /// Appends a value that is already JSON text (a record's metadata or device object).
     public mutating func json(_ text: String) { separate(); bytes.append(contentsOf: text.utf8) }
 
+    /// Appends members already written as JSON (`"k":v,"k2":v2`, from `quote`) to the open object.
+    public mutating func members(_ encoded: [UInt8]) {
+        guard !encoded.isEmpty else { return }
+        separate()
+        bytes.append(contentsOf: encoded)
+    }
+
     /// Appends a newline (NDJSON record separator).
     public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
 
@@ -106,18 +113,21 @@ public struct JSONWriter {
     }
 
     private mutating func appendQuoted(_ s: String) {
+        var s = s
+        s.withUTF8 { Self.quote($0, into: &bytes) }
+    }
+
+    /// Appends UTF-8 text as a JSON string (quotes, escapes): the one escaping rule of this writer,
+    /// also for callers that hold bytes rather than a String (the Apple export's metadata).
+    public static func quote(_ utf8: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escaping: copy them whole.
-        let plain = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+        guard utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
             bytes.append(contentsOf: utf8)
-            return true
-        }
-        if plain == true {
             bytes.append(UInt8(ascii: "\""))
             return
         }
-        for b in s.utf8 {
+        for b in utf8 {
             switch b {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
             case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])

@@ -1,17 +1,10 @@
 import HealthPipeCore
 
-/// A `MetadataEntry` child kept for the record's metadata JSON.
-struct MetadataPair: Equatable {
-    var key: String
-    var value: String
-}
-
 /// What is known about a top-level element while its children stream past.
 struct ElementDraft {
     var type: HealthType?
-    var source: Symbol = .empty
-    var sourceName = ""
-    var sourceIncluded = true
+    /// The source's symbol, name and filter verdict, shared by every record of that source.
+    var sourceInfo: SourceInfo?
     var number: Double?
     var text: String?
     var unit: UnitConversion?
@@ -22,14 +15,18 @@ struct ElementDraft {
     var timeZone: String?
     var insulinReason = 0
     var userEntered = false
+    /// The first `HKFoodType` entry (a Food correlation's note).
+    var foodType: String?
     var line: Int64 = 0
-    var metadata: [MetadataPair] = []
+    var metadata = MetadataMembers()
+
+    var source: Symbol { sourceInfo?.symbol ?? .empty }
+    var sourceName: String { sourceInfo?.name ?? "" }
+    var sourceIncluded: Bool { sourceInfo?.included ?? true }
 
     mutating func reset(line: Int64) {
         type = nil
-        source = .empty
-        sourceName = ""
-        sourceIncluded = true
+        sourceInfo = nil
         number = nil
         text = nil
         unit = nil
@@ -40,8 +37,9 @@ struct ElementDraft {
         timeZone = nil
         insulinReason = 0
         userEntered = false
+        foodType = nil
         self.line = line
-        metadata.removeAll(keepingCapacity: true)
+        metadata.removeAll()
     }
 }
 
@@ -88,28 +86,4 @@ struct WorkoutDraft {
     var locations: [WorkoutRoute.Point] = []
 
     mutating func reset() { self = WorkoutDraft() }
-}
-
-/// The last few metadata texts by their entries: most records repeat one of a handful.
-struct MetadataCache {
-    private var pairs: [[MetadataPair]] = []
-    private var texts: [String] = []
-    private var next = 0
-    static let capacity = 8
-
-    func lookup(pairs wanted: [MetadataPair]) -> String? {
-        for i in 0..<texts.count where pairs[i] == wanted { return texts[i] }
-        return nil
-    }
-
-    mutating func store(pairs p: [MetadataPair], json: String) {
-        if texts.count < Self.capacity {
-            pairs.append(p)
-            texts.append(json)
-        } else {
-            pairs[next] = p
-            texts[next] = json
-            next = (next + 1) % Self.capacity
-        }
-    }
 }

@@ -121,7 +121,7 @@ extension ExportHandler {
         if let c = correlation.carbs {
             ledger.claim(.init(source: draft.source, start: start.utc, carbsBits: c.bitPattern))
         }
-        let food = draft.metadata.first { $0.key == "HKFoodType" }?.value
+        let food = draft.foodType
         let energy = correlation.energy
         let metadata = metadataJSON(extra: energy.map { e in { (w: inout JSONWriter) in w.key("energy_kcal"); w.double(e) } })
         add(Event(subject: options.subject, kind: .meal, source: draft.source, start: start.utc, end: end.utc,

@@ -10,7 +10,7 @@ extension ExportHandler {
         draft.reset(line: Int64(currentLine()))
         var unitIndex = -1, valueIndex = -1
         for i in 0..<a.count {
-            switch sampleNames.code(a.name(i)) {
+            switch sampleNames.code(a.name(i), at: i) {
             case .type:
                 draft.type = types.value(a.value(i), a.length(i)) { HealthType(identifier: $0, filter: options.types) }
             case .sourceName:
@@ -41,12 +41,9 @@ extension ExportHandler {
     }
 
     func source(_ a: Attributes, _ i: Int) {
-        let info = sources.value(a.value(i), a.length(i)) { name in
+        draft.sourceInfo = sources.value(a.value(i), a.length(i)) { name in
             SourceInfo(symbol: Symbol(name), name: name, included: options.sources.isEmpty || options.sources.contains(name))
         }
-        draft.source = info.symbol
-        draft.sourceName = info.name
-        draft.sourceIncluded = info.included
     }
 
     /// The device description repeats per device except for its heap address, so the cache key
@@ -54,33 +51,34 @@ extension ExportHandler {
     func device(_ a: Attributes, _ i: Int) {
         let p = a.value(i), n = a.length(i)
         var k = 0
-        if n > 2, p[0] == UInt8(ascii: "<") {
-            while k < n, p[k] != UInt8(ascii: ">") { k += 1 }
-            if k < n { k += 1 } else { k = 0 }
+        if n > 2, p[0] == UInt8(ascii: "<"), let gt = memchr(p, Int32(UInt8(ascii: ">")), n) {
+            k = UnsafeRawPointer(gt) - UnsafeRawPointer(p) + 1
         }
         draft.device = devices.value(p + k, n - k) { DeviceInfo(description: $0) }
     }
 
-    /// A MetadataEntry: kept for the JSON; the well-known keys also set fields.
+    /// A MetadataEntry: written into the record's metadata members; the well-known keys also set
+    /// fields (read from the value's bytes, no String unless kept).
     func metadataEntry(_ a: Attributes) {
         var keyIndex = -1, valueIndex = -1
         for i in 0..<a.count {
             if named(a.name(i), "key") { keyIndex = i } else if named(a.name(i), "value") { valueIndex = i }
         }
         guard keyIndex >= 0 else { return }
-        let key = metadataKeys.value(a.value(keyIndex), a.length(keyIndex)) { $0 }
-        let value = valueIndex >= 0 ? a.string(valueIndex) : ""
-        draft.metadata.append(MetadataPair(key: key, value: value))
-        switch key {
-        case "HKTimeZone": draft.timeZone = value
-        case "HKInsulinDeliveryReason": draft.insulinReason = Int(value) ?? 0
-        case "HKWasUserEntered": draft.userEntered = value == "1"
-        case "HKBloodGlucoseMealTime":
-            draft.metadata.append(MetadataPair(key: "meal_time", value: value == "1" ? "preprandial" : value == "2" ? "postprandial" : value))
-        case "HKMetadataKeyHeartRateMotionContext":
-            let context = value == "0" ? "unset" : value == "1" ? "sedentary" : value == "2" ? "active" : value
-            draft.metadata.append(MetadataPair(key: "motion_context", value: context))
-        default: break
+        let key = metadataKeys.value(a.value(keyIndex), a.length(keyIndex)) { MetadataKey($0) }
+        // A missing value is written as "" (no bytes of the key's).
+        let (p, n) = valueIndex >= 0 ? (a.value(valueIndex), a.length(valueIndex)) : (a.value(keyIndex), 0)
+        draft.metadata.append(key: key.encoded, value: p, n)
+        switch key.role {
+        case .plain: break
+        case .timeZone: draft.timeZone = Attributes.text(p, n)
+        case .insulinReason: draft.insulinReason = Int(Attributes.text(p, n)) ?? 0
+        case .userEntered: draft.userEntered = n == 1 && p[0] == UInt8(ascii: "1")
+        case .foodType: if draft.foodType == nil { draft.foodType = Attributes.text(p, n) }
+        }
+        if let derived = key.derivedKey {
+            if let name = key.derivedName(p, n) { draft.metadata.append(key: derived, encodedValue: name) }
+            else { draft.metadata.append(key: derived, value: p, n) }
         }
     }
 }

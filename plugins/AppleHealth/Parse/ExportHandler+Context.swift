@@ -32,23 +32,16 @@ extension ExportHandler {
         return true
     }
 
-    /// The draft's MetadataEntry pairs as a JSON object text; nil when it has none. Records of one
-    /// device usually carry the same entries (a heart rate's motion context), so the text is looked
-    /// up in a small cache first: one shared String, no JSON work per record.
+    /// The draft's metadata as a JSON object text; nil when it has none. Without extra members the
+    /// text comes from `metadataCache`: records of one device usually repeat the same entries.
     func metadataJSON(extra: ((inout JSONWriter) -> Void)? = nil) -> String? {
-        guard !draft.metadata.isEmpty || extra != nil else { return nil }
-        if extra == nil, let hit = metadataCache.lookup(pairs: draft.metadata) { return hit }
+        guard let extra else { return draft.metadata.isEmpty ? nil : metadataCache.text(for: draft.metadata.bytes) }
         json.reset()
         json.beginObject()
-        extra?(&json)
-        for p in draft.metadata {
-            json.key(p.key)
-            json.string(p.value)
-        }
+        extra(&json)
+        json.members(draft.metadata.bytes)
         json.endObject()
-        let text = String(decoding: json.bytes, as: UTF8.self)
-        if extra == nil { metadataCache.store(pairs: draft.metadata, json: text) }
-        return text
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     /// The draft's device symbol (`.empty` when the element has no `device`).

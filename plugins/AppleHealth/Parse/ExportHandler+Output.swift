@@ -4,13 +4,13 @@ import HealthPipeCore
 
 /// Records leave in batches of `batchSize`; meals no Food correlation claimed leave at the end.
 extension ExportHandler {
-    func add(_ m: HealthPipeCore.Measurement) {
+    func add(_ m: consuming HealthPipeCore.Measurement) {
         batch.measurements.append(m)
         measurements += 1
         if batch.count >= Self.batchSize { flushBatch() }
     }
 
-    func add(_ e: Event) {
+    func add(_ e: consuming Event) {
         batch.events.append(e)
         events += 1
         if batch.count >= Self.batchSize { flushBatch() }

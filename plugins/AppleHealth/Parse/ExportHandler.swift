@@ -13,8 +13,9 @@ final class ExportHandler: SAXElementHandler {
     let path: String
     let file: Symbol
     /// The parser's current line and consumed bytes as offsets into the whole input (set by `RecoveringParser`).
-    var currentLine: () -> Int = { 0 }
-    var consumed: () -> Int64 = { 0 }
+    @exclusivity(unchecked) var position = InputPosition()
+    func currentLine() -> Int { position.line }
+    func consumed() -> Int64 { position.consumed }
     /// Stops the parser from inside a callback.
     var stopParser: () -> Void = {}
     /// The raw bytes of the top-level element being read (set by `RecoveringParser`), for the quarantine.
@@ -63,7 +64,7 @@ final class ExportHandler: SAXElementHandler {
     @exclusivity(unchecked) var types = ByteCache<HealthType>(capacity: 32)
     @exclusivity(unchecked) var sources = ByteCache<SourceInfo>(capacity: 16)
     @exclusivity(unchecked) var texts = ByteCache<String>(capacity: 32)
-    @exclusivity(unchecked) var metadataKeys = ByteCache<String>(capacity: 32)
+    @exclusivity(unchecked) var metadataKeys = ByteCache<MetadataKey>(capacity: 32)
     @exclusivity(unchecked) var devices = ByteCache<DeviceInfo>(capacity: 16)
     @exclusivity(unchecked) var zones: [String: TimeZone?] = [:]
     @exclusivity(unchecked) var topNames = InternedNames(TopElement.of)
@@ -167,5 +168,7 @@ final class ExportHandler: SAXElementHandler {
         depth = 0
         top = .none
         stopReason = nil
+        topNames.forget()
+        sampleNames.forget()
     }
 }

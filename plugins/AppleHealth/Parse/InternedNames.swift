@@ -9,6 +9,25 @@ struct InternedNames<Code> {
 
     init(_ resolve: @escaping (UnsafePointer<UInt8>) -> Code) { self.resolve = resolve }
 
+    /// Elements of one kind repeat their attributes in one order: the name met at `position` last
+    /// time is tried first, one comparison instead of a search.
+    private var hints: [(name: UnsafePointer<UInt8>, code: Code)] = []
+
+    @inline(__always)
+    mutating func code(_ name: UnsafePointer<UInt8>, at position: Int) -> Code {
+        if position < hints.count, hints[position].name == name { return hints[position].code }
+        let c = code(name)
+        if position < hints.count { hints[position] = (name, c) } else if position == hints.count, position < Self.capacity { hints.append((name, c)) }
+        return c
+    }
+
+    /// A new parser has a new dictionary: the old addresses may name other strings in it.
+    mutating func forget() {
+        pointers.removeAll()
+        codes.removeAll()
+        hints.removeAll()
+    }
+
     @inline(__always)
     mutating func code(_ name: UnsafePointer<UInt8>) -> Code {
         for i in pointers.indices where pointers[i] == name { return codes[i] }

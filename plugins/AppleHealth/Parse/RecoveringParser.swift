@@ -62,9 +62,7 @@ final class RecoveringParser {
 
     private func wire() {
         let p = parser
-        let base = instanceBase, synthetic = syntheticBytes, lines = lineBase
-        handler.currentLine = { [unowned p] in p.line + lines }
-        handler.consumed = { [unowned p] in base + p.consumed - synthetic }
+        handler.position = InputPosition(parser: p, base: instanceBase, synthetic: syntheticBytes, lineBase: lineBase)
         handler.stopParser = { [unowned p] in p.stop() }
         handler.elementBytes = { [unowned self] in self.currentElement() }
     }
@@ -259,4 +257,18 @@ final class RecoveringParser {
         while let last = text.last, last == 0x0A || last == 0x0D || last == 0x20 { text.removeLast() }
         handler.rejects.append(RowError(file: handler.path, line: line, reason: reason, raw: EchoText.raw(text)))
     }
+}
+
+/// The parser's line and consumed bytes as offsets into the whole input: a parser started after a
+/// malformed element reads from `base`, inside a synthetic root of `synthetic` bytes, `lineBase`
+/// lines in. Asked on every element, so read directly (no closure, no retain): the handler only
+/// asks from the current parser's callbacks, while `RecoveringParser` holds that parser.
+struct InputPosition {
+    unowned(unsafe) var parser: SAXPushParser?
+    var base: Int64 = 0
+    var synthetic: Int64 = 0
+    var lineBase = 0
+
+    var line: Int { (parser?.line ?? 0) + lineBase }
+    var consumed: Int64 { parser.map { base + $0.consumed - synthetic } ?? 0 }
 }

@@ -22,15 +22,17 @@ final class SAXPushParser {
         box = ParserBox(handler: handler)
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
+        // The box outlives its parser: the element callbacks borrow it (and its handler) without
+        // the retain and release per element that taking the reference would cost.
         sax.startElementNs = { ctx, localname, _, _, _, _, nbAttributes, _, attributes in
             guard let ctx, let localname else { return }
-            let box = Unmanaged<ParserBox>.fromOpaque(ctx).takeUnretainedValue()
-            box.handler.startElement(localname, attributes, count: Int(nbAttributes))
+            Unmanaged<ParserBox>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+                $0.handler.startElement(localname, attributes, count: Int(nbAttributes))
+            }
         }
         sax.endElementNs = { ctx, localname, _, _ in
             guard let ctx, let localname else { return }
-            let box = Unmanaged<ParserBox>.fromOpaque(ctx).takeUnretainedValue()
-            box.handler.endElement(localname)
+            Unmanaged<ParserBox>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.handler.endElement(localname) }
         }
         sax.serror = { ctx, err in
             guard let ctx, let err else { return }
@@ -95,7 +97,8 @@ final class SAXPushParser {
 
 /// The object the C callbacks reach through their `void *` context.
 final class ParserBox {
-    let handler: ExportHandler
+    /// Held by the `RecoveringParser` that owns the parser too.
+    unowned(unsafe) let handler: ExportHandler
     var error: (line: Int, message: String)?
     var errorOffset: Int64?
     init(handler: ExportHandler) { self.handler = handler }
