@@ -33,8 +33,8 @@ struct ImportCommand: ParsableCommand {
     var printPipeline = false
 
     func run() throws {
-        let registry: ComponentRegistry
-        do { registry = try shared.registry() } catch { throw configFailure(error) }
+        var detection: InputDetection.AdaptersWhenNeeded
+        do { detection = try InputDetection.AdaptersWhenNeeded(shared: shared) } catch { throw configFailure(error) }
         let policy = onError
         let cwd = FileManager.default.currentDirectoryPath
         let given = self.files + ImportOperands.takenAside
@@ -48,13 +48,16 @@ struct ImportCommand: ParsableCommand {
         var unreadable = 0
         for file in files {
             let path = ComponentBuilder.resolve(file, base: cwd)
-            switch InputDetection.type(of: path, shown: file, forced: format, registry: registry) {
+            let outcome: InputDetection.Outcome
+            do { outcome = try detection.type(of: path, shown: file, forced: format) } catch { throw configFailure(error) }
+            switch outcome {
             case .found(let type): inputs.append(ImportInput(path: path, shown: file, type: type))
             case .unreadable(let message): printError(message); unreadable += 1
             case .unknownType(let message): throw configFailure(ConfigError(file: "healthpipe import", line: 0, column: 0, message: message))
             }
         }
         guard !inputs.isEmpty else { throw ExitCode(1) }
+        let registry = detection.registry
 
         let postgres = store.location.isPostgres
         let dbPath = store.location.pathOrURL

@@ -15,7 +15,14 @@ struct SharedOptions: ParsableArguments {
     var pluginPaths: [String] = []
 
     func registry() throws -> ComponentRegistry {
-        try BuiltinPlugins.registry(pluginPaths: pluginPaths.map { ComponentBuilder.resolve($0, base: FileManager.default.currentDirectoryPath) })
+        try BuiltinPlugins.registry(pluginPaths: resolvedPluginPaths)
+    }
+
+    /// Adapter folders beyond the bundled one: `--plugin-path` or HEALTHPIPE_PLUGIN_PATH.
+    var hasExtraAdapterFolders: Bool { BuiltinPlugins.adapterDirectories(extra: resolvedPluginPaths).count > 1 }
+
+    private var resolvedPluginPaths: [String] {
+        pluginPaths.map { ComponentBuilder.resolve($0, base: FileManager.default.currentDirectoryPath) }
     }
 }
 

@@ -53,6 +53,15 @@ public enum BuiltinPlugins {
         return registry
     }
 
+    /// The compiled-in format that claims `sniff` above any score a YAML adapter's detection gives
+    /// (`MappedCSVAdapters.detectionScore`) and reads it without finding formats at run time: no adapter
+    /// can take such a file, so importing it needs no adapter read. Nil when an adapter might.
+    public static func claimedWithoutAdapters(_ sniff: FileSniff, builtIn: ComponentRegistry) -> ComponentDescriptor? {
+        guard let best = builtIn.bestDetection(of: sniff), best.score > MappedCSVAdapters.detectionScore,
+              !best.component.findsFormatsAtRun else { return nil }
+        return best.component
+    }
+
     /// Builds the registry. A broken adapter file or a duplicate name is an error, not a silent skip.
     public static func registry(pluginPaths: [String] = [],
                                 environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ComponentRegistry {

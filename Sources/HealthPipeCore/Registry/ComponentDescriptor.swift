@@ -62,13 +62,16 @@ public struct ComponentDescriptor: Sendable {
     /// Sources that hand their stage's options to the format they pick (`stdin`/`auto` with
     /// `format:`): keys beyond `options` are that format's, checked when it is built.
     public var delegatesOptions: Bool
+    /// Sources that find the format of what they read at run time, with the pipeline's registry (a zip
+    /// of exports, `auto`, `stdin`): choosing such a source is not the end of what formats it needs.
+    public var findsFormatsAtRun: Bool
     public var build: @Sendable (ComponentBuilder) throws -> any Stage
 
     public init(name: String, role: StageRole, family: String, summary: String, options: [OptionDoc],
                 accepts: RecordKinds = [], produces: RecordKinds = [], passesThrough: Bool = false,
                 emitsTimeOrdered: Bool = false, detect: (@Sendable (FileSniff) -> Int)? = nil,
                 diagnose: (@Sendable (FileSniff) -> String?)? = nil, signature: [String] = [], delegatesOptions: Bool = false,
-                build: @escaping @Sendable (ComponentBuilder) throws -> any Stage) {
+                findsFormatsAtRun: Bool = false, build: @escaping @Sendable (ComponentBuilder) throws -> any Stage) {
         self.name = name
         self.role = role
         self.family = family
@@ -82,6 +85,7 @@ public struct ComponentDescriptor: Sendable {
         self.diagnose = diagnose
         self.signature = signature
         self.delegatesOptions = delegatesOptions
+        self.findsFormatsAtRun = findsFormatsAtRun
         let declared = Set(options.map(\.name))
         self.build = { b in
             var b = b

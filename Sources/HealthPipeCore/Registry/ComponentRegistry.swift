@@ -22,14 +22,17 @@ public struct ComponentRegistry: Sendable {
     public var families: Set<String> { Set(components.values.map(\.family)) }
 
     /// The format of a file judged by its content: the best-scoring source detector, if any scores.
-    public func detectFormat(of sniff: FileSniff) -> ComponentDescriptor? {
-        var best: (ComponentDescriptor, Int)? = nil
+    public func detectFormat(of sniff: FileSniff) -> ComponentDescriptor? { bestDetection(of: sniff)?.component }
+
+    /// The best-scoring source detector with its score, if any scores (ties: the first by name).
+    public func bestDetection(of sniff: FileSniff) -> (component: ComponentDescriptor, score: Int)? {
+        var best: (component: ComponentDescriptor, score: Int)? = nil
         for c in all(role: .source) {
             guard let detect = c.detect else { continue }
             let score = detect(sniff)
-            if score > 0, best == nil || score > best!.1 { best = (c, score) }
+            if score > 0, best == nil || score > best!.score { best = (c, score) }
         }
-        return best?.0
+        return best
     }
 
     /// The format of a file judged by its content; when no detector claims it, an `InputError`

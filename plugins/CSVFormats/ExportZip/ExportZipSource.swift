@@ -102,6 +102,7 @@ public let exportZipComponent = ComponentDescriptor(
     ],
     produces: .all,
     detect: { ExportZipSource.detectScore($0) },
+    findsFormatsAtRun: true,
     build: { b in
         try b.checkHandedOnOptions()
         return ExportZipSource(path: b.path(try b.required("path")), builder: b)

@@ -7,6 +7,9 @@ import ZipReading
 /// named after it; its pipeline options are the common CSV ones (path, timezone, subject,
 /// ambiguous_time, nonexistent_time).
 public enum MappedCSVAdapters {
+    /// The score an adapter's detection gives a file it matches: below every compiled-in format's.
+    public static var detectionScore: Int { MappedDetector.matchScore }
+
     /// Every `*.yaml` / `*.yml` file in `directory`, sorted by file name. Broken files are all
     /// reported together (one `ConfigError` per problem, file:line:column); two files defining
     /// the same name, or a name in `reservedNames` (the built-in components), are errors too.

@@ -72,6 +72,7 @@ public let stdinSourceComponent = ComponentDescriptor(
     options: detectedOptions,
     produces: .all,
     delegatesOptions: true,
+    findsFormatsAtRun: true,
     build: { b in
         if b.node.mapping?.contains(where: { $0.key.string == "path" }) == true {
             throw b.error("stdin reads standard input; for a file use { type: auto, path: … }", option: "path")
@@ -88,6 +89,7 @@ public let autoSourceComponent = ComponentDescriptor(
     options: [OptionDoc("path", "path", required: true, "the file (`-` for standard input)")] + detectedOptions,
     produces: .all,
     delegatesOptions: true,
+    findsFormatsAtRun: true,
     build: { b in
         try DetectedSource.build(b, path: b.path(try b.required("path")))
     })
