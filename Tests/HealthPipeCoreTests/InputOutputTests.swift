@@ -20,6 +20,16 @@ import Testing
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The sniff splits its lines by bytes: the same lines as splitting the Characters at line ends.
+    @Test func sniffLinesSplitAsCharactersDo() {
+        let texts = ["", "a", "a\n", "\n\n", "a\r\nb\rc\nd", "\r\n\r", "x\r", "\r\r\n\n", "é\n\u{301}b\r\n\u{301}", "ï»¿\"a\";b\r\n1;2\r\n"]
+        for t in texts {
+            let sniff = FileSniff(path: "x", prefix: Array(t.utf8))
+            let expected = sniff.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+            #expect(sniff.lines(1000) == expected, "\(t.debugDescription)")
+        }
+    }
+
     @Test func utf16DecodesAcrossChunksWithSurrogatePairs() {
         let text = "Glucose 5,5 mmol/L 🩸 café\r\n"
         for chunk in [1, 2, 3, 5, 100] {
