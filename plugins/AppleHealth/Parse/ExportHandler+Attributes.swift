@@ -16,10 +16,10 @@ extension ExportHandler {
             case .sourceName:
                 source(a, i)
             case .startDate:
-                draft.start = a.date(i)
+                draft.start = HealthDate.parse(a.value(i), count: a.length(i), memo: &dayMemo)
                 if draft.start == nil { draft.badDate = true }
             case .endDate:
-                draft.end = a.date(i)
+                draft.end = HealthDate.parse(a.value(i), count: a.length(i), memo: &dayMemo)
                 if draft.end == nil { draft.badDate = true }
             case .unit:
                 unitIndex = i

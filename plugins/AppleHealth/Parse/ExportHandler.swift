@@ -67,6 +67,7 @@ final class ExportHandler: SAXElementHandler {
     @exclusivity(unchecked) var metadataKeys = ByteCache<MetadataKey>(capacity: 32)
     @exclusivity(unchecked) var devices = ByteCache<DeviceInfo>(capacity: 16)
     @exclusivity(unchecked) var zones: [String: TimeZone?] = [:]
+    @exclusivity(unchecked) var dayMemo = HealthDate.DayMemo()
     @exclusivity(unchecked) var topNames = InternedNames(TopElement.of)
     @exclusivity(unchecked) var sampleNames = InternedNames(SampleAttribute.of)
     @exclusivity(unchecked) var json = JSONWriter(capacity: 512)
