@@ -11,7 +11,11 @@ struct AlertsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alerts", abstract: "Health-report alerts: the daily reminder and thresholds on averages (settings.yml `reports:`).",
         discussion: """
-        Set them with `healthpipe reaggregate --db DB --config settings.yml`:
+        Set them with `alerts set` (only the report alerts are recomputed):
+
+          healthpipe alerts set --db DB --reminder 20:00 --threshold "body_temperature above 37.5 days=7 importance=4"
+
+        or with a settings file, `healthpipe reaggregate --db DB --config settings.yml`:
 
           reports:
             reminder: "20:00"
@@ -21,7 +25,7 @@ struct AlertsCommand: ParsableCommand {
         `alerts check` prints what is due and exits 1 (0 when nothing is): run it from cron or a systemd timer
         (docs/reports.md has both recipes).
         """,
-        subcommands: [AlertsCheck.self, AlertsSnooze.self, AlertsList.self])
+        subcommands: [AlertsCheck.self, AlertsSnooze.self, AlertsList.self, AlertsSet.self])
 }
 
 struct AlertsCheck: ParsableCommand {

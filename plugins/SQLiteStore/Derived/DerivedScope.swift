@@ -6,6 +6,8 @@ import HealthPipeCore
 struct DerivedScope {
     let pendingOnly: Bool
     let wholeSubjects: Bool
+    /// Only the rows the `reports` step derives, of every subject (`RefreshScope.reports`).
+    let reportsOnly: Bool
     /// Pending days by subject.
     private(set) var days: [Symbol: Set<Int64>] = [:]
     /// Days whose grid rows are rewritten, by subject (pending days ± the grid margin).
@@ -15,6 +17,7 @@ struct DerivedScope {
     init(_ scope: RefreshScope, db: SQLiteConnection) throws {
         pendingOnly = scope.pendingOnly
         wholeSubjects = scope.wholeSubjects
+        reportsOnly = scope.reportsOnly
         guard scope.pendingOnly else { pending = nil; return }
         let set = try PendingSet(db)
         pending = set

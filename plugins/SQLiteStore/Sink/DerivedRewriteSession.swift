@@ -6,7 +6,8 @@ import HealthPipeCore
 /// the incoming grid: rows that come out the same are not rewritten, stale ones are deleted); the
 /// refresh after an import replaces the rows of the pending days only (`DerivedScope`). The
 /// transaction also stores the settings the rows follow and empties `derived_pending` of what it
-/// brought up to date. It commits only when the run completes: an interrupted or killed run leaves
+/// brought up to date (`RefreshScope.reports` replaces only the report-derived rows and leaves
+/// the pending days). It commits only when the run completes: an interrupted or killed run leaves
 /// the previous derived data — and the pending days — as they were.
 final class DerivedRewriteSession {
     let db: SQLiteConnection
@@ -41,11 +42,16 @@ final class DerivedRewriteSession {
         // sees the same pending days this transaction empties.
         try db.execute("BEGIN IMMEDIATE")
         self.scope = try DerivedScope(scope, db: db)
-        grid = scope.pendingOnly ? nil : try GridWriter(db: db, symbols: symbols, survey: StoredGridGroupsSurvey(path: path))
+        // Only a full re-aggregation reconciles the whole grid (it deletes stored grid rows not rewritten).
+        grid = scope.pendingOnly || scope.reportsOnly ? nil : try GridWriter(db: db, symbols: symbols, survey: StoredGridGroupsSurvey(path: path))
         try deleteReplacedRows()
     }
 
     private func deleteReplacedRows() throws {
+        if scope.reportsOnly {
+            for sql in DerivedTables.reportDeletes { try db.execute(sql) }
+            return
+        }
         guard scope.pendingOnly else {
             for table in DerivedTables.names { try db.execute("DELETE FROM \(table)") }
             return
@@ -89,6 +95,10 @@ final class DerivedRewriteSession {
     }
 
     func write(_ batch: RecordBatch) throws {
+        if scope.reportsOnly {
+            try alerts.write(batch.alerts.filter { $0.kind.fromReports }[...])
+            return try reportDays.write(batch.reportDays[...])
+        }
         // A batch is either grid (from resample) or readings (from classify); mixed ones are split.
         let gridPoints = batch.measurements.reduce(0) { $0 + ($1.flags.contains(.interpolated) ? 1 : 0) }
         if gridPoints == 0 {
@@ -129,6 +139,8 @@ final class DerivedRewriteSession {
         try bands.flush()
         try grid?.finish()
         if let settings { try DerivationSettingsTable.replace(settings, in: db) }
+        // Report settings change nothing a pending day waits for: those stay pending.
+        guard !scope.reportsOnly else { return try db.execute("COMMIT") }
         if let pending = scope.pending {
             let delete = try db.prepare("DELETE FROM derived_pending WHERE subject = ?1 AND day = ?2")
             for (subject, days) in pending.days {

@@ -33,6 +33,11 @@ public enum DerivedTables {
         "DELETE FROM report_days WHERE subject = ?1",
         "DELETE FROM alerts WHERE subject = ?1 AND kind IN (\(Alert.Kind.reportKinds.map { "'\($0.rawValue)'" }.joined(separator: ", ")))",
     ]
+    /// What the `reports` step derives, of every subject: replaced when only the report settings change.
+    static let reportDeletes = [
+        "DELETE FROM report_days",
+        "DELETE FROM alerts WHERE kind IN (\(Alert.Kind.reportKinds.map { "'\($0.rawValue)'" }.joined(separator: ", ")))",
+    ]
     /// Grid rows of (subject ?1, metric ?6, source ?7) whose local time lies in [?2, ?3], found
     /// through the key with start in [?4, ?5].
     static let gridDelete = """

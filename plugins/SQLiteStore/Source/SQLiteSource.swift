@@ -34,6 +34,7 @@ public final class SQLiteSource: Source {
         try SQLiteSchema.migrator.checkSupported(db)
         try db.execute("BEGIN")
         defer { try? db.execute("COMMIT") }
+        if scope.reportsOnly { return try readReports(db, context: context, emit: emit) }
 
         var groups: [(subject: String, metric: String, sources: [String])] = []
         for g in try MeasurementGroups.all(db) where (metricFilter?.contains(g.metric) ?? true) {
@@ -63,6 +64,19 @@ public final class SQLiteSource: Source {
             } else {
                 try read(db, subject, metrics, days: nil, into: &out)
             }
+        }
+        try out.flush()
+    }
+
+    /// Every subject's health reports and nothing else (`RefreshScope.reports`).
+    private func readReports(_ db: SQLiteConnection, context: StageContext, emit: @escaping (RecordBatch) throws -> Void) throws {
+        var out = SourceBatches(size: batchSize, context: context, emit: emit)
+        let list = try db.prepare("SELECT DISTINCT subject FROM reports ORDER BY subject")
+        var subjects: [String] = []
+        while try list.step() { subjects.append(list.text(0) ?? "") }
+        for subject in subjects where subjectFilter?.contains(subject) ?? true {
+            if context.shouldStop { break }
+            try ReportCursor.read(db, subject: subject) { try out.add($0) }
         }
         try out.flush()
     }
