@@ -4,7 +4,8 @@ import Testing
 /// The app in a real browser: headless Chromium, driven by Playwright (Browser/app_walkthrough.py),
 /// clicks through a database of more than three years — days by the picker, arrows and keys, insulin
 /// by the form, a star, the illness switch, a report created, changed and deleted, the reminder
-/// snoozed, the bands setting, a meal from the CLI beside the server shown live — and takes
+/// snoozed, the bands setting, the stored reminder time and a threshold changed on /settings (`alerts
+/// set`), a meal from the CLI beside the server shown live — and takes
 /// screenshots at desktop and phone width (kept in the directory the test prints).
 @Suite(.serialized) struct AppBrowserTests {
     static let script = ServeProcess.packageRoot.appendingPathComponent("Tests/ServeTests/Browser/app_walkthrough.py")
@@ -26,7 +27,7 @@ import Testing
         #expect(run.code == 0, "walkthrough failed: \(run.output)\nserver: \(server.stderr)")
         #expect(run.output.contains("ok"))
         let names = (try? FileManager.default.contentsOfDirectory(atPath: shots.path)) ?? []
-        for name in ["desktop-day", "desktop-days", "desktop-reports", "desktop-agp", "phone-day", "phone-reports"] {
+        for name in ["desktop-day", "desktop-days", "desktop-reports", "desktop-agp", "desktop-settings", "phone-day", "phone-reports", "phone-settings"] {
             #expect(names.contains(name + ".png"), "no screenshot \(name)")
         }
     }

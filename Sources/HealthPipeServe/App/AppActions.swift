@@ -2,7 +2,7 @@ import Foundation
 import HealthPipeCLI
 
 /// The app's forms as `healthpipe` command lines: each form runs the CLI command that does the same
-/// thing (`add insulin`, `entries edit`, `favourite add`, `reports add`, `alerts snooze` …), so a
+/// thing (`add insulin`, `entries edit`, `favourite add`, `reports add`, `alerts snooze`, `alerts set` …), so a
 /// form stores, checks and refuses exactly as the command does. Values go as `--flag=value` (or
 /// after `--`), so no field is ever read as a flag; empty fields are left out.
 struct AppActions {
@@ -51,6 +51,9 @@ struct AppActions {
             return ["reports", "delete"] + common() + ["--", f["id"] ?? ""]
         case "snooze":
             return ["alerts", "snooze"] + common() + opt("until", f["until"])
+        case "settings/alerts":
+            // The database's settings, not one subject's: no --subject.
+            return ["alerts", "set", "--db=" + database] + AlertSettingsFields.arguments(f)
         default:
             return nil
         }

@@ -14,7 +14,7 @@ struct AppRoutes {
     var store: AppStore { AppStore(path: settings.database) }
 
     static let actions = ["insulin", "meal", "exercise", "entries/edit", "entries/delete", "episode", "favourite",
-                          "reports/add", "reports/edit", "reports/delete", "snooze"]
+                          "reports/add", "reports/edit", "reports/delete", "snooze", "settings/alerts"]
 
     func add(to router: Router<ServeContext>) {
         router.get("/") { request, _ in try await screen(request, tab: .day, title: "Day") { r in try DayScreen(store: store).render(day: nil, request: r) } }

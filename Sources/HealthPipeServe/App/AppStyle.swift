@@ -22,7 +22,7 @@ enum AppStyle {
     .field>span{font-weight:600}
     .field input,.field select{font:inherit;font-size:15px;padding:6px 8px;border:1px solid #CBD5E1;border-radius:6px;background:#fff;min-width:0;max-width:100%}
     .field input[type=number]{width:7em}.field input[type=text]{width:12em}
-    .field.check{flex-direction:row;align-items:center;gap:6px;font-size:14px}.field.check input{width:18px;height:18px}
+    .field.check{flex-direction:row;align-items:center;gap:6px;font-size:14px}.field.check input{width:18px;height:18px;flex:none}
     .btn.primary{background:#0072B2;color:#fff}.btn.primary:hover{background:#0B5C91}
     .btn.danger{border-color:#B91C1C;color:#B91C1C}.btn.danger:hover{background:#FEF2F2}
     .btn{min-height:34px}
@@ -36,6 +36,7 @@ enum AppStyle {
     .due{border:2px solid #B45309;background:#FFFBEB}.due ul{margin:0;padding-left:18px}.due li{margin:4px 0}.due .snooze{margin-left:8px}
     .period{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 10px}.period input{font:inherit;padding:4px 6px;border:1px solid #CBD5E1;border-radius:6px}
     .monthnav h2{margin:0;text-align:center;flex:1;font-size:19px}
+    .alert-settings h3{margin:18px 0 6px}.alert-settings .add{margin-top:10px}.alert-settings .add h3{margin-top:0}
     .value-rows{display:flex;flex-direction:column;gap:6px;flex-basis:100%}
     .value-row{display:flex;flex-wrap:wrap;gap:6px 10px;align-items:flex-end}
     @media (max-width:700px){

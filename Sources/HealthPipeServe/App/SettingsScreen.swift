@@ -4,8 +4,8 @@ import HealthPipeCLI
 import HealthPipeCore
 
 /// `/settings`: the seeds' settings page — how the views are drawn in this browser (bands, basal
-/// insulin on or off, the glucose unit: `page`'s --preset, --basal and --unit) and the stored report
-/// reminder and thresholds (`reaggregate --config` changes those; they are shown here).
+/// insulin on or off, the glucose unit: `page`'s --preset, --basal and --unit) and the database's
+/// report reminder and thresholds (`AlertSettingsForms`: `healthpipe alerts set`).
 struct SettingsScreen {
     let store: AppStore
 
@@ -31,19 +31,7 @@ struct SettingsScreen {
         m.raw((r.prefs.showBasal ? " checked" : "") + "> Show basal insulin on the day view</label></fieldset>")
         m.raw("<button type=\"submit\" class=\"btn primary\">Save settings</button></form></section>")
 
-        let alerts = try ReportSettings.stored(store.path)
-        m.raw("<section id=\"alert-settings\" class=\"card\"><h2>Report reminder and alerts</h2><p>Reminder: <b>")
-        m.escaped(alerts.reminderText ?? "none")
-        m.raw("</b></p><ul>")
-        for t in alerts.thresholds {
-            m.raw("<li>")
-            m.escaped("\(t.days)-day average of \(t.metric.text) (importance ≥ \(t.minImportance)) \(t.above ? "above" : "below") "
-                      + HealthValuesText.number(t.limit) + (t.unit.isEmpty ? "" : " " + CanonicalUnits.shown(t.unit.text)))
-            m.raw("</li>")
-        }
-        if alerts.thresholds.isEmpty { m.raw("<li>No thresholds watched.</li>") }
-        m.raw("</ul><p class=\"lead\">These are the database's settings: change them with <code>healthpipe reaggregate --db … --config settings.yml</code> "
-              + "(docs/reports.md).</p></section>")
+        AlertSettingsForms(settings: try ReportSettings.stored(store.path), forms: forms).render(&m)
         return .init(subject: subject, subtitle: "Settings", html: m.text)
     }
 }

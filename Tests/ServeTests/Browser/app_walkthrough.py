@@ -39,6 +39,14 @@ def shot(page, name):
     page.screenshot(path=os.path.join(SHOTS, name + ".png"), full_page=True)
 
 
+def set_reminder(page, hhmm):
+    page.click("nav.tabs a[href='/settings']")
+    page.fill("#reminder-form input[name=reminder]", hhmm)
+    page.click("#reminder-form button.primary")
+    expect(page.locator("#flash")).to_contain_text("reminder: " + hhmm)
+    expect(page.locator("#reminder-now")).to_contain_text("by " + hhmm)
+
+
 def walk(browser, last_day):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors = []
@@ -112,6 +120,15 @@ def walk(browser, last_day):
     expect(page.locator("#entries")).to_contain_text("Toast from the CLI", timeout=20_000)
     not_reloaded(page, "live update")
 
+    # The reminder time, changed on /settings (`alerts set`): at 23:59 nothing is due yet; back at 00:01 it is.
+    now = datetime.datetime.now()
+    if (now.hour, now.minute) < (23, 58):
+        set_reminder(page, "23:59")
+        page.click("nav.tabs a[href='/reports']")
+        expect(page.locator("#new-report")).to_be_visible()
+        expect(page.locator("#reminders .due-reminder")).to_have_count(0)
+    set_reminder(page, "00:01")
+
     # The reminder is due (the test database reminds at 00:01): snooze it to later today.
     page.goto(BASE + "/reports")
     marker(page)
@@ -163,8 +180,34 @@ def walk(browser, last_day):
     page.goto(BASE + "/agp?from=" + iso(last_day - datetime.timedelta(days=13)) + "&to=" + iso(last_day))
     expect(page.locator("path.percentile")).to_have_count(5)
     shot(page, "desktop-agp")
+    # A threshold added on /settings raises an alert on a report written beside the server; removed, it is gone.
+    subprocess.run([BINARY, "reports", "add", "--db", DB, "--value", "body_temperature=38.6:4", "--value", "pain=3:2"],
+                   check=True, capture_output=True)
     page.goto(BASE + "/settings")
+    marker(page)
+    page.fill("#add-threshold input[name=metric]", "temperature")
+    page.fill("#add-threshold input[name=limit]", "99.5degF")
+    page.fill("#add-threshold input[name=days]", "3")
+    page.click("#add-threshold button[type=submit]")
+    expect(page.locator("#flash")).to_contain_text("threshold: body_temperature above 37.5")
+    expect(page.locator("#thresholds li.threshold")).to_contain_text("3-day average of body_temperature (importance ≥ 4) above 37.5 °C")
+    # The settings parser's refusal, as the command words it.
+    page.fill("#add-threshold input[name=metric]", "pain")
+    page.fill("#add-threshold input[name=limit]", "12")
+    page.click("#add-threshold button[type=submit]")
+    expect(page.locator("#flash.bad")).to_contain_text("threshold on pain")
+    expect(page.locator("#thresholds li.threshold")).to_have_count(1)
+    not_reloaded(page, "thresholds")
     shot(page, "desktop-settings")
+    page.click("nav.tabs a[href='/reports']")
+    expect(page.locator("#reminders .due-alert")).to_contain_text("body_temperature")
+    page.click("nav.tabs a[href='/settings']")
+    page.click("#thresholds li.threshold button.danger")
+    expect(page.locator("#flash")).to_contain_text("thresholds: none")
+    expect(page.locator("#thresholds li.threshold")).to_have_count(0)
+    page.click("nav.tabs a[href='/reports']")
+    expect(page.locator("#new-report")).to_be_visible()
+    expect(page.locator("#reminders .due-alert")).to_have_count(0)
     # The refused meal above answers 422 on purpose; the browser logs every such answer.
     errors = [e for e in errors if "status of 422" not in e]
     if errors:
