@@ -13,12 +13,13 @@ struct AlertsSet: ParsableCommand {
         commandName: "set",
         abstract: "Change the stored report reminder and thresholds; recomputes the report alerts only.",
         discussion: """
-        Changes the `reports:` part of the database's settings as a settings file would (the same checks and
-        messages) and keeps every other setting. Thresholds are removed (--remove-threshold, --clear-thresholds)
+        Changes the `reports:` part of the database's settings as a settings file would (the same checks and \
+        messages) and keeps every other setting. Thresholds are removed (--remove-threshold, --clear-thresholds) \
         before new ones are added, so replacing one is:
 
-          healthpipe alerts set --db health.sqlite --remove-threshold "body_temperature above" \\
-              --threshold "body_temperature above 37.8 days=3 importance=4"
+          healthpipe alerts set --db health.sqlite
+            --remove-threshold "body_temperature above"
+            --threshold "body_temperature above 37.8 days=3 importance=4"
         """)
 
     @OptionGroup var store: StoreOptions
