@@ -12,6 +12,7 @@ struct NightscoutRoutes {
 
     func add(to router: Router<ServeContext>) {
         let v1 = "/api/v1/"
+        let batches = UploadBatches(settings: settings)
         for path in ["entries", "entries.json", "entries/sgv", "entries/sgv.json", "entries/mbg", "entries/mbg.json"] {
             let type: String? = path.hasPrefix("entries/mbg") ? "mbg" : path.hasPrefix("entries/sgv") ? "sgv" : nil
             router.get(RouterPath(v1 + path)) { request, _ in try await self.entries(request, type: type, defaultCount: 10) }
@@ -31,7 +32,7 @@ struct NightscoutRoutes {
         router.get(RouterPath(v1 + "profile/current")) { _, _ in try await self.profiles(current: true) }
         for (collection, paths) in [("entries", ["entries", "entries.json"]), ("treatments", ["treatments", "treatments.json"]),
                                     ("devicestatus", ["devicestatus", "devicestatus.json"]), ("profile", ["profile", "profile.json"])] {
-            let upload = NightscoutUpload(settings: settings, collection: collection)
+            let upload = NightscoutUpload(settings: settings, collection: collection, batches: batches)
             for path in paths {
                 router.post(RouterPath(v1 + path)) { request, context in try await upload.handle(request, context) }
                 // xDrip+ and Loop update treatments (and Loop its profile) with PUT: the import upserts alike.

@@ -14,26 +14,23 @@ struct NightscoutUpload {
     let settings: ServeSettings
     /// `entries`, `treatments`, `devicestatus`, `profile`: names the import (`imports.path`, the quarantine's `file`).
     let collection: String
+    /// The server's one queue of v1 uploads (imported together while the writer is busy).
+    let batches: UploadBatches
 
     func handle(_ request: Request, _ context: ServeContext) async throws -> Response {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         let body = try NightscoutBody(Array(buffer.readableBytesView), contentType: request.headers[.contentType])
         guard !body.documents.isEmpty else { return JSONBody.response([Any]()) }
         let name = "/nightscout-api/v1/" + collection
-        let settings = self.settings
-        let lines = body.lines
-        let outcome: UploadImport.Outcome
+        let outcome: UploadBatches.Answer
         do {
-            outcome = try await StoreWork.write {
-                try UploadImport.run(lines, name: name, format: "nightscout", database: settings.database,
-                                     subject: settings.subject, timezone: settings.timezone)
-            }
+            outcome = try await batches.submit(body.lines, count: body.documents.count, name: name)
         } catch let failure as UploadImport.Failure {
             if case .configuration(let reason) = failure { throw HTTPError(.conflict, message: reason) }
             throw failure
         }
         var reasons: [Int: String] = [:]
-        for row in outcome.rejected where row.line >= 1 { reasons[Int(row.line) - 1] = row.reason }
+        for (line, reason) in outcome.rejected { reasons[line - 1] = reason }
         let answer = body.documents.enumerated().map { i, doc -> Any in
             guard var object = doc as? [String: Any] else { return ["error": reasons[i] ?? "not a JSON object"] }
             if let reason = reasons[i] {

@@ -1,0 +1,72 @@
+import HealthPipeCLI
+import HealthPipeCore
+
+/// Uploads that arrive while the writer is busy are imported together: one `UploadImport` run (one
+/// transaction, one derived-data refresh of the days touched) for every v1 upload of a collection
+/// waiting at that moment, instead of one run each. A run costs about the same for one reading as
+/// for a hundred (the refresh of a day dominates), so under load — many phones, or a backlog after
+/// a phone comes back online — the server keeps up; an idle server imports each upload at once.
+/// Each request gets back its own documents' outcome: rejected lines are shifted back to the
+/// request's own positions. (The quarantine records a document's line within the batch it was
+/// imported in; its `raw` text is the document's, byte for byte.)
+actor UploadBatches {
+    struct Answer: Sendable {
+        /// Rejected documents: 1-based position in the request → the quarantine's reason.
+        var rejected: [Int: String]
+    }
+
+    private struct Waiting {
+        var lines: [UInt8]
+        var count: Int
+        var continuation: CheckedContinuation<Answer, any Error>
+    }
+
+    private let settings: ServeSettings
+    private var waiting: [String: [Waiting]] = [:]
+    private var draining = false
+
+    init(settings: ServeSettings) { self.settings = settings }
+
+    /// Imports `lines` (`count` documents, one per line) under `name`, with whatever else is waiting.
+    func submit(_ lines: [UInt8], count: Int, name: String) async throws -> Answer {
+        try await withCheckedThrowingContinuation { continuation in
+            waiting[name, default: []].append(Waiting(lines: lines, count: count, continuation: continuation))
+            if !draining {
+                draining = true
+                Task { await drain() }
+            }
+        }
+    }
+
+    private func drain() async {
+        while let name = waiting.keys.sorted().first {
+            let batch = waiting.removeValue(forKey: name) ?? []
+            await run(batch, name: name)
+        }
+        draining = false
+    }
+
+    private func run(_ batch: [Waiting], name: String) async {
+        var lines: [UInt8] = []
+        lines.reserveCapacity(batch.reduce(0) { $0 + $1.lines.count })
+        for w in batch { lines += w.lines }
+        let settings = self.settings, all = lines
+        do {
+            let outcome = try await StoreWork.write {
+                try UploadImport.run(all, name: name, format: "nightscout", database: settings.database,
+                                     subject: settings.subject, timezone: settings.timezone)
+            }
+            var first = 1
+            for w in batch {
+                var rejected: [Int: String] = [:]
+                for row in outcome.rejected where row.line >= first && row.line < first + w.count {
+                    rejected[Int(row.line) - first + 1] = row.reason
+                }
+                w.continuation.resume(returning: Answer(rejected: rejected))
+                first += w.count
+            }
+        } catch {
+            for w in batch { w.continuation.resume(throwing: error) }
+        }
+    }
+}
