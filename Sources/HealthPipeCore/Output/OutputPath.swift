@@ -42,9 +42,12 @@ public enum OutputPath {
                                   + "HealthPipe writes only regular files")
             }
             try probeFolder(of: target, path: path, what: what)
-            let fd = open(target, O_WRONLY | O_APPEND | O_CLOEXEC)
-            guard fd >= 0 else { throw OutputError(path: path, reason: "cannot write the \(what): \(OSError.reason(errno))") }
-            close(fd)
+            // Asked, never opened: closing a descriptor of a file drops every POSIX lock this process
+            // holds on it, and a database may be open here already (the settings read before a run,
+            // the server's readers) — SQLite's locks would vanish under it (SQLITE_IOERR, or worse).
+            guard faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) == 0 else {
+                throw OutputError(path: path, reason: "cannot write the \(what): \(OSError.reason(errno))")
+            }
             return target
         }
         try createFolders(for: target, path: path, what: what)
