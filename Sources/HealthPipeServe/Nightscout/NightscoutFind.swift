@@ -12,6 +12,16 @@ struct NightscoutFind {
         var field: String
         var op: String
         var value: String
+        /// A value written `/…/`, compiled once for the query (not once per document compared).
+        var pattern: NSRegularExpression?
+
+        init(field: String, op: String, value: String) {
+            self.field = field
+            self.op = op
+            self.value = value
+            pattern = value.count >= 2 && value.hasPrefix("/") && value.hasSuffix("/")
+                ? try? NSRegularExpression(pattern: String(value.dropFirst().dropLast())) : nil
+        }
     }
 
     /// Stored rows with `fromUTC <= start < toUTC` (UTC seconds).
@@ -83,8 +93,8 @@ struct NightscoutFind {
         conditions.allSatisfy { c in
             let have = field(c.field)
             switch c.op {
-            case "$eq": return Self.equal(have, c.value)
-            case "$ne": return !Self.equal(have, c.value)
+            case "$eq": return Self.equal(have, c)
+            case "$ne": return !Self.equal(have, c)
             case "$gte", "$gt", "$lte", "$lt":
                 guard let a = Self.number(have), let b = Double(c.value) else { return false }
                 switch c.op {
@@ -104,14 +114,13 @@ struct NightscoutFind {
         return (v as? String).flatMap(Double.init)
     }
 
-    private static func equal(_ have: Any?, _ wanted: String) -> Bool {
+    private static func equal(_ have: Any?, _ wanted: Condition) -> Bool {
         guard let have else { return false }
-        if let n = number(have), let w = Double(wanted) { return n == w }
+        if let n = number(have), let w = Double(wanted.value) { return n == w }
         let text = have as? String ?? "\(have)"
-        if wanted.count >= 2, wanted.hasPrefix("/"), wanted.hasSuffix("/"),
-           let regex = try? NSRegularExpression(pattern: String(wanted.dropFirst().dropLast())) {
+        if let regex = wanted.pattern {
             return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }
-        return text == wanted
+        return text == wanted.value
     }
 }
