@@ -12,6 +12,15 @@ struct NightscoutV3Query: Sendable {
         var field: String
         var op: String
         var value: String
+        /// `re`'s expression, compiled once for the query (not once per document compared).
+        var pattern: NSRegularExpression?
+
+        init(field: String, op: String, value: String) {
+            self.field = field
+            self.op = op
+            self.value = value
+            pattern = op == "re" ? try? NSRegularExpression(pattern: value) : nil
+        }
     }
 
     /// Stored rows with `fromUTC <= start < toUTC` (UTC seconds).
@@ -86,7 +95,7 @@ struct NightscoutV3Query: Sendable {
             case "in": return f.value.split(separator: "|").contains { Self.equal(have, String($0)) }
             case "nin": return !f.value.split(separator: "|").contains { Self.equal(have, String($0)) }
             case "re":
-                guard let text = have.map({ $0 as? String ?? "\($0)" }), let regex = try? NSRegularExpression(pattern: f.value) else { return false }
+                guard let text = have.map({ $0 as? String ?? "\($0)" }), let regex = f.pattern else { return false }
                 return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
             default:
                 guard let a = (have as? NSNumber)?.doubleValue, let b = Double(f.value) else { return false }
