@@ -42,6 +42,57 @@ import Testing
         }
     }
 
+    /// The forecasts of `days` as a view draws them: (issue time, values).
+    func drawn(_ loader: ChartLoader, _ days: ClosedRange<Int64>) throws -> [[Double]] {
+        try loader.dayViews(days).map { v in try #require(v.forecast).points.map(\.mgdl) }
+    }
+
+    /// Issue 25: `serve` keeps the fitted forecaster (a checkpoint) and starts later views from it.
+    /// Each view equals the one drawn without a checkpoint — before and after the readings the fit
+    /// read change, whether or not the store's version says so (a digest of those readings decides).
+    @Test(arguments: [ForecastModelKind.ridge, .ridgeTreatments])
+    func aKeptFitDrawsTheSameForecastsAndIsDroppedWhenItsReadingsChange(model: ForecastModelKind) throws {
+        let (readings, events) = try Fixture.simglucose("adult#004")
+        let first = CivilDate.floorDiv(readings[0].start, 86_400)
+        var settings = ViewSettings()
+        settings.model = model
+        let source = MemorySource(readings: readings, events: events)
+        final class Version: @unchecked Sendable { var text = "v1" }
+        let version = Version()
+        let kept = ForecastCheckpoints(storeVersion: { version.text })
+        let cached = ChartLoader(source: source, subject: "t", settings: settings, forecastCheckpoints: kept)
+        let plain = ChartLoader(source: source, subject: "t", settings: settings)
+        let late = (first + 13)...(first + 13), later = (first + 9)...(first + 12), fitting = (first + 3)...(first + 3)
+        let expected = try [late, later, fitting].map { try drawn(plain, $0) }
+        #expect(try drawn(cached, late) == expected[0])  // fits, keeps the state
+        /// The forecasts `loader` draws for `days`, and how many readings it read for them.
+        func draw(_ loader: ChartLoader, _ days: ClosedRange<Int64>) throws -> (forecasts: [[Double]], read: Int) {
+            let before = source.readingsServed
+            let f = try drawn(loader, days)
+            return (f, source.readingsServed - before)
+        }
+        let withoutKept = try draw(plain, later).read
+        let fromKept = try draw(cached, later)  // from the checkpoint
+        let withKept = fromKept.read
+        #expect(fromKept.forecasts == expected[1])
+        // The fit's eight days (8 × 288 readings) are not read again.
+        #expect(withoutKept - withKept > 2_000, "the kept fit was not used: \(withKept) readings read, \(withoutKept) without it")
+        #expect(try drawn(cached, fitting) == expected[2])  // inside the fitting week: streamed as before
+
+        // A reading of the first week changes: with the version moved, the digest no longer matches.
+        source.readings[100].value += 40
+        version.text = "v2"
+        let changed = try drawn(plain, late)
+        #expect(changed != expected[0])
+        #expect(try drawn(cached, late) == changed)
+        // The version moves but the readings do not: the checkpoint still serves, after one digest.
+        version.text = "v3"
+        let checked = try draw(cached, later)
+        #expect(checked.forecasts == (try drawn(plain, later)))
+        #expect(checked.read > withKept + 2_000, "the digest was not computed")
+        #expect(try draw(cached, later).read == withKept)
+    }
+
     func forecast(issuedAtMinute minute: Int64, origin: Double, values: [Double]) -> DayView.Forecast {
         let t = 100 * 86_400 + minute * 60 - 3600  // UTC of that local minute (UTC+1)
         return DayView.Forecast(model: "ridge", issuedAt: t, offset: 3600, origin: origin,

@@ -34,6 +34,27 @@ public final class SubjectForecaster {
         features = [Double](repeating: 0, count: model.featureWidth)
     }
 
+    /// How far back a forecast looks: readings this much older than its origin are no longer held,
+    /// and doses older than `treatmentMemorySeconds` count for nothing — so feeding only the
+    /// readings and doses within these spans before an origin issues the same forecast.
+    public var readingMemorySeconds: Int64 { history.keepSeconds }
+    public static var treatmentMemorySeconds: Int64 { TreatmentHistory.windowSeconds }
+
+    /// An independent forecaster in this one's state (a long-running process keeps one fitted and
+    /// starts each view from a copy).
+    public func copy() -> SubjectForecaster {
+        let c = SubjectForecaster(model: model, steps: steps, fitAfterDays: Int(fitAfter / 86_400), minimumTrainingRows: minimumTrainingRows)
+        c.history = history
+        c.treatments = treatments
+        c.firstTime = firstTime
+        c.personal = personal
+        c.rows = rows
+        c.targets = targets
+        c.pending = pending
+        c.features = features
+        return c
+    }
+
     /// A meal or insulin event: carbs in g, insulin in U.
     public func addTreatment(time: Int64, carbs: Double, insulin: Double) {
         guard model.usesTreatments, carbs > 0 || insulin > 0 else { return }

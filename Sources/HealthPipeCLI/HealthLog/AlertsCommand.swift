@@ -141,7 +141,9 @@ struct AlertsList: ParsableCommand {
 package enum ReportSettings {
     package static func stored(_ path: String) throws -> ReportAlertSettings {
         guard let settings = try StoreDerivation.stored(path), let step = settings["reports"] else { return ReportAlertSettings() }
-        let registry = try BuiltinPlugins.registry()
+        // The reports step is compiled in: reading the YAML adapters would cost every view that
+        // shows a reminder most of its time.
+        let registry = try BuiltinPlugins.builtInRegistry()
         guard let component = registry.component(named: "reports") else { return ReportAlertSettings() }
         let doc = step.document ?? ConfigDocument(command: "stored settings", root: step.options)
         let stage = try component.build(ComponentBuilder(stageName: "reports", document: doc, node: step.options, settings: RunSettings()))

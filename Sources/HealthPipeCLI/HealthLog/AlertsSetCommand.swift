@@ -40,7 +40,7 @@ struct AlertsSet: ParsableCommand {
         let edit = ReportOptionsEdit(reminder: reminder, clearThresholds: clearThresholds,
                                      removals: try removals.map(ThresholdText.identity), additions: try thresholds.map(ThresholdText.node))
         let registry: ComponentRegistry
-        do { registry = try BuiltinPlugins.registry() } catch { throw configFailure(error) }
+        do { registry = try BuiltinPlugins.builtInRegistry() } catch { throw configFailure(error) }
         let cwd = FileManager.default.currentDirectoryPath
         let report: RunReport
         do {

@@ -62,7 +62,7 @@ struct LogOptions: ParsableArguments {
 
     var registry: ComponentRegistry {
         get throws {
-            do { return try BuiltinPlugins.registry() } catch { throw configFailure(error) }
+            do { return try BuiltinPlugins.builtInRegistry() } catch { throw configFailure(error) }
         }
     }
 

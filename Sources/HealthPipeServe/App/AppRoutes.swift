@@ -11,7 +11,14 @@ import Hummingbird
 struct AppRoutes {
     let settings: ServeSettings
     let forms: FormGuard
-    var store: AppStore { AppStore(path: settings.database) }
+    /// One for the server's life: it keeps what views may reuse (the fitted forecaster).
+    let store: AppStore
+
+    init(settings: ServeSettings, forms: FormGuard) {
+        self.settings = settings
+        self.forms = forms
+        store = AppStore(path: settings.database)
+    }
 
     static let actions = ["insulin", "meal", "exercise", "entries/edit", "entries/delete", "episode", "favourite",
                           "reports/add", "reports/edit", "reports/delete", "snooze", "settings/alerts"]

@@ -10,6 +10,14 @@ import SQLiteStore
 /// and a loader of the Charts module's views over the store (the same loader `page` uses).
 struct AppStore: Sendable {
     let path: String
+    /// The subject's fitted forecaster, valid while the database's version says nothing changed
+    /// (else while the readings it was fitted on are the same).
+    let forecasts: ForecastCheckpoints
+
+    init(path: String) {
+        self.path = path
+        forecasts = ForecastCheckpoints(storeVersion: { LiveVersion.of(database: path) })
+    }
 
     /// The person shown: the one with glucose readings, else the database's only subject, else
     /// `default` (the subject a first entry writes).
@@ -37,7 +45,8 @@ struct AppStore: Sendable {
     func glucose(_ prefs: AppPreferences) throws -> Glucose {
         let reader = try SQLiteHealthStore(path: path).reader()
         let subject = try subject()
-        let loader = ChartLoader(source: StoreChartSource(reader: reader, subject: subject), subject: subject, settings: settings(prefs))
+        let loader = ChartLoader(source: StoreChartSource(reader: reader, subject: subject), subject: subject, settings: settings(prefs),
+                                 forecastCheckpoints: forecasts)
         return Glucose(loader: loader, span: try loader.span().map { $0.first...$0.last })
     }
 

@@ -7,11 +7,14 @@ public struct ChartLoader {
     public let source: ChartDataSource
     public let subject: String
     public let settings: ViewSettings
+    /// Fitted forecasters kept across views by a long-running process; nil: fit for each call.
+    public let forecastCheckpoints: ForecastCheckpoints?
 
-    public init(source: ChartDataSource, subject: String, settings: ViewSettings) {
+    public init(source: ChartDataSource, subject: String, settings: ViewSettings, forecastCheckpoints: ForecastCheckpoints? = nil) {
         self.source = source
         self.subject = subject
         self.settings = settings
+        self.forecastCheckpoints = forecastCheckpoints
     }
 
     /// The first and last local days with readings, and the first and latest reading (nil: no glucose at all).
@@ -45,7 +48,7 @@ public struct ChartLoader {
         var forecasts: [Int64: DayView.Forecast] = [:]
         if let model = settings.model, let first = span?.earliest.start {
             let issueTimes = days.compactMap { byDay[$0]?.map(\.start).max() }
-            forecasts = try DayForecasts(model: model, steps: max(1, settings.horizonMinutes / 5))
+            forecasts = try DayForecasts(model: model, steps: max(1, settings.horizonMinutes / 5), subject: subject, checkpoints: forecastCheckpoints)
                 .run(source: source, first: first, issueTimes: issueTimes, recent: readings)
         }
         return days.map { d in
