@@ -1,5 +1,6 @@
 import Foundation
 import NIOPosix
+import SQLiteStore
 
 /// Where the server's store work runs: the store's calls block (SQLite), so they never run on the
 /// event loops or Swift's cooperative threads (two on this machine). Reads share a pool of threads;
@@ -17,8 +18,9 @@ public enum StoreWork {
         return pool
     }()
 
+    /// Each reading thread keeps its read-only connections open between requests (`ReadConnections`).
     public static func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await readers.runIfActive(body)
+        try await readers.runIfActive { try ReadConnections.keeping(body) }
     }
 
     public static func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

@@ -25,6 +25,10 @@ public struct StoreChartSource: ChartDataSource {
         try reader.readings(subject: subject, metric: BasalRates.metric.text, fromUTC: fromUTC, toUTC: toUTC)
     }
 
+    public func glucoseDayStats(fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats] {
+        try reader.readingDayStats(subject: subject, metric: "glucose", fromUTC: fromUTC, toUTC: toUTC)
+    }
+
     public func glucoseSpan() throws -> (first: Measurement, last: Measurement)? {
         try reader.readingSpan(subject: subject)
     }

@@ -25,4 +25,12 @@ import Testing
         // The time index only for the range itself.
         #expect(steps.filter { $0.contains("events_by_time") }.allSatisfy { $0.contains("start>? AND start<?") }, "\(steps)")
     }
+
+    /// A day's log entries: the entries drive the join and find their events by key, never the
+    /// day's events through the time index (a pump user has hundreds a day, and no entries).
+    @Test func logEntriesFindTheirEventsByKey() throws {
+        let steps = try plan(HealthLogQueries.entriesSQL(HealthLogQueries.dayEntries), times: 2)
+        #expect(steps.first?.contains("SEARCH m ") == true || steps.first?.contains("SCAN m ") == true, "\(steps)")
+        #expect(!steps.contains { $0.contains("events_by_time") && $0.contains("start>") }, "\(steps)")
+    }
 }

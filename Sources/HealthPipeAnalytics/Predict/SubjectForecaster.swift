@@ -28,7 +28,7 @@ public final class SubjectForecaster {
         self.steps = steps
         self.fitAfter = Int64(fitAfterDays) * 86_400
         self.minimumTrainingRows = minimumTrainingRows
-        history = ReadingHistory(keepSeconds: Int64(max(steps, 6) * 300 + 3600))
+        history = ReadingHistory(keepSeconds: Self.readingMemorySeconds(steps: steps))
         rows = Array(repeating: [], count: steps)
         targets = Array(repeating: [], count: steps)
         features = [Double](repeating: 0, count: model.featureWidth)
@@ -38,6 +38,7 @@ public final class SubjectForecaster {
     /// and doses older than `treatmentMemorySeconds` count for nothing — so feeding only the
     /// readings and doses within these spans before an origin issues the same forecast.
     public var readingMemorySeconds: Int64 { history.keepSeconds }
+    public static func readingMemorySeconds(steps: Int) -> Int64 { Int64(max(steps, 6) * 300 + 3600) }
     public static var treatmentMemorySeconds: Int64 { TreatmentHistory.windowSeconds }
 
     /// An independent forecaster in this one's state (a long-running process keeps one fitted and

@@ -5,34 +5,60 @@ import HealthPipeCLI
 import HealthPipeCore
 import HealthPipeStore
 import SQLiteStore
+import Synchronization
 
 /// What the app's screens read from the database, each call on `StoreWork.read`: whose data it is,
 /// and a loader of the Charts module's views over the store (the same loader `page` uses).
-struct AppStore: Sendable {
+final class AppStore: Sendable {
     let path: String
     /// The subject's fitted forecaster, valid while the database's version says nothing changed
     /// (else while the readings it was fitted on are the same).
     let forecasts: ForecastCheckpoints
+    private let memo = Mutex<(version: String, stored: Stored)?>(nil)
 
     init(path: String) {
         self.path = path
         forecasts = ForecastCheckpoints(storeVersion: { LiveVersion.of(database: path) })
     }
 
-    /// The person shown: the one with glucose readings, else the database's only subject, else
-    /// `default` (the subject a first entry writes).
-    func subject() throws -> String {
-        let store = SQLiteHealthStore(path: path)
-        if let withGlucose = try store.reader().subjects().first { return withGlucose }
-        return (try? store.allSubjects())?.first ?? "default"
+    /// What every screen reads from the store's settings and subjects, read again only when the
+    /// database has moved (`LiveVersion`): the person shown, the bands the store classifies with
+    /// and the report settings.
+    struct Stored: Sendable {
+        /// The one with glucose readings, else the database's only subject, else `default` (the
+        /// subject a first entry writes).
+        var subject: String
+        var bands: BandScheme?
+        /// Settings that cannot be read fail only the screens that show them.
+        var reportSettings: Result<ReportAlertSettings, Unreadable>
+        var reports: ReportAlertSettings { get throws { try reportSettings.get() } }
+
+        struct Unreadable: Error, Sendable, CustomStringConvertible {
+            var description: String
+        }
     }
+
+    func stored() throws -> Stored {
+        // The version is read before the store: a commit in between only makes the next call read again.
+        let version = LiveVersion.of(database: path)
+        if let kept = memo.withLock({ $0 }), kept.version == version { return kept.stored }
+        let store = SQLiteHealthStore(path: path)
+        let subject = try store.reader().subjects().first ?? (try? store.allSubjects())?.first ?? "default"
+        let stored = Stored(subject: subject, bands: StoredBands.scheme(at: path), 
+                            reportSettings: Result { try ReportSettings.stored(path) }.mapError { Stored.Unreadable(description: "\($0)") })
+        memo.withLock { $0 = (version, stored) }
+        return stored
+    }
+
+    /// The person shown (`Stored.subject`).
+    func subject() throws -> String { try stored().subject }
 
     /// The views' settings for these preferences; the bands of the preference, else the store's.
     func settings(_ prefs: AppPreferences) -> ViewSettings {
         var s = ViewSettings()
         s.unit = prefs.unit
         s.showBasal = prefs.showBasal
-        s.scheme = prefs.bands.flatMap { BandScheme.presets[$0] } ?? StoredBands.scheme(at: path)
+        s.scheme = prefs.bands.flatMap { BandScheme.presets[$0] } ?? (try? stored().bands) ?? nil
         return s
     }
 

@@ -12,7 +12,7 @@ struct ReminderBanner {
 
     func render(_ m: inout Markup, subject: String, forms: FormMarkup, back: String) throws {
         let now = Int64(Date().timeIntervalSince1970)
-        let checker = AlertsDue(queries: try store.healthLog(), settings: try ReportSettings.stored(store.path), zone: TimeZone.current)
+        let checker = AlertsDue(queries: try store.healthLog(), settings: try store.stored().reports, zone: TimeZone.current)
         let due = try checker.due(subject: subject, now: now)
         guard !due.isEmpty else { return }
         m.raw("<section id=\"reminders\" class=\"card due\" role=\"alert\"><h2>Due now</h2><ul>")

@@ -16,7 +16,7 @@ struct SettingsScreen {
         m.raw("<section id=\"view-settings\" class=\"card\"><h2>How the views are drawn</h2>")
         forms.open(&m, action: "/app/settings", back: "/settings", extra: " id=\"settings-form\"")
         m.raw("<fieldset><legend>Glucose bands</legend>")
-        let stored = StoredBands.scheme(at: store.path) == nil ? "as classified (seeds)" : "as the database classifies"
+        let stored = try store.stored().bands == nil ? "as classified (seeds)" : "as the database classifies"
         for (value, text) in [("", "The database's (" + stored + ")"), ("seeds", "Seeds: low < 4, high > 10 mmol/L"),
                               ("consensus", "Consensus: 3.9–10 mmol/L, with very low and very high"), ("range", "Range")] {
             m.raw("<label class=\"field check\"><input type=\"radio\" name=\"bands\" value=\"\(value)\"\((r.prefs.bands ?? "") == value ? " checked" : "")> ")
@@ -31,7 +31,7 @@ struct SettingsScreen {
         m.raw((r.prefs.showBasal ? " checked" : "") + "> Show basal insulin on the day view</label></fieldset>")
         m.raw("<button type=\"submit\" class=\"btn primary\">Save settings</button></form></section>")
 
-        AlertSettingsForms(settings: try ReportSettings.stored(store.path), forms: forms).render(&m)
+        AlertSettingsForms(settings: try store.stored().reports, forms: forms).render(&m)
         return .init(subject: subject, subtitle: "Settings", html: m.text)
     }
 }

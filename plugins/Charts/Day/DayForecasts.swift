@@ -16,6 +16,8 @@ struct DayForecasts {
     /// Doses act for five hours (the model's window): this much before the first recent reading is fed.
     static let treatmentSeconds: Int64 = 6 * 3600
     static let chunkSeconds: Int64 = 8 * 86_400
+    /// Readings this long before a day are all a forecast at its first reading looks back to.
+    static func recentSeconds(steps: Int) -> Int64 { SubjectForecaster.readingMemorySeconds(steps: steps) + 300 }
 
     /// What has been streamed through the forecaster so far.
     private struct Progress {
@@ -58,7 +60,7 @@ struct DayForecasts {
             }
         }
         // Then only each wanted reading's recent past matters.
-        let needed = recentPast(recent, wanted: issueTimes, memory: p.forecaster.readingMemorySeconds + 300)
+        let needed = recentPast(recent, wanted: issueTimes, memory: Self.recentSeconds(steps: steps))
         if let firstRecent = needed.first(where: { $0.start > p.fedThrough })?.start, p.fedThrough < lastWanted {
             try addTreatments(&p, source, from: firstRecent - Self.treatmentSeconds, to: lastWanted + 1)
             feed(&p, needed, lastWanted: lastWanted, wanted: wanted, into: &out)

@@ -161,16 +161,29 @@ public struct DaySVG: ChartDrawing {
             m.raw("<g class=\"source\" data-source=\"")
             m.escaped(source)
             m.raw("\"><path class=\"trace\" d=\"\(d)\"\(style)/>")
+            // Written piece by piece: a day has hundreds of readings, each a dot with its tooltip.
+            let fill = i == 0 ? "" : " style=\"fill:\(colour)\""
+            let unitName = Markup.escape(unit.rawValue), sourceName = order.count > 1 ? " · " + Markup.escape(source) : ""
             for (p, c) in zip(pts, xy) {
                 let limit = p.flags.contains(.belowSensorRange) ? " (sensor Low: at or below)" : p.flags.contains(.aboveSensorRange) ? " (sensor High: at or above)" : ""
-                let dot = "<circle class=\"reading\(limit.isEmpty ? "" : " limit")\" cx=\"\(Fmt.coord(c.x))\" cy=\"\(Fmt.coord(c.y))\" r=\"2.1\"\(i == 0 ? "" : " style=\"fill:\(colour)\"")"
+                m.raw(limit.isEmpty ? "<circle class=\"reading\" cx=\"" as StaticString : "<circle class=\"reading limit\" cx=\"")
+                m.coord(c.x)
+                m.raw("\" cy=\"" as StaticString)
+                m.coord(c.y)
+                m.raw("\" r=\"2.1\"" as StaticString)
+                m.raw(fill)
                 // A phone's dot is too small to tap: the compact layout leaves each reading's tooltip to
                 // the wide chart (the page stays within its size goal with both layouts).
-                guard layout.hasSides else { m.raw(dot + "/>"); continue }
-                m.raw(dot + ">")
-                m.title(Fmt.clock(localSeconds: LocalDays.local(p.utc, p.offset)) + " · " + unit.text(p.mgdl) + " " + unit.rawValue + limit
-                        + (order.count > 1 ? " · " + source : ""))
-                m.raw("</circle>")
+                guard layout.hasSides else { m.raw("/>" as StaticString); continue }
+                m.raw("><title>" as StaticString)
+                m.clock(localSeconds: LocalDays.local(p.utc, p.offset))
+                m.raw(" · " as StaticString)
+                m.escaped(unit.text(p.mgdl))
+                m.raw(" " as StaticString)
+                m.raw(unitName)
+                m.raw(limit)
+                m.raw(sourceName)
+                m.raw("</title></circle>" as StaticString)
             }
             m.raw("</g>")
         }
@@ -348,10 +361,12 @@ public struct DaySVG: ChartDrawing {
             let h = s.rate == 0 ? 2 : max(1.5, (bottom - top) * s.rate / highest)
             let fill = s.rate == 0 ? "#9CA3AF" : colour
             let opacity = s.rate == 0 ? "0.9" : s.temporary ? "0.55" : "0.22"
-            m.raw("<g class=\"basal-step\(s.temporary ? " temp" : "")\" data-rate=\"\(Fmt.amount(s.rate, 3))\" tabindex=\"0\">")
+            m.raw(s.temporary ? "<g class=\"basal-step temp\" data-rate=\"" as StaticString : "<g class=\"basal-step\" data-rate=\"")
+            m.raw(Fmt.amount(s.rate, 3))
+            m.raw("\" tabindex=\"0\">" as StaticString)
             m.title(s.detail)
-            m.rect(x1, bottom - h, max(x2 - x1, 0.6), h, attributes: "fill=\"\(fill)\" fill-opacity=\"\(opacity)\"")
-            m.raw("</g>")
+            m.rect(x1, bottom - h, max(x2 - x1, 0.6), h, attributes: "fill=\"" + fill + "\" fill-opacity=\"" + opacity + "\"")
+            m.raw("</g>" as StaticString)
         }
         m.raw("</g>")
     }

@@ -21,9 +21,10 @@ public struct DayViewBuilder {
     }
 
     /// `readingsByDay` maps each local day to its readings in time order; `events` are the day's;
-    /// `basalRates` the subject's `basal_rate` readings from a day before it on (see `basalSegments`).
+    /// `basalRates` the subject's `basal_rate` readings from a day before it on (see `basalSegments`);
+    /// `sides` the neighbouring days' numbers when the readings of those days were not read.
     public func build(day: Int64, readingsByDay: [Int64: [Measurement]], events: [Event], forecast: DayView.Forecast?,
-                      basalRates: [Measurement] = []) -> DayView {
+                      basalRates: [Measurement] = [], sides: [Int64: ReadingDayStats]? = nil) -> DayView {
         let midnight = day * 86_400
         let points = (readingsByDay[day] ?? []).map { m in
             DayView.Point(utc: m.start, offset: m.utcOffset, mgdl: m.value, flags: m.flags, source: m.source.text,
@@ -51,7 +52,11 @@ public struct DayViewBuilder {
         // Same order whatever order the records came in (store or stream): time, then kind and amount.
         markers.sort { ($0.utc, $0.kind.rawValue, $0.insulinType, $0.insulin ?? $0.carbs ?? 0, $0.name)
             < ($1.utc, $1.kind.rawValue, $1.insulinType, $1.insulin ?? $1.carbs ?? 0, $1.name) }
-        func side(_ d: Int64) -> DayView.SideDay { Self.side(day: d, readings: readingsByDay[d] ?? []) }
+        func side(_ d: Int64) -> DayView.SideDay {
+            guard let sides else { return Self.side(day: d, readings: readingsByDay[d] ?? []) }
+            guard let s = sides[d], s.count > 0 else { return DayView.SideDay(day: d, count: 0, min: nil, mean: nil, max: nil) }
+            return DayView.SideDay(day: d, count: s.count, min: s.min, mean: s.sum / Double(s.count), max: s.max)
+        }
         return DayView(subject: subject, day: day, unit: settings.unit, bands: bands, showBasal: settings.showBasal,
                        points: points, markers: markers, episodes: episodes, basal: basal, forecast: forecast.flatMap { Self.insideDay($0, midnight: midnight) },
                        previous: (1...3).reversed().map { side(day - Int64($0)) }, next: (1...3).map { side(day + Int64($0)) },

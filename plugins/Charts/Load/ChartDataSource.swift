@@ -9,8 +9,18 @@ public protocol ChartDataSource {
     func events(fromUTC: Int64, toUTC: Int64) throws -> [Event]
     /// Delivered basal rates (`basal_rate` readings, U/h) with `fromUTC <= start < toUTC`, in time order.
     func basalRates(fromUTC: Int64, toUTC: Int64) throws -> [Measurement]
+    /// Per local day of the glucose readings with `fromUTC <= start < toUTC`: count, lowest, highest, sum.
+    func glucoseDayStats(fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats]
     /// The subject's first and last glucose reading; nil when there is none.
     func glucoseSpan() throws -> (first: Measurement, last: Measurement)?
     /// The day table's rows for local days `fromDay...toDay` that have any summary, oldest first.
     func dayRows(fromDay: Int64, toDay: Int64) throws -> [DayTable.Row]
+}
+
+extension ChartDataSource {
+    public func glucoseDayStats(fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats] {
+        var out: [Int64: ReadingDayStats] = [:]
+        for r in try glucose(fromUTC: fromUTC, toUTC: toUTC) { out[LocalDays.day(r.start, r.utcOffset), default: ReadingDayStats()].add(r.value) }
+        return out
+    }
 }

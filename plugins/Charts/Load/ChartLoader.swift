@@ -29,11 +29,14 @@ public struct ChartLoader {
         return LocalDays.day(Clock.nowSeconds(), latest?.utcOffset ?? 0)
     }
 
-    /// Day views for `days`, reading them and their three neighbours on each side in one pass.
+    /// Day views for `days`: their readings (from the forecast's look-back before the first), and
+    /// the numbers of their three neighbours on each side.
     public func dayViews(_ days: ClosedRange<Int64>) throws -> [DayView] {
         let span = try span()
-        let window = LocalDays.utcBounds(firstDay: days.lowerBound - 3, lastDay: days.upperBound + 3)
-        let readings = try source.glucose(fromUTC: window.from, toUTC: window.to)
+        let window = LocalDays.utcBounds(firstDay: days.lowerBound, lastDay: days.upperBound)
+        let readings = try source.glucose(fromUTC: window.from - DayForecasts.recentSeconds(steps: max(1, settings.horizonMinutes / 5)), toUTC: window.to)
+        let sideWindow = LocalDays.utcBounds(firstDay: days.lowerBound - 3, lastDay: days.upperBound + 3)
+        let sides = try source.glucoseDayStats(fromUTC: sideWindow.from, toUTC: sideWindow.to)
         let eventBounds = LocalDays.utcBounds(firstDay: days.lowerBound - 1, lastDay: days.upperBound)
         let events = try source.events(fromUTC: eventBounds.from, toUTC: eventBounds.to)
         // From a day further back: the scheduled rate running at the first midnight started before it.
@@ -41,7 +44,7 @@ public struct ChartLoader {
 
         var byDay: [Int64: [Measurement]] = [:]
         for r in readings { byDay[LocalDays.day(r.start, r.utcOffset), default: []].append(r) }
-        let scheme = settings.scheme ?? ChartBands.detectPreset(readings) ?? .seeds
+        let scheme = settings.scheme ?? ChartBands.detectPreset(days.flatMap { byDay[$0] ?? [] }) ?? .seeds
         let builder = DayViewBuilder(subject: subject, bands: ChartBands(scheme: scheme), settings: settings,
                                      firstDay: span?.first, lastDay: span?.last, today: today(latest: span?.latest))
 
@@ -53,7 +56,8 @@ public struct ChartLoader {
         }
         return days.map { d in
             let last = byDay[d]?.map(\.start).max()
-            return builder.build(day: d, readingsByDay: byDay, events: events, forecast: last.flatMap { forecasts[$0] }, basalRates: basal)
+            return builder.build(day: d, readingsByDay: byDay, events: events, forecast: last.flatMap { forecasts[$0] }, basalRates: basal,
+                                 sides: sides)
         }
     }
 

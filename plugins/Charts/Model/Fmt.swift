@@ -20,7 +20,7 @@ public enum Fmt {
     /// An amount with at most `decimals` decimals and no trailing zeros: 45, 4.5, 0.25.
     public static func amount(_ v: Double, _ decimals: Int = 2) -> String {
         var t = fixed(v, decimals)
-        guard t.contains(".") else { return t }
+        guard t.utf8.contains(UInt8(ascii: ".")) else { return t }
         while t.hasSuffix("0") { t.removeLast() }
         if t.hasSuffix(".") { t.removeLast() }
         return t

@@ -22,7 +22,7 @@ public final class ChartQueries: StoreReader {
     /// Opens an existing database read-only (a missing file is an error, never an empty store);
     /// refuses one written by a newer healthpipe, or by something else.
     public init(path: String) throws {
-        db = try SQLiteConnection(path: path, readOnly: true)
+        db = try ReadConnections.open(path)
         self.path = path
         try SQLiteSchema.migrator.checkSupported(db)
         guard try Migrator.version(of: db) > 0 else { throw NotAStore() }
@@ -72,6 +72,36 @@ public final class ChartQueries: StoreReader {
 
     /// Readings of a subject's `metric` with `fromUTC <= start < toUTC`, all sources merged in time
     /// order (grid values excluded).
+    /// `readings`' rows counted per local day where they are stored: a day view's six neighbouring
+    /// days cost no rows read out. The local day is the floor of (start + offset) / 86,400.
+    public func readingDayStats(subject: String, metric: String, fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats] {
+        let s = try db.prepare("""
+            SELECT ((start + utc_offset) - ((start + utc_offset) % 86400 + 86400) % 86400) / 86400 AS day,
+                   count(*), min(value), max(value), sum(value) FROM measurements
+            WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start >= ?4 AND start < ?5
+              AND \(DerivedTables.readingMeasurements)
+            GROUP BY day
+            """)
+        var out: [Int64: ReadingDayStats] = [:]
+        for source in try readingSources(subject: subject, metric: metric) {
+            s.reset()
+            try s.bindText(1, subject)
+            try s.bindText(2, metric)
+            try s.bindText(3, source)
+            try s.bindInt(4, fromUTC)
+            try s.bindInt(5, toUTC)
+            while try s.step() {
+                var part = ReadingDayStats()
+                part.count = Int(s.int(1))
+                part.min = s.double(2)
+                part.max = s.double(3)
+                part.sum = s.double(4)
+                out[s.int(0), default: ReadingDayStats()].merge(part)
+            }
+        }
+        return out
+    }
+
     public func readings(subject: String, metric: String, fromUTC: Int64, toUTC: Int64) throws -> [Measurement] {
         let s = try db.prepare("""
             SELECT start, "end", utc_offset, value, unit, flags, band FROM measurements

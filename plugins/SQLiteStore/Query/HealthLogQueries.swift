@@ -22,7 +22,7 @@ public final class HealthLogQueries {
 
     /// Opens an existing database read-only (see `ChartQueries.init`).
     public init(path: String) throws {
-        db = try SQLiteConnection(path: path, readOnly: true)
+        db = try ReadConnections.open(path)
         try SQLiteSchema.migrator.checkSupported(db)
         guard try Migrator.version(of: db) > 0 else { throw ChartQueries.NotAStore() }
     }
@@ -114,7 +114,7 @@ public final class HealthLogQueries {
     public func entries(subject: String, fromDay: Int64, toDay: Int64) throws -> [StoredEntry] {
         guard hasHealthLog else { return [] }
         let (from, to) = LocalDays.utcBounds(firstDay: fromDay, lastDay: toDay)
-        return try entries(where: "m.subject = ?1 AND m.start BETWEEN ?2 AND ?3", [subject, from, to])
+        return try entries(where: Self.dayEntries, [subject, from, to])
             .filter { (fromDay...toDay).contains($0.event.localDay) }
     }
 
@@ -135,14 +135,23 @@ public final class HealthLogQueries {
         return try s.step() ? s.text(0) : nil
     }
 
+    static let dayEntries = "m.subject = ?1 AND m.start BETWEEN ?2 AND ?3"
+
+    /// The entries (few: typed by a person) drive the join, each finding its event by key — `CROSS
+    /// JOIN` keeps that order: without statistics SQLite walked every event of the days through the
+    /// time index instead, most of a day view's store time on a pump user's history.
+    static func entriesSQL(_ condition: String) -> String {
+        """
+        SELECT m.id, m.kind, m.subtype, m.source, m.start, e.end, e.utc_offset, e.carbs_g, e.protein_g, e.fat_g, e.insulin_u,
+               e.intensity, e.note, e.flags, m.subject
+          FROM manual_entries m CROSS JOIN events e ON e.subject = m.subject AND e.kind = m.kind AND e.subtype = m.subtype
+               AND e.source = m.source AND e.start = m.start AND e.amount = m.amount
+         WHERE \(condition) ORDER BY m.start, m.id
+        """
+    }
+
     private func entries(where condition: String, _ args: [Any]) throws -> [StoredEntry] {
-        let s = try db.prepare("""
-            SELECT m.id, m.kind, m.subtype, m.source, m.start, e.end, e.utc_offset, e.carbs_g, e.protein_g, e.fat_g, e.insulin_u,
-                   e.intensity, e.note, e.flags, m.subject
-              FROM manual_entries m JOIN events e ON e.subject = m.subject AND e.kind = m.kind AND e.subtype = m.subtype
-                   AND e.source = m.source AND e.start = m.start AND e.amount = m.amount
-             WHERE \(condition) ORDER BY m.start, m.id
-            """)
+        let s = try db.prepare(Self.entriesSQL(condition))
         try bind(s, args)
         var out: [StoredEntry] = []
         while try s.step() {

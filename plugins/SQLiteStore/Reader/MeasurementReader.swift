@@ -8,7 +8,7 @@ public final class MeasurementReader {
 
     /// Opens an existing database read-only; refuses one written by a newer build.
     public init(path: String) throws {
-        db = try SQLiteConnection(path: path, readOnly: true)
+        db = try ReadConnections.open(path)
         try SQLiteSchema.migrator.checkSupported(db)
     }
 
