@@ -158,3 +158,29 @@ import Testing
         #expect(markers[1].isBasal && markers[1].title == "Temp basal" && markers[1].detail == "Temp basal at 15:05: for 30min")
     }
 }
+
+/// Issue 25: a day view's six neighbouring days come from the store's daily rows (what the day
+/// table shows); a day without a row is counted from its readings.
+@Suite struct SideDayTests {
+    @Test func neighboursComeFromDailyRowsElseFromReadings() throws {
+        let (readings, _) = try Fixture.simglucose("adult#004")
+        let first = CivilDate.floorDiv(readings[0].start, 86_400)
+        let day = first + 6
+        let row = DayLogRow(day: day - 1, readings: 7, low: 60, avg: 100.5, high: 200)
+        var settings = ViewSettings()
+        settings.model = nil
+        let withRow = try ChartLoader(source: MemorySource(readings: readings, rows: [row]), subject: "t", settings: settings).dayView(day)
+        let plain = try ChartLoader(source: MemorySource(readings: readings), subject: "t", settings: settings).dayView(day)
+        let yesterday = try #require(withRow.previous.last)
+        #expect(yesterday.day == day - 1 && yesterday.count == 7 && yesterday.min == 60 && yesterday.mean == 100.5 && yesterday.max == 200)
+        // The other days have no row: their readings, exactly as counted before.
+        let expected = (2...3).reversed().map { (back: Int) -> DayView.SideDay in
+            let d = day - Int64(back)
+            return DayViewBuilder.side(day: d, readings: readings.filter { LocalDays.day($0.start, $0.utcOffset) == d })
+        }
+        #expect(withRow.previous.dropLast().map(\.count) == expected.map(\.count))
+        #expect(withRow.previous.dropLast().map(\.mean) == expected.map(\.mean))
+        #expect(withRow.next.map(\.count) == plain.next.map(\.count))
+        #expect((plain.previous.last?.count ?? 0) > 7)  // without the row: yesterday's readings
+    }
+}

@@ -36,12 +36,14 @@ struct AppPage {
 
     func response(newCookie: Cookie?) -> Response {
         let nonce = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.base64EncodedString()
-        var m = Markup(capacity: body.text.utf8.count + 64 * 1024)
+        var m = Markup(capacity: body.utf8Count + 64 * 1024)
         m.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         m.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\">")
         m.raw("<meta name=\"form-token\" content=\"\(formToken)\"><title>")
         m.escaped(title + " · " + subject + " · HealthPipe")
-        m.raw("</title><style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + ReportCalendarHTML.css + AppStyle.css + "</style></head><body>")
+        m.raw("</title>")
+        m.raw(Self.style)
+        m.raw("</head><body>")
         m.raw("<header class=\"top\"><div class=\"wrap\"><div class=\"brand\">HealthPipe</div><h1>")
         m.escaped(subject)
         m.raw("</h1><p id=\"subtitle\">")
@@ -57,15 +59,17 @@ struct AppPage {
         m.raw("<p id=\"flash\" role=\"status\" class=\"flash\(message == nil && error == nil ? " empty" : error != nil ? " bad" : "")\">")
         m.escaped(error ?? message ?? "")
         m.raw("</p>")
-        m.raw(body.text)
+        m.raw(body)
         m.raw("</main><div id=\"bubble\" role=\"tooltip\" hidden></div>")
         m.raw("<script nonce=\"\(nonce)\">\n" + AppScript.js + "</script></body></html>\n")
         var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                                body: .init(byteBuffer: ByteBuffer(string: m.text)))
+                                body: .init(byteBuffer: ByteBuffer(bytes: m.utf8)))
         response.headers[.contentSecurityPolicy] = Self.policy(nonce: nonce)
         if let newCookie { response.setCookie(newCookie) }
         return response
     }
+
+    static let style = "<style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + ReportCalendarHTML.css + AppStyle.css + "</style>"
 
     /// Only this response's script runs; styles are inline (the charts' SVG carries style
     /// attributes); images are data URLs; the script talks to this server only.

@@ -68,9 +68,7 @@ struct AppRoutes {
                         _ body: @escaping @Sendable (AppRequest) throws -> DayScreen.Rendered) async throws -> Response {
         let r = AppRequest(request, forms: forms, signedIn: settings.secret != nil)
         let rendered = try await StoreWork.read { try body(r) }
-        var m = Markup(capacity: rendered.html.utf8.count)
-        m.raw(rendered.html)
-        return r.page(title, tab: tab, subject: rendered.subject, subtitle: rendered.subtitle, body: m)
+        return r.page(title, tab: tab, subject: rendered.subject, subtitle: rendered.subtitle, body: rendered.html)
     }
 
     /// A form: its command runs; then back to the screen with the command's message, or — for the

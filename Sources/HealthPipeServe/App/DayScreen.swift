@@ -13,7 +13,7 @@ struct DayScreen {
     struct Rendered: Sendable {
         var subject: String
         var subtitle: String
-        var html: String
+        var html: Markup
     }
 
     /// `day` nil: the latest day with readings (else today).
@@ -54,7 +54,7 @@ struct DayScreen {
         let bands = view.bands
         let subtitle = "glucose in " + r.prefs.unit.rawValue + " · bands: "
             + bands.bands.enumerated().map { $0.element.title + " " + bands.rangeText($0.offset, unit: r.prefs.unit) }.joined(separator: ", ")
-        return Rendered(subject: subject, subtitle: subtitle, html: m.text)
+        return Rendered(subject: subject, subtitle: subtitle, html: m)
     }
 }
 

@@ -20,7 +20,7 @@ struct AGPScreen {
         HealthPage.periodNotice(&m, agp: agp)
         m.raw("<div class=\"chart-scroll\">" + AGPSVG(view: agp).element() + "</div></section>")
         return .init(subject: glucose.loader.subject, subtitle: Fmt.shortDate(first) + " – " + Fmt.shortDate(last) + " · glucose in " + r.prefs.unit.rawValue,
-                     html: m.text)
+                     html: m)
     }
 }
 
@@ -43,7 +43,7 @@ struct DaysScreen {
         DayTableHTML(table: table, bands: bands, link: { "/day/" + CivilDate.isoDate(fromDays: $0) }).render(&m)
         m.raw("</section>")
         return .init(subject: glucose.loader.subject, subtitle: Fmt.shortDate(first) + " – " + Fmt.shortDate(last) + " · glucose in " + r.prefs.unit.rawValue,
-                     html: m.text)
+                     html: m)
     }
 }
 

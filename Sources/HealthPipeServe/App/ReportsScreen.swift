@@ -52,7 +52,7 @@ struct ReportsScreen {
             for v in values { m.raw(ReportValuesSVG(view: v).element()) }
             m.raw(ReportDaysSVG(view: days).element() + "</div></section>")
         }
-        return .init(subject: subject, subtitle: "Health reports · " + Fmt.longMonth(first), html: m.text)
+        return .init(subject: subject, subtitle: "Health reports · " + Fmt.longMonth(first), html: m)
     }
 
     static func month(_ text: String?) throws -> (Int, Int)? {

@@ -32,6 +32,6 @@ struct SettingsScreen {
         m.raw("<button type=\"submit\" class=\"btn primary\">Save settings</button></form></section>")
 
         AlertSettingsForms(settings: try store.stored().reports, forms: forms).render(&m)
-        return .init(subject: subject, subtitle: "Settings", html: m.text)
+        return .init(subject: subject, subtitle: "Settings", html: m)
     }
 }

@@ -24,7 +24,7 @@ public struct DayViewBuilder {
     /// `basalRates` the subject's `basal_rate` readings from a day before it on (see `basalSegments`);
     /// `sides` the neighbouring days' numbers when the readings of those days were not read.
     public func build(day: Int64, readingsByDay: [Int64: [Measurement]], events: [Event], forecast: DayView.Forecast?,
-                      basalRates: [Measurement] = [], sides: [Int64: ReadingDayStats]? = nil) -> DayView {
+                      basalRates: [Measurement] = [], sides: [Int64: DayView.SideDay]? = nil) -> DayView {
         let midnight = day * 86_400
         let points = (readingsByDay[day] ?? []).map { m in
             DayView.Point(utc: m.start, offset: m.utcOffset, mgdl: m.value, flags: m.flags, source: m.source.text,
@@ -54,8 +54,7 @@ public struct DayViewBuilder {
             < ($1.utc, $1.kind.rawValue, $1.insulinType, $1.insulin ?? $1.carbs ?? 0, $1.name) }
         func side(_ d: Int64) -> DayView.SideDay {
             guard let sides else { return Self.side(day: d, readings: readingsByDay[d] ?? []) }
-            guard let s = sides[d], s.count > 0 else { return DayView.SideDay(day: d, count: 0, min: nil, mean: nil, max: nil) }
-            return DayView.SideDay(day: d, count: s.count, min: s.min, mean: s.sum / Double(s.count), max: s.max)
+            return sides[d] ?? DayView.SideDay(day: d, count: 0, min: nil, mean: nil, max: nil)
         }
         return DayView(subject: subject, day: day, unit: settings.unit, bands: bands, showBasal: settings.showBasal,
                        points: points, markers: markers, episodes: episodes, basal: basal, forecast: forecast.flatMap { Self.insideDay($0, midnight: midnight) },

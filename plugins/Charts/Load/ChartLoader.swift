@@ -35,8 +35,7 @@ public struct ChartLoader {
         let span = try span()
         let window = LocalDays.utcBounds(firstDay: days.lowerBound, lastDay: days.upperBound)
         let readings = try source.glucose(fromUTC: window.from - DayForecasts.recentSeconds(steps: max(1, settings.horizonMinutes / 5)), toUTC: window.to)
-        let sideWindow = LocalDays.utcBounds(firstDay: days.lowerBound - 3, lastDay: days.upperBound + 3)
-        let sides = try source.glucoseDayStats(fromUTC: sideWindow.from, toUTC: sideWindow.to)
+        let sides = try sideDays((days.lowerBound - 3)...(days.upperBound + 3))
         let eventBounds = LocalDays.utcBounds(firstDay: days.lowerBound - 1, lastDay: days.upperBound)
         let events = try source.events(fromUTC: eventBounds.from, toUTC: eventBounds.to)
         // From a day further back: the scheduled rate running at the first midnight started before it.
@@ -62,6 +61,24 @@ public struct ChartLoader {
     }
 
     public func dayView(_ day: Int64) throws -> DayView { try dayViews(day...day)[0] }
+
+    /// The numbers of `days` as their daily rows hold them (the store's glucose summary of each day,
+    /// what the day table shows); a day without one — no readings, or not summarised — counted
+    /// from its readings.
+    func sideDays(_ days: ClosedRange<Int64>) throws -> [Int64: DayView.SideDay] {
+        var out: [Int64: DayView.SideDay] = [:]
+        for row in try source.dayRows(fromDay: days.lowerBound, toDay: days.upperBound) where row.readings > 0 {
+            guard let low = row.low, let avg = row.avg, let high = row.high else { continue }
+            out[row.day] = DayView.SideDay(day: row.day, count: row.readings, min: low, mean: avg, max: high)
+        }
+        let missing = days.filter { out[$0] == nil }
+        guard let first = missing.first, let last = missing.last else { return out }
+        let window = LocalDays.utcBounds(firstDay: first, lastDay: last)
+        for (day, s) in try source.glucoseDayStats(fromUTC: window.from, toUTC: window.to) where out[day] == nil && missing.contains(day) && s.count > 0 {
+            out[day] = DayView.SideDay(day: day, count: s.count, min: s.min, mean: s.sum / Double(s.count), max: s.max)
+        }
+        return out
+    }
 
     /// The AGP of local days `firstDay...lastDay`.
     public func agp(firstDay: Int64, lastDay: Int64) throws -> AGPView {

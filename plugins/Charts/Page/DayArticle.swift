@@ -33,8 +33,10 @@ package struct DayArticle {
         m.raw("</nav>")
         // Both layouts; the style sheet shows the one that fits the screen (a phone gets the compact
         // chart at full text size and the side days as a strip under it).
-        m.raw("<div class=\"chart-scroll day-wide\">" + DaySVG(view: v, inPage: true).element() + "</div>")
-        m.raw("<div class=\"day-compact\">" + DaySVG(view: v, inPage: true, layout: .compact).element())
+        m.raw("<div class=\"chart-scroll day-wide\">")
+        DaySVG(view: v, inPage: true).element(into: &m)
+        m.raw("</div><div class=\"day-compact\">")
+        DaySVG(view: v, inPage: true, layout: .compact).element(into: &m)
         sideStrip(&m)
         m.raw("</div>")
         facts(&m)

@@ -26,9 +26,14 @@ extension ChartDrawing {
     /// The SVG element for the page.
     public func element() -> String {
         var m = Markup(capacity: 128 * 1024)
+        element(into: &m)
+        return m.text
+    }
+
+    /// The SVG element, written into the page's markup.
+    public func element(into m: inout Markup) {
         m.raw("<svg class=\"hp-chart \(kind)\" viewBox=\"\(viewBox)\" role=\"img\"" + (titleID.map { " aria-labelledby=\"\($0)\"" } ?? "") + ">")
         body(&m)
         m.raw("</svg>")
-        return m.text
     }
 }

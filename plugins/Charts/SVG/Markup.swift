@@ -4,13 +4,15 @@ import HealthPipeCore
 /// text (faster than a node tree for pages with thousands of points); every piece of data that
 /// goes into text or an attribute passes through `escape`. The text is kept as UTF-8 bytes and
 /// numbers are written straight into it: a day view appends some 50,000 pieces.
-public struct Markup {
+public struct Markup: Sendable {
     private var bytes: [UInt8] = []
 
     public init(capacity: Int = 16 * 1024) { bytes.reserveCapacity(capacity) }
 
     public var text: String { String(decoding: bytes, as: UTF8.self) }
     public var utf8Count: Int { bytes.count }
+    /// The text's UTF-8 bytes (a response body, without making a String of them).
+    public var utf8: [UInt8] { bytes }
 
     @inline(__always)
     public mutating func raw(_ s: String) {
