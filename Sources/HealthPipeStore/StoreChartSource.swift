@@ -29,6 +29,14 @@ public struct StoreChartSource: ChartDataSource {
         try reader.readingDayStats(subject: subject, metric: "glucose", fromUTC: fromUTC, toUTC: toUTC)
     }
 
+    public func glucoseDays(fromDay: Int64, toDay: Int64) throws -> [DayView.SideDay] {
+        try reader.glucoseSummaries(subject: subject, fromDay: CivilDate.isoDate(fromDays: fromDay), toDay: CivilDate.isoDate(fromDays: toDay))
+            .compactMap { row in
+                guard let day = CivilDate.days(fromISO: row.day), let low = row.min, let avg = row.mean, let high = row.max else { return nil }
+                return DayView.SideDay(day: day, count: row.n, min: low, mean: avg, max: high)
+            }
+    }
+
     public func glucoseSpan() throws -> (first: Measurement, last: Measurement)? {
         try reader.readingSpan(subject: subject)
     }

@@ -18,6 +18,8 @@ public protocol StoreReader: AnyObject {
     /// The `day_log` rows of local days `fromDay...toDay` (YYYY-MM-DD), oldest first (a row whose day
     /// is not a date is left out).
     func dayLog(subject: String, fromDay: String, toDay: String) throws -> [DayLogRow]
+    /// The daily glucose summaries (n > 0) of local days `fromDay...toDay` (YYYY-MM-DD), oldest first.
+    func glucoseSummaries(subject: String, fromDay: String, toDay: String) throws -> [DailySummaryRow]
     /// Daily summaries other than glucose with values, of local days `fromDay...toDay`, by day and metric.
     func otherDailySummaries(subject: String, fromDay: String, toDay: String) throws -> [DailySummaryRow]
     /// The last local day (YYYY-MM-DD) with a daily summary other than glucose; nil without one.
@@ -25,6 +27,13 @@ public protocol StoreReader: AnyObject {
 }
 
 extension StoreReader {
+    /// From the day log (a store without a query of its own).
+    public func glucoseSummaries(subject: String, fromDay: String, toDay: String) throws -> [DailySummaryRow] {
+        try dayLog(subject: subject, fromDay: fromDay, toDay: toDay).filter { $0.readings > 0 }.map {
+            DailySummaryRow(day: CivilDate.isoDate(fromDays: $0.day), metric: "glucose", unit: "mg/dL", n: $0.readings, mean: $0.avg, min: $0.low, max: $0.high)
+        }
+    }
+
     /// From the readings themselves (a store that cannot aggregate them where they are).
     public func readingDayStats(subject: String, metric: String, fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats] {
         var out: [Int64: ReadingDayStats] = [:]

@@ -364,7 +364,9 @@ public struct DaySVG: ChartDrawing {
             m.raw(s.temporary ? "<g class=\"basal-step temp\" data-rate=\"" as StaticString : "<g class=\"basal-step\" data-rate=\"")
             m.raw(Fmt.amount(s.rate, 3))
             m.raw("\" tabindex=\"0\">" as StaticString)
-            m.title(s.detail)
+            m.raw("<title>" as StaticString)
+            s.writeDetail(&m)
+            m.raw("</title>" as StaticString)
             m.rect(x1, bottom - h, max(x2 - x1, 0.6), h, attributes: "fill=\"" + fill + "\" fill-opacity=\"" + opacity + "\"")
             m.raw("</g>" as StaticString)
         }
@@ -441,16 +443,24 @@ enum MarkerShape {
         let c = colour(kind)
         switch kind {
         case "meal":
-            m.raw("<circle class=\"mark\" cx=\"\(Fmt.coord(x))\" cy=\"\(Fmt.coord(y))\" r=\"\(Fmt.coord(size))\" fill=\"\(c)\" stroke=\"#fff\" stroke-width=\"1\"/>")
+            m.raw("<circle class=\"mark\" cx=\"" as StaticString)
+            m.coord(x)
+            m.raw("\" cy=\"" as StaticString)
+            m.coord(y)
+            m.raw("\" r=\"" as StaticString)
+            m.coord(size)
+            m.raw("\" fill=\"" + c + "\" stroke=\"#fff\" stroke-width=\"1\"/>")
         case "exercise":
             m.rect(x - size, y - size * 0.7, size * 2, size * 1.4, attributes: "class=\"mark\" rx=\"2\" fill=\"\(c)\"")
         default:
-            let pts = "\(Fmt.coord(x - size)),\(Fmt.coord(y - size * 0.8)) \(Fmt.coord(x + size)),\(Fmt.coord(y - size * 0.8)) \(Fmt.coord(x)),\(Fmt.coord(y + size))"
-            if kind == "basal" {
-                m.raw("<polygon class=\"mark\" points=\"\(pts)\" fill=\"#fff\" stroke=\"\(c)\" stroke-width=\"1.8\"/>")
-            } else {
-                m.raw("<polygon class=\"mark\" points=\"\(pts)\" fill=\"\(c)\"/>")
+            m.raw("<polygon class=\"mark\" points=\"" as StaticString)
+            for (i, p) in [(x - size, y - size * 0.8), (x + size, y - size * 0.8), (x, y + size)].enumerated() {
+                if i > 0 { m.raw(" " as StaticString) }
+                m.coord(p.0)
+                m.raw("," as StaticString)
+                m.coord(p.1)
             }
+            m.raw(kind == "basal" ? "\" fill=\"#fff\" stroke=\"" + c + "\" stroke-width=\"1.8\"/>" : "\" fill=\"" + c + "\"/>")
         }
     }
 }

@@ -49,6 +49,14 @@ public struct DayView: Sendable {
         public var min: Double?
         public var mean: Double?
         public var max: Double?
+
+        public init(day: Int64, count: Int, min: Double?, mean: Double?, max: Double?) {
+            self.day = day
+            self.count = count
+            self.min = min
+            self.mean = mean
+            self.max = max
+        }
     }
 
     public struct Forecast: Sendable {
@@ -79,9 +87,27 @@ public struct DayView: Sendable {
         public var minutes: Double { Double(max(0, endUTC - utc)) / 60 }
         /// "Temp basal 0.8 U/h 04:50–05:20 (30min)".
         public var detail: String {
-            let from = Fmt.clock(localSeconds: LocalDays.local(utc, offset)), to = Fmt.clock(localSeconds: LocalDays.local(endUTC, offset))
-            let what = rate == 0 ? "Basal suspended (0 U/h)" : (temporary ? "Temp basal " : "Basal ") + Fmt.amount(rate, 2) + " U/h"
-            return what + " " + from + "–" + to + " (" + Fmt.duration(minutes: minutes) + ")"
+            var m = Markup(capacity: 64)
+            writeDetail(&m)
+            return m.text
+        }
+
+        /// "Temp basal 0.85 U/h 14:05–14:35 (30min)" (tooltip text: numbers and words only, nothing to escape).
+        public func writeDetail(_ m: inout Markup) {
+            if rate == 0 {
+                m.raw("Basal suspended (0 U/h)" as StaticString)
+            } else {
+                m.raw(temporary ? "Temp basal " as StaticString : "Basal ")
+                m.raw(Fmt.amount(rate, 2))
+                m.raw(" U/h" as StaticString)
+            }
+            m.raw(" " as StaticString)
+            m.clock(localSeconds: LocalDays.local(utc, offset))
+            m.raw("–" as StaticString)
+            m.clock(localSeconds: LocalDays.local(endUTC, offset))
+            m.raw(" (" as StaticString)
+            m.raw(Fmt.duration(minutes: minutes))
+            m.raw(")" as StaticString)
         }
     }
 

@@ -11,6 +11,8 @@ public protocol ChartDataSource {
     func basalRates(fromUTC: Int64, toUTC: Int64) throws -> [Measurement]
     /// Per local day of the glucose readings with `fromUTC <= start < toUTC`: count, lowest, highest, sum.
     func glucoseDayStats(fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats]
+    /// The store's glucose summary of each local day `fromDay...toDay` that has one (the day table's numbers).
+    func glucoseDays(fromDay: Int64, toDay: Int64) throws -> [DayView.SideDay]
     /// The subject's first and last glucose reading; nil when there is none.
     func glucoseSpan() throws -> (first: Measurement, last: Measurement)?
     /// The day table's rows for local days `fromDay...toDay` that have any summary, oldest first.
@@ -18,6 +20,13 @@ public protocol ChartDataSource {
 }
 
 extension ChartDataSource {
+    public func glucoseDays(fromDay: Int64, toDay: Int64) throws -> [DayView.SideDay] {
+        try dayRows(fromDay: fromDay, toDay: toDay).compactMap { row in
+            guard row.readings > 0, let low = row.low, let avg = row.avg, let high = row.high else { return nil }
+            return DayView.SideDay(day: row.day, count: row.readings, min: low, mean: avg, max: high)
+        }
+    }
+
     public func glucoseDayStats(fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats] {
         var out: [Int64: ReadingDayStats] = [:]
         for r in try glucose(fromUTC: fromUTC, toUTC: toUTC) { out[LocalDays.day(r.start, r.utcOffset), default: ReadingDayStats()].add(r.value) }

@@ -67,10 +67,7 @@ public struct ChartLoader {
     /// from its readings.
     func sideDays(_ days: ClosedRange<Int64>) throws -> [Int64: DayView.SideDay] {
         var out: [Int64: DayView.SideDay] = [:]
-        for row in try source.dayRows(fromDay: days.lowerBound, toDay: days.upperBound) where row.readings > 0 {
-            guard let low = row.low, let avg = row.avg, let high = row.high else { continue }
-            out[row.day] = DayView.SideDay(day: row.day, count: row.readings, min: low, mean: avg, max: high)
-        }
+        for side in try source.glucoseDays(fromDay: days.lowerBound, toDay: days.upperBound) where days.contains(side.day) { out[side.day] = side }
         let missing = days.filter { out[$0] == nil }
         guard let first = missing.first, let last = missing.last else { return out }
         let window = LocalDays.utcBounds(firstDay: first, lastDay: last)

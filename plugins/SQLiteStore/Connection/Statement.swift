@@ -120,6 +120,12 @@ public final class Statement {
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     public func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    /// The column's text as UTF-8 bytes, valid only inside `body` (nil: NULL).
+    public func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>?) -> T) -> T {
+        guard let p = sqlite3_column_text(handle, column) else { return body(nil) }
+        return body(UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     public func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(handle, column) else { return nil }
         let n = Int(sqlite3_column_bytes(handle, column))

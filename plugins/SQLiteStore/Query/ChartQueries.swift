@@ -112,14 +112,7 @@ public final class ChartQueries: StoreReader {
             """)
         let subjectSymbol = Symbol(subject), metricSymbol = Symbol(metric)
         var out: [Measurement] = []
-        var bandSymbols: [String: Symbol] = [:]
-        func band(_ text: String?) -> Symbol {
-            guard let text, !text.isEmpty else { return .empty }
-            if let b = bandSymbols[text] { return b }
-            let b = Symbol(text)
-            bandSymbols[text] = b
-            return b
-        }
+        var unit = RepeatedSymbol(), band = RepeatedSymbol()
         let sources = try readingSources(subject: subject, metric: metric)
         for source in sources {
             let sourceSymbol = Symbol(source)
@@ -129,13 +122,10 @@ public final class ChartQueries: StoreReader {
             try s.bindText(3, source)
             try s.bindInt(4, fromUTC)
             try s.bindInt(5, toUTC)
-            var unit = Symbol.empty, unitText = ""
             while try s.step() {
-                let u = s.text(4) ?? ""
-                if u != unitText { unitText = u; unit = Symbol(u) }
                 out.append(Measurement(subject: subjectSymbol, metric: metricSymbol, source: sourceSymbol, start: s.int(0), end: s.int(1),
-                                       utcOffset: Int32(truncatingIfNeeded: s.int(2)), value: s.double(3), unit: unit,
-                                       flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: s.int(5))), band: band(s.text(6))))
+                                       utcOffset: Int32(truncatingIfNeeded: s.int(2)), value: s.double(3), unit: unit.read(s, 4),
+                                       flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: s.int(5))), band: band.read(s, 6)))
             }
         }
         if sources.count > 1 {
@@ -275,6 +265,23 @@ public final class ChartQueries: StoreReader {
 
     /// The `day_log` rows of local days `fromDay...toDay` (YYYY-MM-DD), oldest first: a range of
     /// `daily_summaries`' key (subject, day, metric) and of `favourites`' (subject, day).
+    /// The glucose rows alone: the key (subject, day, metric) finds them without visiting the day's other metrics.
+    public func glucoseSummaries(subject: String, fromDay: String, toDay: String) throws -> [DailySummaryRow] {
+        let s = try db.prepare("""
+            SELECT day, unit, n, mean, min, max FROM daily_summaries
+            WHERE subject = ?1 AND day >= ?2 AND day <= ?3 AND metric = 'glucose' AND n > 0 ORDER BY day
+            """)
+        try s.bindText(1, subject)
+        try s.bindText(2, fromDay)
+        try s.bindText(3, toDay)
+        var rows: [DailySummaryRow] = []
+        while try s.step() {
+            rows.append(DailySummaryRow(day: s.text(0) ?? "", metric: "glucose", unit: s.text(1) ?? "", n: Int(s.int(2)),
+                                        mean: s.isNull(3) ? nil : s.double(3), min: s.isNull(4) ? nil : s.double(4), max: s.isNull(5) ? nil : s.double(5)))
+        }
+        return rows
+    }
+
     public func dayLog(subject: String, fromDay: String, toDay: String) throws -> [DayLogRow] {
         let s = try db.prepare("""
             SELECT day, metric, n, min, mean, max, hypo, hyper, exercise_min, stress, illness FROM daily_summaries
