@@ -46,6 +46,12 @@ public struct DayFreshness: Sendable {
         if isNew { newSubjects.insert(subject) }
     }
 
+    /// A store that learns its stored days one at a time (SQLite: a day when the run first writes
+    /// a row of it, before any row of the day is written): `day` of `subject` had rows before this run.
+    public mutating func learnStored(_ subject: Symbol, day: Int64) {
+        stored[subject, default: []].insert(day)
+    }
+
     /// No day of `subject` from local `day` on is fresh (an open episode written; `.min`: none).
     public mutating func flag(_ subject: Symbol, from day: Int64) {
         flaggedFrom[subject] = min(flaggedFrom[subject] ?? day, day)

@@ -37,11 +37,32 @@ public enum CivilDate {
 
     /// `YYYY-MM-DD` for a day number.
     /// "2024-01-31" → days since 1970-01-01; nil when it is not a valid date.
-    public static func days(fromISO text: some StringProtocol) -> Int64? {
-        let p = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2,
-              let y = Int(p[0]), let m = Int(p[1]), let d = Int(p[2]), (1...12).contains(m),
-              d >= 1, d <= daysInMonth(year: y, month: m) else { return nil }
+    public static func days(fromISO text: some StringProtocol) -> Int64? { days(fromISO: String(text)) }
+
+    /// Read byte by byte: stores read a day column per row.
+    public static func days(fromISO text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { days(fromISOBytes: $0) }
+    }
+
+    public static func days(fromISOBytes u: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard u.count == 10 else { return nil }
+        var y = 0, m = 0, d = 0
+        for i in 0..<10 {
+            let c = u[i]
+            if i == 4 || i == 7 {
+                guard c == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+            let v = Int(c - UInt8(ascii: "0"))
+            switch i {
+            case 0..<4: y = y * 10 + v
+            case 5, 6: m = m * 10 + v
+            default: d = d * 10 + v
+            }
+        }
+        guard (1...12).contains(m), d >= 1, d <= daysInMonth(year: y, month: m) else { return nil }
         return days(year: y, month: m, day: d)
     }
 

@@ -11,7 +11,9 @@ final class PendingDays {
     private let db: SQLiteConnection
     private let insertPending: Statement
     private let deletePending: Statement
-    private let storedDays: Statement
+    private let storedDay: Statement
+    /// The days whose stored state was asked.
+    private var asked: Set<Key> = []
     private let openEpisodes: Statement
     /// Which days are fresh: the rule PostgreSQL's sink keeps too.
     private var freshness = DayFreshness()
@@ -25,8 +27,11 @@ final class PendingDays {
         self.db = db
         insertPending = try db.prepare("INSERT OR IGNORE INTO derived_pending (subject, day) VALUES (?1, ?2)", persistent: true)
         deletePending = try db.prepare("DELETE FROM derived_pending WHERE subject = ?1 AND day = ?2", persistent: true)
-        storedDays = try db.prepare("""
-            SELECT day FROM daily_summaries WHERE subject = ?1 UNION SELECT day FROM derived_pending WHERE subject = ?1
+        // The next stored day after ?2, sought by the key (subject, day, metric): a day is one seek,
+        // however many metrics it has (a UNION read and sorted every summary row of the subject).
+        storedDay = try db.prepare("""
+            SELECT EXISTS (SELECT 1 FROM daily_summaries WHERE subject = ?1 AND day = ?2)
+                OR EXISTS (SELECT 1 FROM derived_pending WHERE subject = ?1 AND day = ?2)
             """, persistent: true)
         openEpisodes = try db.prepare("""
             SELECT min(start + utc_offset) FROM events WHERE subject = ?1 AND kind = 'episode' AND flags & \(RecordFlags.openEnded.rawValue) != 0
@@ -40,18 +45,24 @@ final class PendingDays {
     }
 
     private func loadExisting(_ subject: Symbol) throws {
-        var days = Set<Int64>()
-        storedDays.reset()
-        try storedDays.bindText(1, subject.text)
-        while try storedDays.step() {
-            if let text = storedDays.text(0), let d = CivilDate.days(fromISO: text) { days.insert(d) }
-        }
         var openFrom: Int64?
         openEpisodes.reset()
         try openEpisodes.bindText(1, subject.text)
         if try openEpisodes.step(), !openEpisodes.isNull(0) { openFrom = CivilDate.floorDiv(openEpisodes.int(0), 86_400) }
         openEpisodes.reset()
-        freshness.learn(subject, storedDays: days, openEpisodesFrom: openFrom, isNew: false)
+        // Its stored days are learnt one by one as the run reaches them (`learnDay`): an upload of
+        // one reading into ten years of history asks about one day, not 3,500.
+        freshness.learn(subject, storedDays: [], openEpisodesFrom: openFrom, isNew: false)
+    }
+
+    /// Before the run's first row of the day: whether the store had the day (a summary, or pending).
+    private func learnDay(_ key: Key) throws {
+        guard asked.insert(key).inserted else { return }
+        storedDay.reset()
+        try storedDay.bindText(1, key.subject.text)
+        try storedDay.bindText(2, CivilDate.isoDate(fromDays: key.day))
+        if try storedDay.step(), storedDay.int(0) != 0 { freshness.learnStored(key.subject, day: key.day) }
+        storedDay.reset()
     }
 
     /// An open episode of `subject` starting on local `day` was written in this run.
@@ -62,8 +73,9 @@ final class PendingDays {
     /// Notes that rows of these days were written: `changed` when SQLite changed any row,
     /// `contested` when any of them met a stored row.
     @inline(__always)
-    func note(subject: Symbol, day: Int64, changed: Bool, contested isContested: Bool) {
+    func note(subject: Symbol, day: Int64, changed: Bool, contested isContested: Bool) throws {
         let key = Key(subject: subject, day: day)
+        if key != last { try learnDay(key) }
         if isContested { freshness.contest(key) }
         guard changed, key != last else { return }
         last = key

@@ -47,6 +47,19 @@ final class DerivedRewriteSession {
         try deleteReplacedRows()
     }
 
+    /// The metrics `table` (keyed subject, metric, …) holds rows of for `subject`, sought one by one.
+    static func metrics(of table: String, subject: String, in db: SQLiteConnection) throws -> [String] {
+        let next = try db.prepare("SELECT min(metric) FROM \(table) WHERE subject = ?1 AND metric > ?2")
+        var out: [String] = []
+        while true {
+            next.reset()
+            try next.bindText(1, subject)
+            try next.bindText(2, out.last ?? "")
+            guard try next.step(), let m = next.text(0) else { return out }
+            out.append(m)
+        }
+    }
+
     private func deleteReplacedRows() throws {
         if scope.reportsOnly {
             for sql in DerivedTables.reportDeletes { try db.execute(sql) }
@@ -57,16 +70,27 @@ final class DerivedRewriteSession {
             return
         }
         let deletes = try DerivedTables.dayDeletes.map { try db.prepare($0) }
+        let byMetric = try DerivedTables.dayDeletesByMetric.map { (table: $0.table, statement: try db.prepare($0.sql)) }
         let wholes = try DerivedTables.subjectDeletes.map { try db.prepare($0) }
         let reports = try DerivedTables.reportSubjectDeletes.map { try db.prepare($0) }
         let gridDelete = try db.prepare(DerivedTables.gridDelete)
         let groups = try MeasurementGroups.all(db)
         for subject in scope.subjects {
+            let metrics = try byMetric.map { try Self.metrics(of: $0.table, subject: subject.text, in: db) }
             for day in scope.days[subject] ?? [] {
+                let iso = CivilDate.isoDate(fromDays: day)
                 for s in deletes {
                     try s.bindText(1, subject.text)
-                    try s.bindText(2, CivilDate.isoDate(fromDays: day))
+                    try s.bindText(2, iso)
                     try s.run()
+                }
+                for (i, d) in byMetric.enumerated() {
+                    for metric in metrics[i] {
+                        try d.statement.bindText(1, subject.text)
+                        try d.statement.bindText(2, iso)
+                        try d.statement.bindText(3, metric)
+                        try d.statement.run()
+                    }
                 }
             }
             for s in reports {

@@ -17,8 +17,12 @@ public enum DerivedTables {
     static let dayDeletes = [
         "DELETE FROM daily_summaries WHERE subject = ?1 AND day = ?2",
         "DELETE FROM daily_bands WHERE subject = ?1 AND day = ?2",
-        "DELETE FROM glucose_metrics WHERE subject = ?1 AND period_start = ?2 AND period_end = ?2",
-        "DELETE FROM glucose_agp WHERE subject = ?1 AND period_start = ?2 AND period_end = ?2",
+    ]
+    /// The same for the tables keyed (subject, metric, period…): once per stored metric ?3, so each
+    /// is a seek (without the metric SQLite read every period row of the subject, for each day).
+    static let dayDeletesByMetric = [
+        (table: "glucose_metrics", sql: "DELETE FROM glucose_metrics WHERE subject = ?1 AND metric = ?3 AND period_start = ?2 AND period_end = ?2"),
+        (table: "glucose_agp", sql: "DELETE FROM glucose_agp WHERE subject = ?1 AND metric = ?3 AND period_start = ?2 AND period_end = ?2"),
     ]
     /// The rows of a subject ?1 that depend on its whole history.
     static let subjectDeletes = [

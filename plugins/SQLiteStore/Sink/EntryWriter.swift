@@ -43,7 +43,7 @@ final class EntryWriter {
                 // The id now owns another row (another time, dose or kind): the old one goes.
                 try bindKey(old.event, to: deleteEvent)
                 try deleteEvent.run()
-                for day in EventWriter.days(of: old.event) { pending.note(subject: e.subject, day: day, changed: true, contested: true) }
+                for day in EventWriter.days(of: old.event) { try pending.note(subject: e.subject, day: day, changed: true, contested: true) }
                 if old.event.kind == .episode { try events.noteEpisodeGone(old.event) }
             }
             try bindEntry(e, id: entry.id, now: now)

@@ -54,7 +54,7 @@ final class EventWriter {
                 changed = db.changes
             }
             imports.countNewRows(changed, slot: slot)
-            for day in Self.days(of: e) { pending.note(subject: e.subject, day: day, changed: changed > 0, contested: contested) }
+            for day in Self.days(of: e) { try pending.note(subject: e.subject, day: day, changed: changed > 0, contested: contested) }
             guard changed > 0, e.kind == .episode else { continue }
             if let before { try noteEpisodeGone(before) }
             if EpisodeSpan.isOpen(e) {
@@ -84,7 +84,7 @@ final class EventWriter {
     /// The days an episode row no longer holds (it was changed or deleted) are pending; an open
     /// one flagged every stored day from its start.
     func noteEpisodeGone(_ old: Event) throws {
-        for day in Self.days(of: old) { pending.note(subject: old.subject, day: day, changed: true, contested: true) }
+        for day in Self.days(of: old) { try pending.note(subject: old.subject, day: day, changed: true, contested: true) }
         if EpisodeSpan.isOpen(old) { try markStoredDays(old.subject.text, from: old.localDay) }
     }
 

@@ -79,7 +79,7 @@ final class MeasurementWriter {
                 changed += db.changes
             }
             imports.countNewRows(changed, slot: slot)
-            for m in chunk { pending.note(subject: m.subject, day: m.localDay, changed: changed > 0, contested: contested) }
+            for m in chunk { try pending.note(subject: m.subject, day: m.localDay, changed: changed > 0, contested: contested) }
             i += n
         }
     }

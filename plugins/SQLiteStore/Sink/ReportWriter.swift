@@ -52,7 +52,7 @@ final class ReportWriter {
                 for v in stored.values where stored.start != r.start || !kept.contains(v.metric.text) {
                     try deleteReadingRow(subject: subject, metric: v.metric.text, start: stored.start)
                 }
-                if stored.start != r.start { note(r.subject, day: LocalDays.day(stored.start, stored.offset)) }
+                if stored.start != r.start { try note(r.subject, day: LocalDays.day(stored.start, stored.offset)) }
             }
             let fresh = Stored(start: r.start, offset: r.utcOffset, note: r.note,
                                values: r.values.sorted { $0.metric.text < $1.metric.text }.map(Self.storedForm))
@@ -60,7 +60,7 @@ final class ReportWriter {
             if stored != fresh {
                 try writeRows(r, slot: slot, now: now)
                 imports.countNewRows(1, slot: slot)
-                note(r.subject, day: r.localDay)
+                try note(r.subject, day: r.localDay)
             }
             // The value readings themselves (they usually arrive beside the report too: no change then).
             try measurements.write(r.measurements[...])
@@ -104,7 +104,7 @@ final class ReportWriter {
             try st.bindText(2, id)
             try st.run()
         }
-        note(subject, day: LocalDays.day(s.start, s.offset))
+        try note(subject, day: LocalDays.day(s.start, s.offset))
     }
 
     private func deleteReadingRow(subject: String, metric: String, start: Int64) throws {
@@ -139,8 +139,8 @@ final class ReportWriter {
     }
 
     /// Report days are pending and contested: their summaries and alerts come from the store.
-    private func note(_ subject: Symbol, day: Int64) {
-        pending.note(subject: subject, day: day, changed: true, contested: true)
+    private func note(_ subject: Symbol, day: Int64) throws {
+        try pending.note(subject: subject, day: day, changed: true, contested: true)
     }
 
     /// A value as it reads back from the store (flags are not kept in report_values).
