@@ -14,6 +14,8 @@ Usage: python3 Benchmarks/bench_scale.py [--participants 100] [--days 14] [--row
    SQLite database and into a new PostgreSQL 15 database (a throw-away server on 127.0.0.1, default
    settings: fsync and synchronous_commit on), `healthpipe import … --db` both; goal ≤ 2× SQLite.
    With --baseline, another build's PostgreSQL import and re-import run interleaved with these (before/after).
+   In each round also the floor: psql COPYs the rows the import stored back into a new store's tables
+   (server work only: no parsing, no derived rows) — what no client can go below.
 3. Appending: the same export split in two halves by time; the first half imported (untimed), then the
    second half timed — the new readings of a subject already stored and the refresh of the days they
    touch — into SQLite and PostgreSQL (and the --baseline build's PostgreSQL), interleaved.
@@ -104,6 +106,27 @@ class Server:
         for sql in (f"DROP DATABASE IF EXISTS {db}", f"CREATE DATABASE {db}"):
             subprocess.check_call([f"{self.bin}/psql", self.url("postgres"), "-qc", sql], stderr=subprocess.DEVNULL)
 
+    def dump_rows(self, db, tables):
+        """The schema of `db` and the rows of `tables` (COPY text), saved once: what the floor copies back."""
+        schema = os.path.join(self.dir, "schema.sql")
+        with open(schema, "w") as f:
+            subprocess.check_call([f"{self.bin}/pg_dump", "--schema-only", self.url(db)], stdout=f)
+        files = []
+        for t in tables:
+            path = os.path.join(self.dir, t + ".copy")
+            subprocess.check_call([f"{self.bin}/psql", self.url(db), "-qc", f"\\copy {t} TO '{path}'"])
+            files.append((t, path))
+        return schema, files
+
+    def copy_floor(self, saved):
+        """PostgreSQL's own share of a first import: the stored rows COPYed by psql into the tables of a new
+        store (primary keys and indexes as the import finds them), one transaction per table, same durability."""
+        schema, files = saved
+        self.fresh("floor")
+        subprocess.check_call([f"{self.bin}/psql", self.url("floor"), "-q", "-f", schema], stdout=subprocess.DEVNULL)
+        copies = [arg for t, path in files for arg in ("-c", f"\\copy {t} FROM '{path}'")]
+        return measure([f"{self.bin}/psql", self.url("floor"), "-q"] + copies)
+
     def stop(self):
         os.kill(self.pid, 2)
         while True:
@@ -122,9 +145,10 @@ def bench_postgres(hp, a):
     db = os.path.join(WORK, "bench.sqlite")
     server = Server()
     try:
-        results = {"sqlite": [], "postgres": [], "postgres re-import": [], "sqlite re-import": []}
+        results = {"sqlite": [], "postgres": [], "postgres re-import": [], "sqlite re-import": [], "postgres floor": []}
         if a.baseline:
             results.update({"postgres baseline": [], "postgres baseline re-import": []})
+        floor = None
         for _ in range(a.repeat):
             fresh(db)
             results["sqlite"].append(measure([hp, "import", csv_path, "--db", db, "--timezone", "UTC"]))
@@ -133,6 +157,8 @@ def bench_postgres(hp, a):
                 server.fresh("bench")
                 results[name].append(measure([binary, "import", csv_path, "--db", server.url("bench"), "--timezone", "UTC"]))
                 results[name + " re-import"].append(measure([binary, "import", csv_path, "--db", server.url("bench"), "--timezone", "UTC"]))
+                floor = floor or server.dump_rows("bench", ["measurements", "events"])
+            results["postgres floor"].append(server.copy_floor(floor))
     finally:
         server.stop()
     med = {k: statistics.median(w for w, _, _ in v) for k, v in results.items()}
@@ -146,6 +172,8 @@ def bench_postgres(hp, a):
     for k, base in rows:
         print(f"| healthpipe{' (baseline)' if 'baseline' in k else ''} import --db {'postgresql://…' if k.startswith('postgres') else 'new.sqlite'}"
               f"{' (again: adds 0)' if 're-import' in k else ''} | {med[k]:.2f} | {rss[k]:.0f} | {med[k] / med[base]:.2f} |")
+    print(f"| floor: psql `\\copy` of the stored readings and events into the new store's tables (server only) "
+          f"| {med['postgres floor']:.2f} | — | {med['postgres floor'] / med['sqlite']:.2f} |")
 
 
 def halves(csv_path):

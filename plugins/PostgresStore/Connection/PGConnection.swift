@@ -85,6 +85,45 @@ public final class PGConnection: @unchecked Sendable {
         if let failure { throw PGError(message: "\(url.shown): copy into \(table) failed: \(url.redact(failure))") }
     }
 
+    /// The rows `COPY (query) TO STDOUT` writes, in PostgreSQL's COPY text format (one row per line),
+    /// read whole.
+    func copyOut(_ sql: String) throws -> [UInt8] {
+        let start = PQexec(handle, sql)
+        guard PQresultStatus(start) == PGRES_COPY_OUT else {
+            defer { PQclear(start) }
+            try check(start, sql)
+            throw PGError(message: "\(url.shown): \(sql.prefix(160)) did not start a copy")
+        }
+        PQclear(start)
+        var out: [UInt8] = []
+        while true {
+            var chunk: UnsafeMutablePointer<CChar>?
+            let n = PQgetCopyData(handle, &chunk, 0)
+            if n > 0, let chunk {
+                chunk.withMemoryRebound(to: UInt8.self, capacity: Int(n)) { out.append(contentsOf: UnsafeBufferPointer(start: $0, count: Int(n))) }
+                PQfreemem(chunk)
+            } else {
+                break  // -1: done, -2: failed (the result below says why)
+            }
+        }
+        var error: Error?
+        while let result = PQgetResult(handle) {
+            if error == nil { do { try check(result, sql) } catch let e { error = e } }
+            PQclear(result)
+        }
+        if let error { throw error }
+        return out
+    }
+
+    /// `text` as an SQL string literal, quoted by libpq for this connection.
+    func literal(_ text: String) throws -> String {
+        guard let quoted = PQescapeLiteral(handle, text, text.utf8.count) else {
+            throw PGError(message: "\(url.shown): \(url.redact(Self.text(PQerrorMessage(handle))))")
+        }
+        defer { PQfreemem(quoted) }
+        return String(cString: quoted)
+    }
+
     /// Runs `body` in a transaction: COMMIT when it returns, ROLLBACK when it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")

@@ -72,6 +72,7 @@ final class PGImportSession {
             let importID = try imports.id(of: m.provenance.file), deviceID = try devices.id(of: m.device)
             if generation == 0 {
                 measurements.buffer.measurement(m, importID: importID, deviceID: deviceID)
+                measurements.stored.note(.init(subject: m.subject, metric: m.metric, source: m.source), start: m.start)
             } else {
                 measurements.later.measurement(m, importID: importID, deviceID: deviceID)
             }

@@ -16,13 +16,19 @@ import HealthPipeCore
 ///
 /// Staged rows stored already with the same values are left out before the upsert (`skipStored`)
 /// while that pays: a re-import's rows are all stored, and checking first spares ON CONFLICT its row
-/// lock per row; new rows would pay the check for nothing. The sink turns it on or off by what the
+/// lock per row; new rows would pay the check for nothing. Measurements are checked here, against
+/// the stored rows of their key ranges read back in one range scan (`StoredRowFilter`), so a
+/// re-import sends nothing; should those ranges hold far more than the batch, the server checks each
+/// staged row by its primary key instead. The sink turns it on or off by what the
 /// last transaction met (`mostlyStored`), as SQLite's writer switches between inserting and upserting.
 struct StagedReadings {
     let table: PGTable
     var buffer = CopyBuffer()
     var later = CopyBuffer()
     var skipStored = true
+    /// The key ranges of `buffer`'s rows, for leaving out before the upsert those stored already
+    /// (measurements: `StoredRowFilter`; empty for events, which keep the probe).
+    var stored = StoredRowFilter()
     private(set) var lastGeneration = 0
     /// Rows per (subject, import id): what a direct copy inserts.
     private(set) var groups: [Group: Int64] = [:]
@@ -88,6 +94,7 @@ struct StagedReadings {
         buffer.reset()
         later.reset()
         groups.removeAll(keepingCapacity: true)
+        stored.reset()
         dayRows.removeAll(keepingCapacity: true)
         lastDay = nil
         lastDayRows = 0
@@ -122,12 +129,19 @@ struct StagedReadings {
             let moved = groups.map { Moved(subject: $0.key.subject.text, importID: $0.key.importID, fresh: $0.value, changed: $0.value) }
             return Flushed(moved: moved, changed: Set(staged.keys))
         }
-        if !buffer.isEmpty { try db.copy(into: table.stage, columns: table.columns, rows: buffer.bytes) }
+        // A re-import's rows: those stored exactly so are left out here, and what is left is mostly new
+        // or changed, so the upsert skips the probe (which would decide the same).
+        var first = buffer.bytes, probe = skipStored
+        if skipStored, !stored.isEmpty, let unstored = try stored.unstored(buffer, table: table, db) {
+            first = unstored.rows
+            probe = false
+        }
+        if !first.isEmpty { try db.copy(into: table.stage, columns: table.columns, rows: first) }
         if !later.isEmpty { try db.copy(into: table.stage, columns: table.copyColumns, rows: later.bytes) }
         var out = Flushed(), inserted: [PendingDay: Int64] = [:]
         let symbols = Dictionary(subjects.map { ($0.text, $0) }, uniquingKeysWith: { a, _ in a })
-        for g in 0...lastGeneration {
-            let rows = try db.query(table.upsert(generation: lastGeneration == 0 ? nil : g, skipStored: skipStored))
+        for g in 0...lastGeneration where !first.isEmpty || g > 0 {
+            let rows = try db.query(table.upsert(generation: lastGeneration == 0 ? nil : g, skipStored: probe))
             for r in 0..<rows.count {
                 let m = Moved(subject: rows.text(r, 0) ?? "", importID: rows.text(r, 1).flatMap { Int64($0) },
                               fresh: rows.int(r, 2), changed: rows.int(r, 3))
@@ -139,7 +153,7 @@ struct StagedReadings {
         }
         // Rows left out as stored (`skipStored`) or written over by a later generation were not new.
         for (day, n) in staged where inserted[day, default: 0] != n { out.contested.insert(day) }
-        try db.execute("TRUNCATE \(table.stage)")
+        if !first.isEmpty || !later.isEmpty { try db.execute("TRUNCATE \(table.stage)") }
         return out
     }
 }

@@ -27,14 +27,39 @@ struct StagedTable {
     /// COPYs the rows into the stage, runs `replacing` (a delete of rows they replace whole) and moves
     /// them. `newKeys`: their keys are most likely not stored (an import's rows of fresh days), so a
     /// plain INSERT — half the upsert's cost — is tried first, undone should a key be there.
+    ///
+    /// New keys that replace nothing are COPYed straight into the table (no stage, no INSERT … SELECT:
+    /// about half the cost), undone the same way should a key be there or come twice.
     func flush(_ db: PGConnection, replacing: String? = nil, newKeys: Bool = false) throws {
         guard !buffer.isEmpty else { return }
+        let direct = newKeys && replacing == nil
+        if direct, try db.newKeys({ try db.copy(into: table.name, columns: table.columns, rows: withoutOrder) }) { return }
         try db.copy(into: table.stage, columns: table.copyColumns, rows: buffer.bytes)
         if let replacing { try db.execute(replacing) }
-        if try !newKeys || !db.newKeys({ try db.query(table.insert) }) {
+        if try !newKeys || direct || !db.newKeys({ try db.query(table.insert) }) {
             try db.query(table.upsert(lastOfEachKey: duplicates))
         }
         try db.execute("TRUNCATE \(table.stage)")
+    }
+}
+
+extension StagedTable {
+    /// The staged rows without their last field, `hp_order`: the table's own columns.
+    var withoutOrder: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(buffer.bytes.count)
+        buffer.bytes.withUnsafeBufferPointer { b in
+            var start = 0, lastTab = 0
+            for i in 0..<b.count {
+                if b[i] == 0x09 { lastTab = i }
+                if b[i] == 0x0A {
+                    out.append(contentsOf: b[start..<lastTab])
+                    out.append(0x0A)
+                    start = i + 1
+                }
+            }
+        }
+        return out
     }
 }
 

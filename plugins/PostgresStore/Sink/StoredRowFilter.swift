@@ -1,0 +1,164 @@
+import Foundation
+import HealthPipeCore
+
+/// Leaves out, before anything is sent, the staged readings stored already exactly as staged — a
+/// re-import's rows. Instead of a primary-key probe per staged row on the server (≈ 3.5 µs each, the
+/// floor of the staged way), the stored rows of the batch's key ranges — per (subject, metric,
+/// source) its earliest to latest start — are read back in one `COPY … TO STDOUT`, a range scan of the
+/// primary key, and compared here as COPY text: a staged row whose line is among them is left out.
+///
+/// Only an identical line counts as stored: both sides write COPY text of the same columns in the
+/// same order, PostgreSQL's text of a value parses back to that value, and its escapes are a superset
+/// of `CopyBuffer`'s, so equal lines mean equal values. Anything that merely looks different (another
+/// file's import id, a float printed another way) stays staged and goes the upsert's way, which
+/// decides as before — the filter can only spare work, never change a result.
+struct StoredRowFilter {
+    /// A (subject, metric, source) — the primary key's leading columns — and its staged start times.
+    struct Span: Hashable {
+        var subject: Symbol, metric: Symbol, source: Symbol
+    }
+
+    private(set) var spans: [Span: ClosedRange<Int64>] = [:]
+    private var last: Span?
+    private var lastRange: ClosedRange<Int64> = 0...0
+
+    var isEmpty: Bool { spans.isEmpty && last == nil }
+
+    /// Notes a staged row's span and start (rows come in runs of one span: the last is kept aside).
+    @inline(__always)
+    mutating func note(_ span: Span, start: Int64) {
+        if span == last {
+            if start < lastRange.lowerBound { lastRange = start...lastRange.upperBound }
+            if start > lastRange.upperBound { lastRange = lastRange.lowerBound...start }
+            return
+        }
+        settle()
+        last = span
+        lastRange = spans[span].map { min($0.lowerBound, start)...max($0.upperBound, start) } ?? start...start
+    }
+
+    private mutating func settle() {
+        if let last { spans[last] = lastRange }
+    }
+
+    mutating func reset() {
+        spans.removeAll(keepingCapacity: true)
+        last = nil
+    }
+
+    /// The staged `rows` (COPY text) less those stored exactly so, and how many were left out; nil when
+    /// the key ranges hold more than twice as many stored rows as are staged (then reading them back
+    /// would cost more than the probes it spares).
+    func unstored(_ rows: CopyBuffer, table: PGTable, _ db: PGConnection) throws -> (rows: [UInt8], left: Int)? {
+        var all = self
+        all.settle()
+        let limit = 2 * rows.rows + 1_000
+        var ranges: [String] = []
+        for (span, range) in all.spans.sorted(by: { ($0.key.subject.text, $0.key.metric.text, $0.key.source.text) < ($1.key.subject.text, $1.key.metric.text, $1.key.source.text) }) {
+            ranges.append("(\(try db.literal(span.subject.text)), \(try db.literal(span.metric.text)), \(try db.literal(span.source.text)), "
+                          + "\(range.lowerBound)::bigint, \(range.upperBound)::bigint)")
+        }
+        guard !ranges.isEmpty else { return nil }
+        let columns = table.columns.map { "t." + PGConnection.quote($0) }.joined(separator: ", ")
+        let stored = try db.copyOut("""
+            COPY (SELECT \(columns) FROM (VALUES \(ranges.joined(separator: ", "))) AS g(subject, metric, source, lo, hi)
+                  JOIN \(table.name) t ON t.subject = g.subject AND t.metric = g.metric AND t.source = g.source
+                   AND t.start BETWEEN g.lo AND g.hi LIMIT \(limit + 1)) TO STDOUT
+            """)
+        let set = CopyLineSet(stored)
+        guard set.count <= limit else { return nil }
+        var kept: [UInt8] = []
+        kept.reserveCapacity(rows.bytes.count)
+        var left = 0
+        rows.bytes.withUnsafeBufferPointer { b in
+            var start = 0
+            while start < b.count {
+                var end = start
+                while b[end] != 0x0A { end += 1 }
+                let line = UnsafeBufferPointer(rebasing: b[start..<end])
+                if set.contains(line) { left += 1 } else { kept.append(contentsOf: b[start...end]) }
+                start = end + 1
+            }
+        }
+        return (kept, left)
+    }
+}
+
+/// The lines of COPY text (each ending in a newline), as a set found by their bytes: an open-addressing
+/// table of line numbers, each candidate compared byte for byte (a hash alone could mistake a changed row
+/// for a stored one).
+struct CopyLineSet {
+    private let bytes: [UInt8]
+    private let bounds: [(start: Int, end: Int)]
+    private let slots: [Int32]
+    private let hashes: [UInt64]
+    private let mask: Int
+
+    var count: Int { bounds.count }
+
+    init(_ bytes: [UInt8]) {
+        var bounds: [(start: Int, end: Int)] = [], hashes: [UInt64] = []
+        var size = 16
+        let mask = bytes.withUnsafeBufferPointer { b -> Int in
+            var start = 0
+            while start < b.count {
+                var end = start
+                while end < b.count, b[end] != 0x0A { end += 1 }
+                bounds.append((start, end))
+                start = end + 1
+            }
+            while size < 2 * bounds.count { size <<= 1 }
+            return size - 1
+        }
+        var slots = [Int32](repeating: -1, count: size)
+        hashes.reserveCapacity(bounds.count)
+        bytes.withUnsafeBufferPointer { b in
+            for (i, r) in bounds.enumerated() {
+                let h = Self.hash(UnsafeBufferPointer(rebasing: b[r.start..<r.end]))
+                hashes.append(h)
+                var slot = Int(truncatingIfNeeded: h) & mask
+                while slots[slot] >= 0 { slot = (slot + 1) & mask }
+                slots[slot] = Int32(i)
+            }
+        }
+        self.bytes = bytes
+        self.bounds = bounds
+        self.hashes = hashes
+        self.slots = slots
+        self.mask = mask
+    }
+
+    func contains(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        let h = Self.hash(line)
+        var slot = Int(truncatingIfNeeded: h) & mask
+        return bytes.withUnsafeBufferPointer { b in
+            while slots[slot] >= 0 {
+                let i = Int(slots[slot])
+                if hashes[i] == h {
+                    let r = bounds[i]
+                    if r.end - r.start == line.count,
+                       line.isEmpty || memcmp(b.baseAddress! + r.start, line.baseAddress!, line.count) == 0 { return true }
+                }
+                slot = (slot + 1) & mask
+            }
+            return false
+        }
+    }
+
+    /// FNV-1a over 8-byte words, then the tail bytes, finished by a multiply-shift mix.
+    @inline(__always)
+    static func hash(_ line: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        let raw = UnsafeRawBufferPointer(line)
+        var i = 0
+        while i + 8 <= raw.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x1000_0000_01b3
+            h ^= h >> 29
+            i += 8
+        }
+        while i < raw.count { h = (h ^ UInt64(raw[i])) &* 0x1000_0000_01b3; i += 1 }
+        h ^= h >> 32
+        h = h &* 0xd6e8_feb8_6659_fd93
+        return h ^ (h >> 32)
+    }
+}
