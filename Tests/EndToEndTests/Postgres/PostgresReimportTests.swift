@@ -3,8 +3,9 @@ import Testing
 
 /// Re-importing into PostgreSQL, where the rows stored exactly as staged are left out before anything
 /// is sent (`StoredRowFilter`): among 150,000 readings (two transactions) sent again, the two whose
-/// values were corrected — one in each transaction — are written and nothing else; the store equals
-/// SQLite's after the same runs, stored and derived rows alike.
+/// values were corrected — one in each transaction — are written and nothing else; the same readings
+/// from another file change nothing; the store equals SQLite's after the same runs, stored and derived
+/// rows alike.
 @Suite(.serialized, .enabled(if: PostgresServer.available, "\(PostgresServer.unavailable ?? "")"))
 struct PostgresReimportTests {
     /// The export with the glucose of the readings numbered `indexes` raised by one.
@@ -55,5 +56,19 @@ struct PostgresReimportTests {
         #expect(after.count == before.count)
         let differing = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
         #expect(differing == [1_000, 130_000])
+
+        // The same readings from another file (another import id, which the upsert does not compare):
+        // nothing changes, the rows keep naming the file they came from first.
+        let copy = dir.appendingPathComponent("copy.csv")
+        try FileManager.default.copyItem(at: csv, to: copy)
+        for db in [url, sqlite.path] {
+            let r = try E2E.run(["import", copy.path, "--db", db, "--timezone", "UTC"], cwd: dir)
+            #expect(r.code == 0, "\(r.stderr)")
+        }
+        PostgresStoreTests.expectEqual(try PostgresStoreTests.snapshot(server, "again"), PostgresStoreTests.snapshot(sqlite: sqlite),
+                                       "another file")
+        #expect(try server.scalar("again", "SELECT new_rows FROM imports WHERE path = '\(copy.path)'") == "0")
+        #expect(try server.scalar("again", "SELECT count(*) FROM measurements m JOIN imports i ON i.id = m.import_id "
+                                  + "WHERE i.path = '\(csv.path)'") == "150000")
     }
 }

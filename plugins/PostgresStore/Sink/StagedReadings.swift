@@ -129,12 +129,13 @@ struct StagedReadings {
             let moved = groups.map { Moved(subject: $0.key.subject.text, importID: $0.key.importID, fresh: $0.value, changed: $0.value) }
             return Flushed(moved: moved, changed: Set(staged.keys))
         }
-        // A re-import's rows: those stored exactly so are left out here, and what is left is mostly new
-        // or changed, so the upsert skips the probe (which would decide the same).
+        // A re-import's rows: those stored exactly so are left out here; what is left is new or changed
+        // — then the upsert skips the probe, which would decide the same — unless it still meets stored
+        // keys (the same readings from another file).
         var first = buffer.bytes, probe = skipStored
         if skipStored, !stored.isEmpty, let unstored = try stored.unstored(buffer, table: table, db) {
             first = unstored.rows
-            probe = false
+            probe = unstored.keptMostlyStored
         }
         if !first.isEmpty { try db.copy(into: table.stage, columns: table.columns, rows: first) }
         if !later.isEmpty { try db.copy(into: table.stage, columns: table.copyColumns, rows: later.bytes) }

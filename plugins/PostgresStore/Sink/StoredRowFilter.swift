@@ -1,17 +1,19 @@
 import Foundation
 import HealthPipeCore
 
-/// Leaves out, before anything is sent, the staged readings stored already exactly as staged — a
-/// re-import's rows. Instead of a primary-key probe per staged row on the server (≈ 3.5 µs each, the
-/// floor of the staged way), the stored rows of the batch's key ranges — per (subject, metric,
+/// Leaves out, before anything is sent, the staged readings stored already with the same key and
+/// compared columns — a re-import's rows, which the upsert would leave unchanged. Instead of a
+/// primary-key probe per staged row on the server (≈ 3.5 µs each, the floor of the staged way), the
+/// stored rows of the batch's key ranges — per (subject, metric,
 /// source) its earliest to latest start — are read back in one `COPY … TO STDOUT`, a range scan of the
-/// primary key, and compared here as COPY text: a staged row whose line is among them is left out.
+/// primary key, and compared here as COPY text of those columns: a staged row whose text is among
+/// them is left out.
 ///
-/// Only an identical line counts as stored: both sides write COPY text of the same columns in the
+/// Only identical text counts as stored: both sides write COPY text of the same columns in the
 /// same order, PostgreSQL's text of a value parses back to that value, and its escapes are a superset
-/// of `CopyBuffer`'s, so equal lines mean equal values. Anything that merely looks different (another
-/// file's import id, a float printed another way) stays staged and goes the upsert's way, which
-/// decides as before — the filter can only spare work, never change a result.
+/// of `CopyBuffer`'s, so equal text means equal values. Anything that merely looks different (a float
+/// printed another way) stays staged and goes the upsert's way, which decides as before — the filter
+/// can only spare work, never change a result.
 struct StoredRowFilter {
     /// A (subject, metric, source) — the primary key's leading columns — and its staged start times.
     struct Span: Hashable {
@@ -46,10 +48,22 @@ struct StoredRowFilter {
         last = nil
     }
 
-    /// The staged `rows` (COPY text) less those stored exactly so, and how many were left out; nil when
-    /// the key ranges hold more than twice as many stored rows as are staged (then reading them back
-    /// would cost more than the probes it spares).
-    func unstored(_ rows: CopyBuffer, table: PGTable, _ db: PGConnection) throws -> (rows: [UInt8], left: Int)? {
+    /// What reading back found: the staged rows less those stored exactly so, how many were left out,
+    /// and how many stored rows the key ranges hold.
+    struct Unstored {
+        var rows: [UInt8]
+        var left: Int
+        var stored: Int
+        var kept: Int
+        /// Whether the rows kept still mostly meet stored keys — rows stored from another file (another
+        /// import id, which the upsert does not compare) — so the upsert's probe pays again.
+        var keptMostlyStored: Bool { (stored - left) * 2 > kept }
+    }
+
+    /// The staged `rows` (COPY text) less those stored exactly so; nil when the key ranges hold more
+    /// than twice as many stored rows as are staged (then reading them back would cost more than the
+    /// probes it spares).
+    func unstored(_ rows: CopyBuffer, table: PGTable, _ db: PGConnection) throws -> Unstored? {
         var all = self
         all.settle()
         let limit = 2 * rows.rows + 1_000
@@ -59,7 +73,11 @@ struct StoredRowFilter {
                           + "\(range.lowerBound)::bigint, \(range.upperBound)::bigint)")
         }
         guard !ranges.isEmpty else { return nil }
-        let columns = table.columns.map { "t." + PGConnection.quote($0) }.joined(separator: ", ")
+        // The key and the compared columns, in table order: a row stored with these equal is one the
+        // upsert would leave unchanged (the import id, line, metadata and device are not compared).
+        let compared = Set(table.key + table.changedWhen)
+        let fields = table.columns.indices.filter { compared.contains(table.columns[$0]) }
+        let columns = fields.map { "t." + PGConnection.quote(table.columns[$0]) }.joined(separator: ", ")
         let stored = try db.copyOut("""
             COPY (SELECT \(columns) FROM (VALUES \(ranges.joined(separator: ", "))) AS g(subject, metric, source, lo, hi)
                   JOIN \(table.name) t ON t.subject = g.subject AND t.metric = g.metric AND t.source = g.source
@@ -67,20 +85,36 @@ struct StoredRowFilter {
             """)
         let set = CopyLineSet(stored)
         guard set.count <= limit else { return nil }
-        var kept: [UInt8] = []
+        var kept: [UInt8] = [], projected: [UInt8] = []
         kept.reserveCapacity(rows.bytes.count)
+        projected.reserveCapacity(512)
         var left = 0
         rows.bytes.withUnsafeBufferPointer { b in
             var start = 0
             while start < b.count {
-                var end = start
-                while b[end] != 0x0A { end += 1 }
-                let line = UnsafeBufferPointer(rebasing: b[start..<end])
-                if set.contains(line) { left += 1 } else { kept.append(contentsOf: b[start...end]) }
+                // The line's fields `fields`, tab-separated, as the server wrote them.
+                projected.removeAll(keepingCapacity: true)
+                var end = start, field = 0, fieldStart = start, next = 0
+                while true {
+                    let c = b[end]
+                    if c == 0x09 || c == 0x0A {
+                        if next < fields.count, fields[next] == field {
+                            if next > 0 { projected.append(0x09) }
+                            projected.append(contentsOf: UnsafeBufferPointer(rebasing: b[fieldStart..<end]))
+                            next += 1
+                        }
+                        field += 1
+                        fieldStart = end + 1
+                        if c == 0x0A { break }
+                    }
+                    end += 1
+                }
+                let found = next == fields.count && projected.withUnsafeBufferPointer { set.contains($0) }
+                if found { left += 1 } else { kept.append(contentsOf: UnsafeBufferPointer(rebasing: b[start...end])) }
                 start = end + 1
             }
         }
-        return (kept, left)
+        return Unstored(rows: kept, left: left, stored: set.count, kept: rows.rows - left)
     }
 }
 
