@@ -68,8 +68,10 @@ def uploader(port, per_second, seconds, first_ms, result, phone=0, phones=1):
     url = f"http://127.0.0.1:{port}/api/v1/entries"
     latencies, failures, n = [], [], 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while per_second > 0 and time.perf_counter() - start < seconds:
         due = start + n / per_second
+        if due - start >= seconds:
+            break
         time.sleep(max(0.0, due - time.perf_counter()))
         date = first_ms + (n * phones + phone) * 300_000
         body = json.dumps([{"device": "xDrip-DexcomG6", "date": date, "dateString": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(date / 1000)),
@@ -95,7 +97,7 @@ def main():
     ap.add_argument("--db", default=os.path.join(WORK, "ten-years.sqlite"))
     ap.add_argument("--seconds", type=int, default=20)
     ap.add_argument("--connections", type=int, default=16)
-    ap.add_argument("--uploads", type=float, default=50, help="uploads per second, from all phones together")
+    ap.add_argument("--uploads", type=float, default=50, help="uploads per second, from all phones together (0: views alone)")
     ap.add_argument("--phones", type=int, default=10, help="uploaders, each sending its share one request at a time")
     ap.add_argument("--path", default="/day/{day}")
     ap.add_argument("--binary", help="a healthpipe binary (default: a release build of this tree)")
@@ -143,11 +145,11 @@ def main():
     socket = re.search(r"Socket errors: (.*)", out)
     after = sqlite3.connect(copy).execute("SELECT count(*) FROM measurements").fetchone()[0]
     ul = sorted(up["latencies"])
-    p99 = ul[int(len(ul) * 0.99) - 1] if ul else float("nan")
+    p99 = ul[max(0, int(len(ul) * 0.99) - 1)] if ul else float("nan")
     print(f"| views | {a.connections} connections, {a.seconds} s | {rps:.0f} req/s | p50 {lat.get('50')} | p99 {lat.get('99')} "
           f"| non-2xx {errors.group(1) if errors else 0} | socket errors {socket.group(1) if socket else 'none'} |")
     print(f"| uploads | {a.phones} phones | {up['sent'] / a.seconds:.1f}/s | {up['sent']} sent | failures {len(up['failures'])} "
-          f"| p50 {statistics.median(ul):.1f} ms | p99 {p99:.1f} ms | readings stored {after - before} |")
+          f"| p50 {statistics.median(ul) if ul else float('nan'):.1f} ms | p99 {p99:.1f} ms | readings stored {after - before} |")
     if up["failures"]:
         print("upload failures:", up["failures"][:5])
 
