@@ -36,12 +36,10 @@ public struct ChartLoader {
         let window = LocalDays.utcBounds(firstDay: days.lowerBound, lastDay: days.upperBound)
         let readings = try source.glucose(fromUTC: window.from - DayForecasts.recentSeconds(steps: max(1, settings.horizonMinutes / 5)), toUTC: window.to)
         let sides = try sideDays((days.lowerBound - 3)...(days.upperBound + 3))
-        // The days' own events (a marker is drawn on its local day; episodes that began earlier come
-        // with them, `StoreReader.events`).
-        let events = try source.events(fromUTC: window.from, toUTC: window.to)
+        let eventBounds = LocalDays.utcBounds(firstDay: days.lowerBound - 1, lastDay: days.upperBound)
+        let events = try source.events(fromUTC: eventBounds.from, toUTC: eventBounds.to)
         // From a day further back: the scheduled rate running at the first midnight started before it.
-        let basalBounds = LocalDays.utcBounds(firstDay: days.lowerBound - 1, lastDay: days.upperBound)
-        let basal = try source.basalRates(fromUTC: basalBounds.from - DayViewBuilder.scheduledRateHolds, toUTC: basalBounds.to)
+        let basal = try source.basalRates(fromUTC: eventBounds.from - DayViewBuilder.scheduledRateHolds, toUTC: eventBounds.to)
 
         var byDay: [Int64: [Measurement]] = [:]
         for r in readings { byDay[LocalDays.day(r.start, r.utcOffset), default: []].append(r) }

@@ -82,12 +82,7 @@ public final class ChartQueries: StoreReader {
             """)
         var out: [Int64: ReadingDayStats] = [:]
         for source in try readingSources(subject: subject, metric: metric) {
-            s.reset()
-            try s.bindText(1, subject)
-            try s.bindText(2, metric)
-            try s.bindText(3, source)
-            try s.bindInt(4, fromUTC)
-            try s.bindInt(5, toUTC)
+            try s.bindSeries(subject: subject, metric: metric, source: source, fromUTC: fromUTC, toUTC: toUTC)
             var day = Int64.min, part = ReadingDayStats()
             while try s.step() {
                 let d = LocalDays.day(s.int(0), Int32(truncatingIfNeeded: s.int(1)))
@@ -116,12 +111,7 @@ public final class ChartQueries: StoreReader {
         let sources = try readingSources(subject: subject, metric: metric)
         for source in sources {
             let sourceSymbol = Symbol(source)
-            s.reset()
-            try s.bindText(1, subject)
-            try s.bindText(2, metric)
-            try s.bindText(3, source)
-            try s.bindInt(4, fromUTC)
-            try s.bindInt(5, toUTC)
+            try s.bindSeries(subject: subject, metric: metric, source: source, fromUTC: fromUTC, toUTC: toUTC)
             while try s.step() {
                 out.append(Measurement(subject: subjectSymbol, metric: metricSymbol, source: sourceSymbol, start: s.int(0), end: s.int(1),
                                        utcOffset: Int32(truncatingIfNeeded: s.int(2)), value: s.double(3), unit: unit.read(s, 4),
@@ -307,5 +297,17 @@ public final class ChartQueries: StoreReader {
         while try f.step() { favourites.append((f.text(0), f.text(1))) }
         rows.markFavourites(favourites)
         return rows
+    }
+}
+
+extension Statement {
+    /// Resets and binds one series' time range: ?1 subject, ?2 metric, ?3 source, ?4 ≤ start < ?5.
+    func bindSeries(subject: String, metric: String, source: String, fromUTC: Int64, toUTC: Int64) throws {
+        reset()
+        try bindText(1, subject)
+        try bindText(2, metric)
+        try bindText(3, source)
+        try bindInt(4, fromUTC)
+        try bindInt(5, toUTC)
     }
 }

@@ -44,12 +44,7 @@ public final class NightscoutRows {
             """)
         var out: [Row] = []
         for source in try only.map({ [$0] }) ?? chart.readingSources(subject: subject, metric: metric) {
-            s.reset()
-            try s.bindText(1, subject)
-            try s.bindText(2, metric)
-            try s.bindText(3, source)
-            try s.bindInt(4, fromUTC)
-            try s.bindInt(5, toUTC)
+            try s.bindSeries(subject: subject, metric: metric, source: source, fromUTC: fromUTC, toUTC: toUTC)
             try s.bindInt(6, Int64(limit))
             while try s.step() {
                 out.append(Row(kind: metric, source: source, start: s.int(0), end: s.int(1), utcOffset: Int32(truncatingIfNeeded: s.int(2)),
