@@ -25,10 +25,6 @@ public struct StoreChartSource: ChartDataSource {
         try reader.readings(subject: subject, metric: BasalRates.metric.text, fromUTC: fromUTC, toUTC: toUTC)
     }
 
-    public func glucoseDayStats(fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats] {
-        try reader.readingDayStats(subject: subject, metric: "glucose", fromUTC: fromUTC, toUTC: toUTC)
-    }
-
     public func glucoseDays(fromDay: Int64, toDay: Int64) throws -> [DayView.SideDay] {
         try reader.glucoseSummaries(subject: subject, fromDay: CivilDate.isoDate(fromDays: fromDay), toDay: CivilDate.isoDate(fromDays: toDay))
             .compactMap { row in

@@ -7,9 +7,6 @@ public protocol StoreReader: AnyObject {
     /// Readings (grid values excluded) of a subject's `metric` with `fromUTC <= start < toUTC`, all
     /// sources merged in time order (at one instant in source-name order).
     func readings(subject: String, metric: String, fromUTC: Int64, toUTC: Int64) throws -> [Measurement]
-    /// Per local day of the readings `readings(subject:metric:fromUTC:toUTC:)` gives: how many, their
-    /// lowest, highest and sum — a day view's neighbouring days, without reading their rows out.
-    func readingDayStats(subject: String, metric: String, fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats]
     /// The first and the last reading of a subject's `metric` within the plausible dates.
     func readingSpan(subject: String, metric: String) throws -> (first: Measurement, last: Measurement)?
     /// A subject's events with `fromUTC <= start < toUTC` in time order, plus episodes that began up to
@@ -32,15 +29,6 @@ extension StoreReader {
         try dayLog(subject: subject, fromDay: fromDay, toDay: toDay).filter { $0.readings > 0 }.map {
             DailySummaryRow(day: CivilDate.isoDate(fromDays: $0.day), metric: "glucose", unit: "mg/dL", n: $0.readings, mean: $0.avg, min: $0.low, max: $0.high)
         }
-    }
-
-    /// From the readings themselves (a store that cannot aggregate them where they are).
-    public func readingDayStats(subject: String, metric: String, fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats] {
-        var out: [Int64: ReadingDayStats] = [:]
-        for r in try readings(subject: subject, metric: metric, fromUTC: fromUTC, toUTC: toUTC) {
-            out[LocalDays.day(r.start, r.utcOffset), default: ReadingDayStats()].add(r.value)
-        }
-        return out
     }
 
     public func subjects() throws -> [String] { try subjects(metric: "glucose") }
@@ -130,30 +118,5 @@ public struct DailySummaryRow: Sendable, Hashable {
         self.mean = mean
         self.min = min
         self.max = max
-    }
-}
-
-/// A local day's readings in numbers: count, lowest, highest, sum.
-public struct ReadingDayStats: Sendable, Hashable {
-    public var count = 0
-    public var min = Double.infinity
-    public var max = -Double.infinity
-    public var sum = 0.0
-
-    public init() {}
-
-    public mutating func add(_ v: Double) {
-        count += 1
-        min = Swift.min(min, v)
-        max = Swift.max(max, v)
-        sum += v
-    }
-
-    /// Another part of the same day's readings (another source's).
-    public mutating func merge(_ o: ReadingDayStats) {
-        count += o.count
-        min = Swift.min(min, o.min)
-        max = Swift.max(max, o.max)
-        sum += o.sum
     }
 }

@@ -1,4 +1,5 @@
 import HealthPipeAnalytics
+import HealthPipeCore
 import Synchronization
 
 /// A long-running process's memory of each subject's fitted forecaster (`serve` keeps one), so a
@@ -54,16 +55,12 @@ public final class ForecastCheckpoints: Sendable {
     }
 }
 
-/// FNV-1a over 64-bit words: a checkpoint's digest of the rows it was computed from.
+/// A checkpoint's digest of the rows it was computed from: FNV-1a (`StableHash`) over their numbers' bytes.
 struct RowDigest {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    private(set) var value = StableHash.offsetBasis
 
     mutating func add(_ word: UInt64) {
-        var w = word
-        for _ in 0..<8 {
-            value = (value ^ (w & 0xff)) &* 0x100_0000_01b3
-            w >>= 8
-        }
+        value = withUnsafeBytes(of: word.littleEndian) { StableHash.fnv1a64($0, from: value) }
     }
 
     mutating func add(_ v: Int64) { add(UInt64(bitPattern: v)) }

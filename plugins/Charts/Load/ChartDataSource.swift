@@ -9,8 +9,6 @@ public protocol ChartDataSource {
     func events(fromUTC: Int64, toUTC: Int64) throws -> [Event]
     /// Delivered basal rates (`basal_rate` readings, U/h) with `fromUTC <= start < toUTC`, in time order.
     func basalRates(fromUTC: Int64, toUTC: Int64) throws -> [Measurement]
-    /// Per local day of the glucose readings with `fromUTC <= start < toUTC`: count, lowest, highest, sum.
-    func glucoseDayStats(fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats]
     /// The store's glucose summary of each local day `fromDay...toDay` that has one (the day table's numbers).
     func glucoseDays(fromDay: Int64, toDay: Int64) throws -> [DayView.SideDay]
     /// The subject's first and last glucose reading; nil when there is none.
@@ -25,11 +23,5 @@ extension ChartDataSource {
             guard row.readings > 0, let low = row.low, let avg = row.avg, let high = row.high else { return nil }
             return DayView.SideDay(day: row.day, count: row.readings, min: low, mean: avg, max: high)
         }
-    }
-
-    public func glucoseDayStats(fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats] {
-        var out: [Int64: ReadingDayStats] = [:]
-        for r in try glucose(fromUTC: fromUTC, toUTC: toUTC) { out[LocalDays.day(r.start, r.utcOffset), default: ReadingDayStats()].add(r.value) }
-        return out
     }
 }

@@ -71,9 +71,9 @@ public struct ChartLoader {
         let missing = days.filter { out[$0] == nil }
         guard let first = missing.first, let last = missing.last else { return out }
         let window = LocalDays.utcBounds(firstDay: first, lastDay: last)
-        for (day, s) in try source.glucoseDayStats(fromUTC: window.from, toUTC: window.to) where out[day] == nil && missing.contains(day) && s.count > 0 {
-            out[day] = DayView.SideDay(day: day, count: s.count, min: s.min, mean: s.sum / Double(s.count), max: s.max)
-        }
+        var byDay: [Int64: [Measurement]] = [:]
+        for r in try source.glucose(fromUTC: window.from, toUTC: window.to) { byDay[LocalDays.day(r.start, r.utcOffset), default: []].append(r) }
+        for day in missing { out[day] = DayViewBuilder.side(day: day, readings: byDay[day] ?? []) }
         return out
     }
 

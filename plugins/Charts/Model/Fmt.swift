@@ -28,11 +28,9 @@ public enum Fmt {
 
     /// A coordinate: one decimal, trailing ".0" dropped (keeps SVG small).
     public static func coord(_ v: Double) -> String {
-        let n = Int64((v * 10).rounded())
-        if n % 10 == 0 { return String(n / 10) }
-        let sign = n < 0 ? "-" : ""
-        let m = abs(n)
-        return sign + String(m / 10) + "." + String(m % 10)
+        var m = Markup(capacity: 8)
+        m.coord(v)
+        return m.text
     }
 
     /// A percentage as the AGP report prints it: whole numbers, "<1" for small non-zero shares.
@@ -50,8 +48,9 @@ public enum Fmt {
 
     /// "HH:MM" of local seconds since midnight (any day).
     public static func clock(localSeconds s: Int64) -> String {
-        let t = s - CivilDate.floorDiv(s, 86_400) * 86_400
-        return pad2(Int(t / 3600)) + ":" + pad2(Int(t / 60 % 60))
+        var m = Markup(capacity: 5)
+        m.clock(localSeconds: s)
+        return m.text
     }
 
     static func pad2(_ v: Int) -> String { v < 10 ? "0" + String(v) : String(v) }

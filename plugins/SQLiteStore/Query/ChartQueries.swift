@@ -72,32 +72,6 @@ public final class ChartQueries: StoreReader {
 
     /// Readings of a subject's `metric` with `fromUTC <= start < toUTC`, all sources merged in time
     /// order (grid values excluded).
-    /// `readings`' rows counted per local day, reading three columns of them and making no reading
-    /// of each: a day view's six neighbouring days. (SQLite's GROUP BY sorts every row first: slower.)
-    public func readingDayStats(subject: String, metric: String, fromUTC: Int64, toUTC: Int64) throws -> [Int64: ReadingDayStats] {
-        let s = try db.prepare("""
-            SELECT start, utc_offset, value FROM measurements
-            WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start >= ?4 AND start < ?5
-              AND \(DerivedTables.readingMeasurements)
-            """)
-        var out: [Int64: ReadingDayStats] = [:]
-        for source in try readingSources(subject: subject, metric: metric) {
-            try s.bindSeries(subject: subject, metric: metric, source: source, fromUTC: fromUTC, toUTC: toUTC)
-            var day = Int64.min, part = ReadingDayStats()
-            while try s.step() {
-                let d = LocalDays.day(s.int(0), Int32(truncatingIfNeeded: s.int(1)))
-                if d != day {
-                    if part.count > 0 { out[day, default: ReadingDayStats()].merge(part) }
-                    day = d
-                    part = ReadingDayStats()
-                }
-                part.add(s.double(2))
-            }
-            if part.count > 0 { out[day, default: ReadingDayStats()].merge(part) }
-        }
-        return out
-    }
-
     public func readings(subject: String, metric: String, fromUTC: Int64, toUTC: Int64) throws -> [Measurement] {
         let s = try db.prepare("""
             SELECT start, "end", utc_offset, value, unit, flags, band FROM measurements
