@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import SQLiteStore
 
 /// `healthpipe serve`: one process serving the app and the Nightscout-compatible API over a store.
 /// Routes are added by their own files (`StatusRoutes`, …); this type only wires the middleware
@@ -31,7 +32,10 @@ public struct HealthServer: Sendable {
     }
 
     /// Runs until a termination signal; `onListening` gets the bound port (the tests bind port 0).
+    /// The database's connections are kept open between requests while it runs (`ConnectionPool`).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        ConnectionPool.keep(settings.database)
+        defer { ConnectionPool.stopKeeping(settings.database) }
         var logger = Logger(label: "healthpipe.serve")
         logger.logLevel = .warning
         let app = Application(

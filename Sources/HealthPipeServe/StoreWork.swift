@@ -18,9 +18,8 @@ public enum StoreWork {
         return pool
     }()
 
-    /// Each reading thread keeps its read-only connections open between requests (`ReadConnections`).
     public static func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await readers.runIfActive { try ReadConnections.keeping(body) }
+        try await readers.runIfActive(body)
     }
 
     public static func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

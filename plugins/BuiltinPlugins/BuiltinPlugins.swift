@@ -47,7 +47,10 @@ public enum BuiltinPlugins {
     /// The compiled-in components alone, no adapter folder read: for a caller that needs a built-in
     /// step (the stored band scheme of a view), not formats — reading the YAML adapters costs a view
     /// command a sixth of its time.
-    public static func builtInRegistry() throws -> ComponentRegistry {
+    public static func builtInRegistry() throws -> ComponentRegistry { try compiledIn.get() }
+
+    /// Built once per process: the compiled-in components never change while it runs.
+    private static let compiledIn = Result { () throws -> ComponentRegistry in
         var registry = ComponentRegistry()
         for (_, components) in families { for c in components { try registry.register(c) } }
         return registry

@@ -98,11 +98,12 @@ public struct DerivationSettings {
         }
     }
 
-    /// Settings stored as `serialized()` wrote them.
+    /// Settings stored as `serialized()` wrote them: resolved when they were written, so nothing in
+    /// them is read from this process's environment (reading it cost an upload a tenth of its work).
     public init(stored rows: [(step: String, options: String)], origin: String) throws {
         var steps: [Step] = []
         for (name, text) in rows where Self.stepOrder.contains(name) {
-            let doc = try ConfigDocument(file: "\(origin) (\(name) settings)", text: text)
+            let doc = try ConfigDocument(file: "\(origin) (\(name) settings)", text: text, environment: [:])
             steps.append(Step(name: name, options: doc.root, document: doc))
         }
         self.init(steps: steps)

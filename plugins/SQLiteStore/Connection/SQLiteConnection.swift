@@ -3,13 +3,46 @@ import Glibc
 
 /// One open SQLite database. Owned by one thread at a time (a stage's thread), so by default it is
 /// opened with SQLITE_OPEN_NOMUTEX and skips SQLite's per-call locking; pass `serialized: true`
-/// for a connection shared between threads.
+/// for a connection shared between threads. `open` leases a kept one where the process keeps
+/// the database's connections (`ConnectionPool`).
 public final class SQLiteConnection {
     /// The sqlite3* handle, for callers that need the C API directly.
     public let handle: OpaquePointer
     public let path: String
+    /// The open handle; it outlives this holder when the pool takes it back.
+    let database: OpenDatabase
+    /// Where this connection goes back to when its holder lets go (nil: closed instead).
+    private let lease: ConnectionPool.Key?
 
     public init(path: String, readOnly: Bool = false, serialized: Bool = false, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        database = try Self.openDatabase(path: path, readOnly: readOnly, serialized: serialized,
+                                         busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        handle = database.handle
+        self.path = path
+        lease = nil
+    }
+
+    private init(database: OpenDatabase, path: String, lease: ConnectionPool.Key) {
+        self.database = database
+        handle = database.handle
+        self.path = path
+        self.lease = lease
+    }
+
+    /// A connection to `path`: an idle kept one when this process keeps the database's connections
+    /// (`ConnectionPool.keep`), else a new one that will be kept there after use; a new one
+    /// closed after use otherwise.
+    public static func open(path: String, readOnly: Bool = false) throws -> SQLiteConnection {
+        guard let key = ConnectionPool.key(path, readOnly: readOnly) else {
+            return try SQLiteConnection(path: path, readOnly: readOnly)
+        }
+        let database = try ConnectionPool.take(key)
+            ?? openDatabase(path: path, readOnly: readOnly, serialized: false, busyTimeoutMilliseconds: 5_000)
+        return SQLiteConnection(database: database, path: path, lease: key)
+    }
+
+    private static func openDatabase(path: String, readOnly: Bool, serialized: Bool,
+                                     busyTimeoutMilliseconds: Int32) throws -> OpenDatabase {
         var flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         flags |= serialized ? SQLITE_OPEN_FULLMUTEX : SQLITE_OPEN_NOMUTEX
         var name = path
@@ -28,11 +61,10 @@ public final class SQLiteConnection {
             sqlite3_close_v2(db)
             throw error
         }
-        self.handle = db
-        self.path = path
         sqlite3_extended_result_codes(db, 1)
         // Another process (a reader, a second import) may hold the lock briefly: wait, don't fail.
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        return OpenDatabase(handle: db, path: path)
     }
 
     /// True when the database's folder cannot take a new `-shm` file and none exists.
@@ -55,8 +87,14 @@ public final class SQLiteConnection {
     }
 
     deinit {
-        // close_v2 defers the close until any statement still alive is finalized.
-        sqlite3_close_v2(handle)
+        // Every statement is gone (each holds its connection): the handle is idle.
+        if let lease { ConnectionPool.giveBack(database, key: lease) }
+    }
+
+    /// A statement this connection made is no longer used: kept for the next holder of a leased
+    /// connection, else finalized.
+    func finished(_ stmt: OpaquePointer, sql: String) {
+        if lease != nil { database.keep(stmt, sql: sql) } else { sqlite3_finalize(stmt) }
     }
 
     /// Runs one or more statements that return no rows the caller needs (DDL, pragmas, BEGIN/COMMIT).
@@ -75,6 +113,7 @@ public final class SQLiteConnection {
 
     /// Compiles one statement. `persistent` hints SQLite that it will be reused many times.
     public func prepare(_ sql: String, persistent: Bool = false) throws -> Statement {
+        if lease != nil, let kept = database.reuse(sql) { return Statement(handle: kept, connection: self, sql: sql) }
         var stmt: OpaquePointer?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         let rc = sqlite3_prepare_v3(handle, sql, -1, flags, &stmt, nil)
@@ -96,7 +135,7 @@ public final class SQLiteConnection {
     public var changes: Int { Int(sqlite3_changes(handle)) }
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     /// False while a transaction is open (SQLite rolls back by itself on some errors, e.g. SQLITE_FULL).
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    public var isInTransaction: Bool { database.isInTransaction }
 
     /// Runs `body` in a BEGIN IMMEDIATE transaction: commits on return, rolls back on a throw.
     public func transaction<T>(_ body: () throws -> T) throws -> T {

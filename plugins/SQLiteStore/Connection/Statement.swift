@@ -14,7 +14,7 @@ public final class Statement {
         self.sql = sql
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit { connection.finished(handle, sql: sql) }
 
     // Until the first step, which parameters were bound: a statement that runs with one never bound
     // is an error naming the SQL (a reset statement keeps its old bindings, so a forgotten bind

@@ -28,7 +28,7 @@ public enum DerivationSettingsTable {
     /// exist yet or has no settings (a new database, or one made before schema version 7).
     public static func read(path: String) throws -> [Row]? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let db = try ReadConnections.open(path)
+        let db = try SQLiteConnection.open(path: path, readOnly: true)
         try SQLiteSchema.migrator.checkSupported(db)
         guard try Migrator.version(of: db) >= SchemaV7.migration.version else { return nil }
         let rows = try read(db)

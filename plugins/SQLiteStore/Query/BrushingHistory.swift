@@ -8,7 +8,7 @@ public enum BrushingHistory {
     /// Opens the database read-only (it must exist: a missing file is an error, not an empty
     /// history) and returns the rows with `from <= start < to` (UTC epoch seconds), oldest first.
     public static func rows(path: String, subject: String, from: Int64, to: Int64) throws -> [Row] {
-        let db = try ReadConnections.open(path)
+        let db = try SQLiteConnection.open(path: path, readOnly: true)
         try SQLiteSchema.migrator.checkSupported(db)
         let version = try Migrator.version(of: db)
         if version == 0 { return [] }

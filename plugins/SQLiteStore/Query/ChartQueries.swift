@@ -22,7 +22,7 @@ public final class ChartQueries: StoreReader {
     /// Opens an existing database read-only (a missing file is an error, never an empty store);
     /// refuses one written by a newer healthpipe, or by something else.
     public init(path: String) throws {
-        db = try ReadConnections.open(path)
+        db = try SQLiteConnection.open(path: path, readOnly: true)
         self.path = path
         try SQLiteSchema.migrator.checkSupported(db)
         guard try Migrator.version(of: db) > 0 else { throw NotAStore() }

@@ -22,7 +22,7 @@ public final class HealthLogQueries {
 
     /// Opens an existing database read-only (see `ChartQueries.init`).
     public init(path: String) throws {
-        db = try ReadConnections.open(path)
+        db = try SQLiteConnection.open(path: path, readOnly: true)
         try SQLiteSchema.migrator.checkSupported(db)
         guard try Migrator.version(of: db) > 0 else { throw ChartQueries.NotAStore() }
     }

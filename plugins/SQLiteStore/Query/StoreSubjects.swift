@@ -9,7 +9,7 @@ public enum StoreSubjects {
     static let small = ["reports", "manual_entries", "motion_sessions", "subject_profiles"]
 
     public static func all(path: String) throws -> [String] {
-        let db = try ReadConnections.open(path)
+        let db = try SQLiteConnection.open(path: path, readOnly: true)
         let tables = try Set(names(db))
         var subjects = Set<String>()
         for table in keyed where tables.contains(table) { subjects.formUnion(try SubjectWalk.subjects(of: table, in: db)) }

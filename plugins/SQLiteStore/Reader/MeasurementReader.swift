@@ -8,7 +8,7 @@ public final class MeasurementReader {
 
     /// Opens an existing database read-only; refuses one written by a newer build.
     public init(path: String) throws {
-        db = try ReadConnections.open(path)
+        db = try SQLiteConnection.open(path: path, readOnly: true)
         try SQLiteSchema.migrator.checkSupported(db)
     }
 

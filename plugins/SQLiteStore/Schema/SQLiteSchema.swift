@@ -9,13 +9,16 @@ public enum SQLiteSchema {
     public static var version: Int32 { migrator.latestVersion }
 
     /// Opens (creating if needed) a database, refuses one from a newer build, sets the pragmas and
-    /// migrates it to the current schema.
+    /// migrates it to the current schema. A kept connection (`ConnectionPool`) was configured and
+    /// migrated when it was opened; it is still checked against a newer build.
     public static func open(path: String) throws -> SQLiteConnection {
-        let db = try SQLiteConnection(path: path)
+        let db = try SQLiteConnection.open(path: path)
         // Check before the WAL pragma, which would already change the file.
         try migrator.checkSupported(db)
+        guard !db.database.configured else { return db }
         try configure(db)
         try migrator.migrate(db)
+        db.database.configured = true
         return db
     }
 

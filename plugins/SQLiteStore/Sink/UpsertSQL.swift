@@ -1,4 +1,5 @@
 import HealthPipeCore
+import Synchronization
 
 /// Builds the upsert statements: insert on a natural key, and on conflict update only when a
 /// compared column really differs, so re-importing identical data writes no page and counts 0
@@ -31,11 +32,23 @@ enum UpsertSQL {
             + "ON CONFLICT (\(key.joined(separator: ", "))) DO NOTHING"
     }
 
+    /// `(?1, ?2), (?3, ?4)…`: written once per shape and kept (a group's list has a thousand parameters,
+    /// and every run of a long-running server asks for the same few).
     static func values(columns: Int, rows: Int) -> String {
-        (0..<rows).map { r in
+        let shape = Shape(columns: columns, rows: rows)
+        if let known = valueLists.withLock({ $0[shape] }) { return known }
+        let list = (0..<rows).map { r in
             "(" + (1...columns).map { "?\(r * columns + $0)" }.joined(separator: ", ") + ")"
         }.joined(separator: ", ")
+        valueLists.withLock { $0[shape] = list }
+        return list
     }
+
+    private struct Shape: Hashable {
+        let columns: Int, rows: Int
+    }
+
+    private static let valueLists = Mutex<[Shape: String]>([:])
 
     /// `rows` > 1 makes a multi-row VALUES list (row r's column c is parameter r × columns + c + 1):
     /// one step per group of rows spares SQLite the per-statement setup of each step.

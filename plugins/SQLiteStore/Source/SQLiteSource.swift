@@ -30,7 +30,7 @@ public final class SQLiteSource: Source {
     }
 
     private func run(context: StageContext, batches emit: @escaping (RecordBatch) throws -> Void) throws {
-        let db = try SQLiteConnection(path: path, readOnly: true)
+        let db = try SQLiteConnection.open(path: path, readOnly: true)
         try SQLiteSchema.migrator.checkSupported(db)
         try db.execute("BEGIN")
         defer { try? db.execute("COMMIT") }

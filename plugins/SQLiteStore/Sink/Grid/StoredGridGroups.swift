@@ -30,7 +30,7 @@ final class StoredGridGroupsSurvey: Sendable {
     init(path: String) {
         let t = Thread { [self] in
             let r = Result { () throws -> [MeasurementGroup] in
-                let db = try SQLiteConnection(path: path, readOnly: true)
+                let db = try SQLiteConnection.open(path: path, readOnly: true)
                 try db.execute("BEGIN")
                 defer { try? db.execute("COMMIT") }
                 return try StoredGridGroups.all(db)
