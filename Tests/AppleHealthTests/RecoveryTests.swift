@@ -10,7 +10,7 @@ import Testing
     /// the quarantined (line, raw prefix) pairs.
     func parse(_ xml: String, chunk: Int) -> (values: [Double], rejects: [(Int64, String)]) {
         let handler = ExportHandler(options: AppleHealthOptions(path: "/x.xml", subject: Symbol("me")))
-        let parser = RecoveringParser(handler: handler, entryName: nil)
+        let parser = RecoveringParser(handler: handler, entryName: nil, readsPlainRecords: true)
         var filter = PrologFilter()
         let bytes = Array(xml.utf8)
         var i = 0

@@ -53,6 +53,8 @@ final class ExportHandler: SAXElementHandler {
 
     private enum Top { case none, record, correlation, workout, skip }
     @exclusivity(unchecked) private var depth = 0
+    /// Inside the root with no child open: where a top-level element may be read without libxml2.
+    var betweenTopElements: Bool { depth == 1 && !documentEnded && stopReason == nil }
     @exclusivity(unchecked) private var top = Top.none
     @exclusivity(unchecked) var draft = ElementDraft()
     @exclusivity(unchecked) var correlation = CorrelationDraft()

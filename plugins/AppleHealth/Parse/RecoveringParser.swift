@@ -1,3 +1,4 @@
+import Glibc
 import HealthPipeCore
 
 /// Feeds the Health XML to libxml2 and recovers from a malformed element: when the parser stops (a
@@ -29,6 +30,15 @@ final class RecoveringParser {
     private var windowStart: Int64 = 0
     private var fed: Int64 = 0
     private var skip: Skip?
+    /// Reads plain records without libxml2 (nil: every byte goes to libxml2).
+    private let plain: PlainRecordReader?
+    /// What the current parser never saw: the plain records read around it.
+    private var elidedBytes: Int64 = 0 { didSet { handler.position.elidedBytes = elidedBytes } }
+    private var elidedLines = 0 { didSet { handler.position.elidedLines = elidedLines } }
+    /// Whether the plain reader may be tried at `fed`; false for one candidate it declined.
+    private var plainAtFed = true
+    /// Records the plain reader read.
+    private(set) var plainRecords = 0
     /// Set when the document cannot be read at all (broken before its root element starts).
     private(set) var fatal: (line: Int, message: String)?
     /// No more input is wanted: the root element closed, or a fatal error.
@@ -53,8 +63,9 @@ final class RecoveringParser {
         }
     }
 
-    init(handler: ExportHandler, entryName: String?) {
+    init(handler: ExportHandler, entryName: String?, readsPlainRecords: Bool) {
         self.handler = handler
+        plain = readsPlainRecords ? PlainRecordReader() : nil
         where_ = entryName.map { " (\($0) in the zip)" } ?? ""
         parser = SAXPushParser(handler: handler)
         wire()
@@ -63,6 +74,8 @@ final class RecoveringParser {
     private func wire() {
         let p = parser
         handler.position = InputPosition(parser: p, base: instanceBase, synthetic: syntheticBytes, lineBase: lineBase)
+        elidedBytes = 0
+        elidedLines = 0
         handler.stopParser = { [unowned p] in p.stop() }
         handler.elementBytes = { [unowned self] in self.currentElement() }
     }
@@ -114,6 +127,9 @@ final class RecoveringParser {
                 ended = true
                 return
             }
+            process(final: true)
+            if ended { return }
+            if skip != nil { continue }
             if parser.feed(UnsafeRawBufferPointer(start: nil, count: 0), final: true) || handler.documentEnded { return }
             recover()
             process()
@@ -131,35 +147,112 @@ final class RecoveringParser {
     }
 
     /// Hands the window's unseen bytes to the parser, or to the skipper while a bad span lasts,
-    /// until they are all seen (or the document ended).
-    private func process() {
+    /// until they are all seen (or the document ended). Plain records between top-level elements
+    /// are read without the parser (`PlainRecordReader`); at the end of input (`final`) a record cut
+    /// off by the window's end is the parser's too.
+    private func process(final: Bool = false) {
         while !ended, fed < windowEnd {
             let from = Int(fed - windowStart)
             if skip != nil {
                 window.withUnsafeBytes { skipThrough(UnsafeRawBufferPointer(rebasing: $0[from...])) }
                 continue
             }
-            let ok = window.withUnsafeBytes { parser.feed(UnsafeRawBufferPointer(rebasing: $0[from...])) }
-            fed = windowEnd
+            // Up to the next plain record the reader takes (all of it when there is none).
+            var until = windowEnd
+            if let plain, handler.rootStarted {
+                switch window.withUnsafeBytes({ readPlain(plain, $0, from: from, final: final) }) {
+                case .read: continue
+                case .waiting: return
+                case .parser(let upTo): until = upTo
+                }
+            } else if plain != nil, let gt = window[from...].firstIndex(of: UInt8(ascii: ">")) {
+                // The prolog a tag at a time, so the root's start is known before the first record.
+                until = windowStart + Int64(gt + 1)
+            }
+            let to = Int(until - windowStart)
+            let ok = window.withUnsafeBytes { parser.feed(UnsafeRawBufferPointer(rebasing: $0[from..<to])) }
+            fed = until
+            plainAtFed = true
             if !ok {
                 recover()
-            } else if windowEnd - handler.lastGoodEnd > Self.maxElementBytes {
+            } else if fed - handler.lastGoodEnd > Self.maxElementBytes {
                 parser.stop()
                 recover(reason: "an element larger than \(Self.maxElementBytes >> 20) MiB")
             }
         }
     }
 
+    private enum PlainStep {
+        /// Records were read and `fed` moved past them.
+        case read
+        /// A record is cut off by the window's end: wait for more bytes.
+        case waiting
+        /// The parser takes the bytes up to this offset.
+        case parser(upTo: Int64)
+    }
+
+    /// Looks for a `<Record` from `from` (an index into the window, `bytes`): when it is the next
+    /// top-level element and the parser has handed over every element before it, the plain reader
+    /// reads it; the whitespace before it and the record itself are never fed to the parser.
+    private func readPlain(_ plain: PlainRecordReader, _ bytes: UnsafeRawBufferPointer, from: Int, final: Bool) -> PlainStep {
+        let p = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var search = plainAtFed ? from : from + 1
+        while true {
+            guard search < bytes.count, let lt = memchr(p + search, Int32(UInt8(ascii: "<")), bytes.count - search) else {
+                return .parser(upTo: windowEnd)
+            }
+            let at = UnsafeRawPointer(lt) - UnsafeRawPointer(p)
+            // Only whitespace since the last complete top-level element, which the handler has seen end.
+            var g = at - 1
+            var gap = 0
+            while g >= 0, PlainRecordReader.isSpace(p[g]) {
+                if p[g] == 0x0A { gap += 1 }
+                g -= 1
+            }
+            guard g >= 0, p[g] == UInt8(ascii: ">"), windowStart + Int64(g + 1) == handler.lastGoodEnd,
+                  handler.betweenTopElements, at + 1 < bytes.count, p[at + 1] == UInt8(ascii: "R") else {
+                // Not a record at the top level: the parser reads up to the next `<` after this one.
+                guard at > from else { search = at + 1; continue }
+                return .parser(upTo: windowStart + Int64(at))
+            }
+            let firstLine = Int(handler.lastGoodLine) + gap
+            let base = windowStart
+            let outcome = plain.read(bytes, at: at, handler: handler) { [handler] newlines, index in
+                handler.position.plain = (firstLine + newlines, base + Int64(index))
+            }
+            handler.position.plain = nil
+            switch outcome {
+            case .read(let end, let lines):
+                // Counted from `fed`: the whitespace before the record is not fed either.
+                var before = 0
+                for k in from..<at where p[k] == 0x0A { before += 1 }
+                elidedBytes += Int64(end - from)
+                elidedLines += before + lines
+                fed = windowStart + Int64(end)
+                plainAtFed = true
+                plainRecords += 1
+                return .read
+            case .needMore where !final:
+                if at > from { return .parser(upTo: windowStart + Int64(at)) }
+                return .waiting
+            case .needMore, .declined:
+                if at > from { return .parser(upTo: windowStart + Int64(at)) }
+                plainAtFed = false
+                search = at + 1
+            }
+        }
+    }
+
     /// Where in the whole input the parser stopped: at its first fatal error or stop, else its end.
     private var errorOffset: Int64 {
-        parser.errorOffset.map { instanceBase + $0 - syntheticBytes } ?? windowEnd
+        parser.errorOffset.map { instanceBase + $0 - syntheticBytes + elidedBytes } ?? windowEnd
     }
 
     /// The parser stopped: the bad element is looked for from the end of the last complete one.
     private func recover(reason given: String? = nil) {
         let error = parser.error
         let reason = given ?? handler.stopReason ?? error.map { "malformed XML: \(AppleHealthSource.explain($0.message))" } ?? "malformed XML"
-        let errorLine = (error?.line ?? parser.line) + lineBase
+        let errorLine = (error?.line ?? parser.line) + lineBase + elidedLines
         guard handler.rootStarted else {
             fatal = (errorLine, error?.message ?? reason)
             ended = true
@@ -261,14 +354,26 @@ final class RecoveringParser {
 
 /// The parser's line and consumed bytes as offsets into the whole input: a parser started after a
 /// malformed element reads from `base`, inside a synthetic root of `synthetic` bytes, `lineBase`
-/// lines in. Asked on every element, so read directly (no closure, no retain): the handler only
-/// asks from the current parser's callbacks, while `RecoveringParser` holds that parser.
+/// lines in; the elements `PlainRecordReader` read never reach it (`elidedBytes`, `elidedLines`),
+/// and while one of them is handed over, `plain` is where that reader is. Asked on every element,
+/// so read directly (no closure, no retain): the handler only asks from the current parser's
+/// callbacks (or the plain reader's), while `RecoveringParser` holds that parser.
 struct InputPosition {
     unowned(unsafe) var parser: SAXPushParser?
     var base: Int64 = 0
     var synthetic: Int64 = 0
     var lineBase = 0
+    var elidedBytes: Int64 = 0
+    var elidedLines = 0
+    var plain: (line: Int, consumed: Int64)?
 
-    var line: Int { (parser?.line ?? 0) + lineBase }
-    var consumed: Int64 { parser.map { base + $0.consumed - synthetic } ?? 0 }
+    var line: Int {
+        if let plain { return plain.line }
+        return (parser?.line ?? 0) + lineBase + elidedLines
+    }
+
+    var consumed: Int64 {
+        if let plain { return plain.consumed }
+        return parser.map { base + $0.consumed - synthetic + elidedBytes } ?? 0
+    }
 }

@@ -38,16 +38,21 @@ final class SAXPushParser {
             guard let ctx, let err else { return }
             let box = Unmanaged<ParserBox>.fromOpaque(ctx).takeUnretainedValue()
             let e = err.pointee
-            // Warnings (level 1) are not errors; keep the first real one.
-            guard e.level.rawValue >= XML_ERR_ERROR.rawValue, box.error == nil else { return }
-            var message = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
-            while message.last == "\n" || message.last == " " { message.removeLast() }
-            // libxml2 appends the offending bytes on a second line ("Bytes: 0xE9 0x22 …"): keep one line.
-            message = message.split(separator: "\n").joined(separator: "; ")
-            box.error = (Int(e.line), message)
+            // Warnings (level 1) are not errors; keep the first real one, or the first fatal one after
+            // errors that were not (an undefined namespace prefix): that one stopped the parse.
+            guard e.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let fatal = e.level.rawValue >= XML_ERR_FATAL.rawValue
+            if box.error == nil || (fatal && !box.errorIsFatal) {
+                var message = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
+                while message.last == "\n" || message.last == " " { message.removeLast() }
+                // libxml2 appends the offending bytes on a second line ("Bytes: 0xE9 0x22 …"): keep one line.
+                message = message.split(separator: "\n").joined(separator: "; ")
+                box.error = (Int(e.line), message)
+                box.errorIsFatal = fatal
+            }
             // After a fatal error libxml2 keeps consuming the chunk (without callbacks): note where the
             // error was and stop it there, so recovery knows which element broke.
-            if e.level.rawValue >= XML_ERR_FATAL.rawValue, let raw = e.ctxt {
+            if fatal, let raw = e.ctxt {
                 let ctxt = raw.assumingMemoryBound(to: xmlParserCtxt.self)
                 if box.errorOffset == nil { box.errorOffset = Int64(xmlByteConsumed(ctxt)) }
                 xmlStopParser(ctxt)
@@ -100,6 +105,7 @@ final class ParserBox {
     /// Held by the `RecoveringParser` that owns the parser too.
     unowned(unsafe) let handler: ExportHandler
     var error: (line: Int, message: String)?
+    var errorIsFatal = false
     var errorOffset: Int64?
     init(handler: ExportHandler) { self.handler = handler }
 }
