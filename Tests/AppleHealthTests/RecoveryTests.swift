@@ -8,9 +8,9 @@ import Testing
 @Suite struct RecoveryTests {
     /// Runs the parser on `xml` fed in pieces of `chunk` bytes; returns the heart-rate values and
     /// the quarantined (line, raw prefix) pairs.
-    func parse(_ xml: String, chunk: Int) -> (values: [Double], rejects: [(Int64, String)]) {
+    func parse(_ xml: String, chunk: Int, plain: Bool = true) -> (values: [Double], rejects: [(Int64, String)]) {
         let handler = ExportHandler(options: AppleHealthOptions(path: "/x.xml", subject: Symbol("me")))
-        let parser = RecoveringParser(handler: handler, entryName: nil, readsPlainRecords: true)
+        let parser = RecoveringParser(handler: handler, entryName: nil, readsPlainRecords: plain)
         var filter = PrologFilter()
         let bytes = Array(xml.utf8)
         var i = 0
@@ -24,6 +24,26 @@ import Testing
         handler.finish {}
         let values = handler.ready.flatMap(\.measurements).map(\.value)
         return (values, handler.rejects.map { ($0.line, $0.raw) })
+    }
+
+    /// libxml2 reports an undefined namespace prefix as an error that does not stop it; the fatal
+    /// error after it (a mismatched end tag) must still stop it there, or the rest of the chunk is
+    /// read without callbacks and lost.
+    @Test(arguments: [1 << 20, 64, 1])
+    func aFatalErrorAfterANonFatalOneStillRecovers(chunk: Int) {
+        let hr = "HKQuantityTypeIdentifierHeartRate"
+        func at(_ n: Int, _ value: String, children: String = "") -> String {
+            record(hr, value: value, unit: "count/min", start: "2024-01-02 10:0\(n):00 +0100", children: children)
+        }
+        let xml = healthXML(at(1, "61")
+            + at(2, "62").replacingOccurrences(of: " sourceName", with: " x:y=\"ns\" sourceName")
+            + at(3, "63", children: "  <MetadataEntry key=\"k\" value=\"v\"/>\n").replacingOccurrences(of: "</Record>", with: "</Recrd>")
+            + at(4, "64") + at(5, "65"))
+        for plain in [false, true] {
+            let (values, rejects) = parse(xml, chunk: chunk, plain: plain)
+            #expect(values == [61, 62, 64, 65], "plain \(plain)")
+            #expect(rejects.map(\.0) == [6], "plain \(plain)")
+        }
     }
 
     static let broken = healthXML(
