@@ -60,9 +60,6 @@ final class PlainRecordReader {
     private let record = NameTable.literal("Record")
     private let metadataEntry = NameTable.literal("MetadataEntry")
 
-    init() {
-    }
-
     deinit {
         attributes.deallocate()
         elements.deallocate()
@@ -78,7 +75,7 @@ final class PlainRecordReader {
     /// had its callbacks, with `position(line, offset)` telling it where each happened: `line` counts
     /// the newlines from `at`, `offset` is an index into `bytes`.
     func read(_ bytes: UnsafeRawBufferPointer, at: Int, handler: ExportHandler,
-                       position: (_ newlines: Int, _ index: Int) -> Void) -> Outcome {
+              position: (_ newlines: Int, _ index: Int) -> Void) -> Outcome {
         let outcome = scan(bytes, at: at)
         guard case .read(let end, let lines) = outcome else { return outcome }
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -330,12 +327,20 @@ struct NameTable {
     /// position) last time is tried first.
     private var hints = [Int](repeating: -1, count: 2 * PlainRecordReader.maxAttributes)
 
-    static func literal(_ s: StaticString) -> UnsafeMutablePointer<UInt8> {
-        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: s.utf8CodeUnitCount + 1)
-        p.initialize(from: s.utf8Start, count: s.utf8CodeUnitCount)
-        p[s.utf8CodeUnitCount] = 0
-        return p
+    static func literal(_ s: StaticString) -> UnsafeMutablePointer<UInt8> { copy(s.utf8Start, s.utf8CodeUnitCount) }
+
+    /// A NUL-terminated copy, zero-padded to `padded` bytes: the handler compares names with
+    /// `named`, a memcmp of the literal's length + 1, which may read that far into a shorter name
+    /// (libxml2's dictionary names sit in larger pools; these must too).
+    static func copy(_ p: UnsafePointer<UInt8>, _ n: Int) -> UnsafeMutablePointer<UInt8> {
+        let size = max(n + 1, padded)
+        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        out.initialize(repeating: 0, count: size)
+        out.update(from: p, count: n)
+        return out
     }
+
+    static let padded = 64
 
     mutating func id(_ p: UnsafePointer<UInt8>, _ n: Int, hint: Int) -> Int? {
         let last = hints[hint]
@@ -345,11 +350,8 @@ struct NameTable {
             return k
         }
         guard lengths.count < Self.capacity else { return nil }
-        let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: n + 1)
-        copy.initialize(from: p, count: n)
-        copy[n] = 0
         lengths.append(n)
-        pointers.append(copy)
+        pointers.append(Self.copy(p, n))
         hints[hint] = lengths.count - 1
         return lengths.count - 1
     }
