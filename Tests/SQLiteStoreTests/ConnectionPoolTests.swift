@@ -24,13 +24,15 @@ import Testing
         let path = try database(dir, "kept.sqlite")
         ConnectionPool.keep(path)
         defer { ConnectionPool.stopKeeping(path) }
-        let first = try SQLiteConnection.open(path: path, readOnly: true).handle
-        #expect(try SQLiteConnection.open(path: path, readOnly: true).handle == first, "not kept")
+        // A TEMP table lives only as long as its connection: seeing it again proves the reuse
+        // (comparing handle addresses would not: a freed one may be allocated again).
+        try SQLiteConnection.open(path: path).execute("CREATE TEMP TABLE marker (x)")
+        #expect(try SQLiteConnection.open(path: path).scalarInt("SELECT count(*) FROM temp.marker") == 0, "not kept")
         #expect(try count(path) == 1)
         try SQLiteConnection(path: path).execute("INSERT INTO t VALUES (2)")
         #expect(try count(path) == 2)
         // The same path spelt another way is the same database.
-        #expect(try SQLiteConnection.open(path: dir.path(".") + "/./kept.sqlite", readOnly: true).handle == first)
+        #expect(try SQLiteConnection.open(path: dir.path(".") + "/./kept.sqlite").scalarInt("SELECT count(*) FROM temp.marker") == 0)
     }
 
     @Test func twoHoldersNeverShareAConnection() throws {
@@ -51,17 +53,16 @@ import Testing
         ConnectionPool.keep(path)
         defer { ConnectionPool.stopKeeping(path) }
         let sql = "SELECT count(*) FROM t WHERE x = ?1"
-        let stmtHandle: OpaquePointer
         do {
             let db = try SQLiteConnection.open(path: path)
             let stmt = try db.prepare(sql)
-            stmtHandle = stmt.handle
             try stmt.bindInt(1, 1)
             #expect(try stmt.step() && stmt.int(0) == 1)
         }
         let db = try SQLiteConnection.open(path: path)
         let again = try db.prepare(sql)
-        #expect(again.handle == stmtHandle, "not reused")
+        // A statement's run count starts at 0 when it is compiled: 1 is the one run above.
+        #expect(sqlite3_stmt_status(again.handle, SQLITE_STMTSTATUS_RUN, 0) == 1, "not reused")
         #expect(sqlite3_stmt_busy(again.handle) == 0, "not reset")
         // The old binding is gone: running without binding is the unbound-parameter error.
         #expect(throws: SQLiteError.self) { try again.step() }
