@@ -1,4 +1,4 @@
-import HealthPipeCore
+@testable import HealthPipeCore
 import Testing
 
 @Suite struct TimestampPatternTests {
@@ -20,6 +20,27 @@ import Testing
         #expect(clarity.parse("2016-13-01T10:00:00") == nil)
         #expect(clarity.parse("2016-10-24T25:00:00") == nil)
         #expect(clarity.parse("2016-10-24T11:24:17 extra") == nil)
+    }
+
+    /// The 19-byte ISO form is read at fixed positions; whatever the bytes, it must say what the walk says.
+    @Test func fixedPositionsAgreeWithTheWalk() throws {
+        let walk = try TimestampPattern("%Y-%m-%dT%H:%M:%S", fixedPositions: false)
+        #expect(clarity.isISO && !walk.isISO)
+        var texts = ["2016-10-24T11:24:17", "2016-10-24 11:24:17", " 2016-10-24T11:24:17", "2016-10-24T11:24:17\r",
+                     "2024-02-29T23:59:59", "2023-02-29T00:00:00", "2000-02-29T12:00:00", "1900-02-29T12:00:00",
+                     "2016-10-24T11:24:60", "2016-10-24T11:60:00", "2016-10-24T24:00:00", "2016-00-10T10:00:00",
+                     "2016-10-00T10:00:00", "2016-10-24X11:24:17", "2016/10/24T11:24:17", "2016-10-24T11:24:1x",
+                     "+016-10-24T11:24:17", "2016-1-024T11:24:17", "2016-10-24T1:24:170", "0000-01-01T00:00:00"]
+        // Random 19-byte strings over digits and the separators: the fast path's every branch, both ways.
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789-: T".utf8)
+        for _ in 0..<20_000 {
+            var b = Array("2020-06-15T12:30:45".utf8)
+            for _ in 0..<Int.random(in: 0...3, using: &rng) { b[Int.random(in: 0..<19, using: &rng)] = alphabet.randomElement(using: &rng)! }
+            texts.append(String(decoding: b, as: UTF8.self))
+        }
+        for t in texts { #expect(clarity.parse(t) == walk.parse(t), "\(t)") }
+        #expect(clarity.parse("2016-10-24T11:24:60")?.seconds == clarity.parse("2016-10-24T11:24:59")?.seconds)
     }
 
     @Test func twelveHourClock() throws {

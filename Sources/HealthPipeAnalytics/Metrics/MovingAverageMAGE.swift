@@ -127,11 +127,27 @@ enum MovingAverageMAGE {
     static func movingAverage(_ gl: [Double], window: Int) -> [Double] {
         let n = gl.count
         var out = [Double](repeating: .nan, count: n)
+        // NaN as 0 in the sum (x + 0 is x exactly, and the sums start at +0) and valid points counted by
+        // prefix: the inner loop has no branch. Summed afresh per window (≤ 32 points), in order, so no
+        // drift from a running sum.
+        var filled = [Double](repeating: 0, count: n)
+        var validBefore = [Int](repeating: 0, count: n + 1)
         for i in 0..<n {
-            // Summed afresh per window (≤ 32 points): no drift from a running sum.
-            var sum = 0.0, count = 0
-            for k in Swift.max(0, i - window + 1)...i where !gl[k].isNaN { sum += gl[k]; count += 1 }
-            out[i] = count > 0 ? sum / Double(count) : .nan
+            let valid = !gl[i].isNaN
+            if valid { filled[i] = gl[i] }
+            validBefore[i + 1] = validBefore[i] + (valid ? 1 : 0)
+        }
+        filled.withUnsafeBufferPointer { g in
+            out.withUnsafeMutableBufferPointer { o in
+                for i in 0..<n {
+                    let lo = Swift.max(0, i - window + 1)
+                    let count = validBefore[i + 1] - validBefore[lo]
+                    guard count > 0 else { continue }
+                    var sum = 0.0
+                    for k in lo...i { sum += g[k] }
+                    o[i] = sum / Double(count)
+                }
+            }
         }
         let fill = window > n ? out[n - 1] : out[window - 1]
         for i in 0..<Swift.min(window, n) { out[i] = fill }

@@ -53,7 +53,18 @@ enum ReadingMetrics {
     }
 
     /// Kovatchev's symmetrised risk scale f(g) = 1.509 · ((ln g)^1.084 − 5.381).
-    static func riskScale(_ g: Double) -> Double { 1.509 * (pow(log(g), 1.084) - 5.381) }
+    static func riskScale(_ g: Double) -> Double { 1.509 * riskExponent(g) }
+
+    /// (ln g)^1.084 − 5.381, the part of the risk scale LBGI/HBGI and ADRR share. Whole mg/dL values
+    /// (nearly every reading) come from a table made once with the same expression, so every result
+    /// is bit for bit what `pow` gives; `pow` and `log` were a quarter of a day's metric time.
+    @inline(__always)
+    static func riskExponent(_ g: Double) -> Double {
+        if g >= 1, g <= Double(wholeRiskExponents.count - 1), let i = Int(exactly: g) { return wholeRiskExponents[i] }
+        return pow(log(g), 1.084) - 5.381
+    }
+
+    private static let wholeRiskExponents: [Double] = (0...1000).map { pow(log(Double($0)), 1.084) - 5.381 }
 
     /// ADRR: per local calendar day, 22.77 · (max(b, 0)² + min(b, 0)²) of that day's extreme
     /// b = (ln g)^1.084 − 5.381 values, averaged over the days.
@@ -65,7 +76,7 @@ enum ReadingMetrics {
             var hi = -Double.infinity, lo = Double.infinity
             let d = days[i]
             while i < v.count && days[i] == d {
-                let b = pow(log(v[i]), 1.084) - 5.381
+                let b = riskExponent(v[i])
                 hi = Swift.max(hi, b)
                 lo = Swift.min(lo, b)
                 i += 1

@@ -14,6 +14,10 @@ struct BatchBuilder {
     private var lastMetric = Symbol.empty
     private var lastRule: Plausibility.Rule?
 
+    /// Records held: a builder adds only measurements and events (`RecordBatch.count` adds up every kind, per row).
+    var held: Int { batch.measurements.count + batch.events.count }
+    var isEmpty: Bool { held == 0 }
+
     init(limit: Int = 4096) {
         self.limit = limit
         batch.reserve(limit)
@@ -31,7 +35,7 @@ struct BatchBuilder {
         if m.end < m.start { throw CSVFileRun.Reject("\(m.metric.text) ends before it starts") }
         batch.measurements.append(m)
         measurements += 1
-        if !inRow, batch.count >= limit { try flush(emit) }
+        if !inRow, held >= limit { try flush(emit) }
     }
 
     mutating func add(_ e: Event, _ emit: (RecordBatch) throws -> Void) throws {
@@ -39,7 +43,7 @@ struct BatchBuilder {
         if e.end < e.start { throw CSVFileRun.Reject("\(e.kind.rawValue) event ends before it starts") }
         batch.events.append(e)
         events += 1
-        if !inRow, batch.count >= limit { try flush(emit) }
+        if !inRow, held >= limit { try flush(emit) }
     }
 
     /// The records added from here on belong to one row (see `rollbackRow`).
@@ -51,7 +55,7 @@ struct BatchBuilder {
     /// The row is complete: hand the batch on if it is full.
     mutating func endRow(_ emit: (RecordBatch) throws -> Void) throws {
         inRow = false
-        if batch.count >= limit { try flush(emit) }
+        if held >= limit { try flush(emit) }
     }
 
     /// The row was rejected: drop what it added.
@@ -64,7 +68,7 @@ struct BatchBuilder {
     }
 
     mutating func flush(_ emit: (RecordBatch) throws -> Void) throws {
-        guard !batch.isEmpty else { return }
+        guard !isEmpty else { return }
         let full = batch
         batch.removeAll()
         try emit(full)

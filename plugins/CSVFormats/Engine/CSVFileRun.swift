@@ -63,7 +63,7 @@ struct CSVFileRun {
                     builder.rollbackRow()
                     try reject(row, z.description)
                 }
-                if builder.batch.isEmpty, context.shouldStop { throw StopReading() }
+                if builder.isEmpty, context.shouldStop { throw StopReading() }
             }
         } catch is StopReading {
         } catch is ReadInterrupted {}

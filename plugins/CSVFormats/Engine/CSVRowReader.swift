@@ -39,7 +39,21 @@ public final class CSVRowReader {
     @exclusivity(unchecked) fileprivate var fieldCount = 0
     @exclusivity(unchecked) fileprivate var rowComplete = false
     /// Set while the file's last line, which has no line break, is being parsed.
-    fileprivate var atUnterminatedEnd = false
+    @exclusivity(unchecked) fileprivate var atUnterminatedEnd = false
+
+    // The row loop's state, kept here rather than in locals its nested functions capture: captured
+    // locals were boxed and checked for exclusive access on every line, and the row's raw text was
+    // an array allocated per row.
+    private let parser: UnsafeMutablePointer<csv_parser>
+    /// The current row's original bytes, capped at `rawCapacity` (error reports and the quarantine).
+    @exclusivity(unchecked) fileprivate var raw: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) fileprivate var rawCount = 0
+    private static let rawCapacity = EchoText.rawLimit + 64
+    @exclusivity(unchecked) private var lineNo: Int64 = 0  // lines fed so far
+    @exclusivity(unchecked) private var rowStart: Int64 = 1
+    @exclusivity(unchecked) private var rowBytes = 0       // bytes of the current row so far
+    @exclusivity(unchecked) private var lastWidth = 0      // fields of the last complete row
+    private let probe: RowProbe
 
     /// Opens a file (or `-` for standard input), decoding UTF-16 with a byte-order mark.
     public convenience init(path: String, options: Options = Options()) throws {
@@ -55,11 +69,17 @@ public final class CSVRowReader {
         self.options = options
         arena = .allocate(capacity: arenaCapacity)
         spans = .allocate(capacity: 2 * 64)
+        raw = .allocate(capacity: Self.rawCapacity)
+        parser = .allocate(capacity: 1)
+        parser.initialize(to: csv_parser())
+        probe = RowProbe(delimiter: options.delimiter)
     }
 
     deinit {
         arena.deallocate()
         spans.deallocate()
+        raw.deallocate()
+        parser.deallocate()
     }
 
     /// The content hash of everything read so far (the whole file once `forEachRow` returns).
@@ -68,96 +88,16 @@ public final class CSVRowReader {
     /// Calls `body` for every row. `progress` receives the bytes read per chunk. Throws
     /// `ReadInterrupted` when the user asks to stop, `InputError` when the input cannot be read.
     public func forEachRow(progress: (Int) -> Void = { _ in }, _ body: (inout CSVRow) throws -> Void) throws {
-        var parser = csv_parser()
-        guard csv_init(&parser, 0) == 0 else { throw InputError(file: path, reason: "libcsv could not start") }
-        defer { csv_free(&parser) }
-        csv_set_delim(&parser, options.delimiter)
-        let me = Unmanaged.passUnretained(self).toOpaque()
+        guard csv_init(parser, 0) == 0 else { throw InputError(file: path, reason: "libcsv could not start") }
+        defer { csv_free(parser) }
+        csv_set_delim(parser, options.delimiter)
+        (fieldCount, arenaUsed, rowComplete, atUnterminatedEnd) = (0, 0, false, false)
+        (rawCount, lineNo, rowStart, rowBytes, lastWidth) = (0, 0, 1, 0, 0)
 
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: options.chunkBytes, alignment: 16)
         defer { buffer.deallocate() }
         var splitter = LineSplitter(maxLineBytes: options.maxLineBytes)
-        var raw = [UInt8]()           // the current row's original bytes (capped)
-        var lineNo: Int64 = 0         // lines fed so far
-        var rowStart: Int64 = 1
-        var rowBytes = 0              // bytes of the current row so far
-        var lastWidth = 0             // fields of the last complete row
         var first = true
-        let rawCap = EchoText.rawLimit + 64
-        let probe = RowProbe(delimiter: options.delimiter)
-
-        func deliver() throws {
-            guard rowComplete else { return }
-            rowComplete = false
-            lastWidth = fieldCount
-            var row = CSVRow(reader: self, line: rowStart, raw: raw, unterminated: atUnterminatedEnd)
-            try body(&row)
-            fieldCount = 0
-            arenaUsed = 0
-            rowBytes = 0
-            raw.removeAll(keepingCapacity: true)
-        }
-
-        func resetParser() {
-            csv_free(&parser)
-            _ = csv_init(&parser, 0)
-            csv_set_delim(&parser, options.delimiter)
-            fieldCount = 0
-            arenaUsed = 0
-            rowBytes = 0
-            rowComplete = false
-        }
-
-        /// Reports the open row (lines rowStart…through) as one bad row and starts afresh.
-        func abandonOpenRow(_ problem: RowProblem) throws {
-            var row = CSVRow(reader: self, line: rowStart, raw: raw, problem: problem)
-            resetParser()
-            try body(&row)
-            raw.removeAll(keepingCapacity: true)
-        }
-
-        func feed(_ line: UnsafeRawBufferPointer) throws {
-            let rowOpen = parser.pstate != 0 || fieldCount > 0
-            if rowOpen {
-                // The row that began on an earlier line is inside a quoted field. A line that is a
-                // whole row by itself (and holds no quote that could close the field) means the
-                // quote was stray: the open span is reported and this line starts afresh.
-                if probe.isWholeRow(line, minFields: max(2, lastWidth - 1)) {
-                    try abandonOpenRow(.unbalancedQuote(lastLine: lineNo))
-                } else if rowBytes + line.count > options.maxRowBytes {
-                    lineNo += 1
-                    try abandonOpenRow(.rowTooLarge(lastLine: lineNo))
-                    return
-                }
-            }
-            if parser.pstate == 0 && fieldCount == 0 {  // ROW_NOT_BEGUN: a new row starts on this line
-                rowStart = lineNo + 1
-                raw.removeAll(keepingCapacity: true)
-            }
-            if raw.count < rawCap { raw.append(contentsOf: line.prefix(rawCap - raw.count)) }
-            rowBytes += line.count
-            let done = csv_parse(&parser, line.baseAddress, line.count, csvFieldCallback, csvRowCallback, me)
-            if done != line.count {
-                throw InputError(file: path, line: lineNo + 1, reason: "CSV parser error: \(String(cString: csv_strerror(csv_error(&parser))))")
-            }
-            lineNo += 1
-            try deliver()
-        }
-
-        func handle(_ line: LineSplitter.Line) throws {
-            switch line {
-            case .text(let bytes):
-                try feed(bytes)
-            case .overlong(let head):
-                // Report the line as one bad row (with any row it continued), then start afresh.
-                lineNo += 1
-                resetParser()
-                var row = CSVRow(reader: self, line: lineNo, raw: head, problem: .overlong)
-                try body(&row)
-                raw.removeAll(keepingCapacity: true)
-            }
-        }
-
         while true {
             let n = try input.read(into: buffer)
             if n == 0 { break }
@@ -169,16 +109,100 @@ public final class CSVRowReader {
                 first = false
                 if chunk.starts(with: [0xEF, 0xBB, 0xBF]) { chunk = UnsafeRawBufferPointer(rebasing: chunk[3...]) }
             }
-            try splitter.split(chunk, handle)
+            try splitter.split(chunk) { try handle($0, body) }
         }
         atUnterminatedEnd = true
-        try splitter.finish(handle)
-        if parser.pstate == 2, parser.quoted != 0 {
+        try splitter.finish { try handle($0, body) }
+        if parser.pointee.pstate == 2, parser.pointee.quoted != 0 {
             // The file ends inside a quoted field (FIELD_BEGUN, quoted): the quote never closes.
-            try abandonOpenRow(.unbalancedQuote(lastLine: lineNo))
+            try abandonOpenRow(.unbalancedQuote(lastLine: lineNo), body)
         }
-        csv_fini(&parser, csvFieldCallback, csvRowCallback, me)
-        try deliver()
+        csv_fini(parser, csvFieldCallback, csvRowCallback, Unmanaged.passUnretained(self).toOpaque())
+        try deliver(body)
+    }
+
+    private func handle(_ line: LineSplitter.Line, _ body: (inout CSVRow) throws -> Void) throws {
+        switch line {
+        case .text(let bytes):
+            try feed(bytes, body)
+        case .overlong(let head):
+            // Report the line as one bad row (with any row it continued), then start afresh.
+            lineNo += 1
+            resetParser()
+            rawCount = 0
+            head.withUnsafeBytes { keepRaw($0) }
+            var row = CSVRow(reader: self, line: lineNo, problem: .overlong)
+            try body(&row)
+            rawCount = 0
+        }
+    }
+
+    private func feed(_ line: UnsafeRawBufferPointer, _ body: (inout CSVRow) throws -> Void) throws {
+        let rowOpen = parser.pointee.pstate != 0 || fieldCount > 0
+        if rowOpen {
+            // The row that began on an earlier line is inside a quoted field. A line that is a
+            // whole row by itself (and holds no quote that could close the field) means the
+            // quote was stray: the open span is reported and this line starts afresh.
+            if probe.isWholeRow(line, minFields: max(2, lastWidth - 1)) {
+                try abandonOpenRow(.unbalancedQuote(lastLine: lineNo), body)
+            } else if rowBytes + line.count > options.maxRowBytes {
+                lineNo += 1
+                try abandonOpenRow(.rowTooLarge(lastLine: lineNo), body)
+                return
+            }
+        }
+        if parser.pointee.pstate == 0 && fieldCount == 0 {  // ROW_NOT_BEGUN: a new row starts on this line
+            rowStart = lineNo + 1
+            rawCount = 0
+        }
+        keepRaw(line)
+        rowBytes += line.count
+        let done = csv_parse(parser, line.baseAddress, line.count, csvFieldCallback, csvRowCallback,
+                             Unmanaged.passUnretained(self).toOpaque())
+        if done != line.count {
+            throw InputError(file: path, line: lineNo + 1, reason: "CSV parser error: \(String(cString: csv_strerror(csv_error(parser))))")
+        }
+        lineNo += 1
+        try deliver(body)
+    }
+
+    /// Appends to the row's raw text, up to its cap.
+    @inline(__always)
+    private func keepRaw(_ bytes: UnsafeRawBufferPointer) {
+        let n = min(bytes.count, Self.rawCapacity - rawCount)
+        guard n > 0, let base = bytes.baseAddress else { return }
+        (raw + rawCount).update(from: base.assumingMemoryBound(to: UInt8.self), count: n)
+        rawCount += n
+    }
+
+    private func deliver(_ body: (inout CSVRow) throws -> Void) throws {
+        guard rowComplete else { return }
+        rowComplete = false
+        lastWidth = fieldCount
+        var row = CSVRow(reader: self, line: rowStart, unterminated: atUnterminatedEnd)
+        try body(&row)
+        fieldCount = 0
+        arenaUsed = 0
+        rowBytes = 0
+        rawCount = 0
+    }
+
+    private func resetParser() {
+        csv_free(parser)
+        _ = csv_init(parser, 0)
+        csv_set_delim(parser, options.delimiter)
+        fieldCount = 0
+        arenaUsed = 0
+        rowBytes = 0
+        rowComplete = false
+    }
+
+    /// Reports the open row (lines rowStart…through) as one bad row and starts afresh.
+    private func abandonOpenRow(_ problem: RowProblem, _ body: (inout CSVRow) throws -> Void) throws {
+        var row = CSVRow(reader: self, line: rowStart, problem: problem)
+        resetParser()
+        try body(&row)
+        rawCount = 0
     }
 
     fileprivate func appendField(_ p: UnsafeRawPointer?, _ n: Int) {
@@ -230,17 +254,15 @@ public struct CSVRow {
     fileprivate unowned(unsafe) let reader: CSVRowReader
     /// 1-based line the row starts on.
     public let line: Int64
-    fileprivate let rawBytes: [UInt8]
     /// Set when the row could not be parsed; it then has no fields.
     public let problem: RowProblem?
 
     /// The file ended inside this row (no final line break): it may be cut off.
     public let unterminated: Bool
 
-    fileprivate init(reader: CSVRowReader, line: Int64, raw: [UInt8], problem: RowProblem? = nil, unterminated: Bool = false) {
+    fileprivate init(reader: CSVRowReader, line: Int64, problem: RowProblem? = nil, unterminated: Bool = false) {
         self.reader = reader
         self.line = line
-        self.rawBytes = raw
         self.problem = problem
         self.unterminated = unterminated
     }
@@ -269,7 +291,7 @@ public struct CSVRow {
 
     /// The row's original text (without the final line break), for error reports.
     public var rawText: String {
-        var b = rawBytes[...]
+        var b = UnsafeRawBufferPointer(start: reader.raw, count: reader.rawCount)[...]
         while let last = b.last, last == 0x0A || last == 0x0D { b = b.dropLast() }
         return EchoText.raw(b)
     }

@@ -1,17 +1,23 @@
 import HealthPipeCore
 
 /// Upserts metric sets into glucose_metrics (one row per name) and replaces the period's AGP rows.
-/// A handful of sets per day, so the ISO date strings are built per set.
+/// A handful of sets per day, so the ISO date strings are built per set. A set's values go in one
+/// multi-row upsert (SQLite applies its rows in order, as separate statements would): a statement per
+/// value spent more on each step's setup than on the row.
 final class MetricSetWriter {
-    static let sql = UpsertSQL.make(StoreTables.glucoseMetrics)
+    static func sql(rows: Int) -> String { UpsertSQL.make(StoreTables.glucoseMetrics, rows: rows) }
+    /// Rows per statement at most (a day's set has about 25 values).
+    static let groupLimit = 32
 
-    private let upsert: Statement
+    private let db: SQLiteConnection
+    /// Upserts by their number of rows, prepared when first needed.
+    private var upserts: [Statement?] = Array(repeating: nil, count: groupLimit + 1)
     private let deleteAGP: Statement
     private let insertAGP: Statement
     private let symbols: SymbolBytes
 
     init(db: SQLiteConnection, symbols: SymbolBytes) throws {
-        upsert = try db.prepare(Self.sql, persistent: true)
+        self.db = db
         deleteAGP = try db.prepare("DELETE FROM glucose_agp WHERE subject = ?1 AND metric = ?2 AND period_start = ?3 AND period_end = ?4",
                                    persistent: true)
         insertAGP = try db.prepare(UpsertSQL.insert(StoreTables.glucoseAGP), persistent: true)
@@ -21,15 +27,23 @@ final class MetricSetWriter {
     func write(_ sets: ArraySlice<MetricSet>) throws {
         for m in sets {
             let from = CivilDate.isoDate(fromDays: m.firstDay), to = CivilDate.isoDate(fromDays: m.lastDay)
-            for v in m.values where v.value.isFinite {
-                try symbols.bind(m.subject, to: upsert, at: 1)
-                try symbols.bind(m.metric, to: upsert, at: 2)
-                try upsert.bindText(3, from)
-                try upsert.bindText(4, to)
-                try upsert.bindText(5, v.name)
-                try upsert.bindDouble(6, v.value)
-                try symbols.bind(m.unit, to: upsert, at: 7)
+            let values = m.values.filter { $0.value.isFinite }
+            var i = 0
+            while i < values.count {
+                let n = min(values.count - i, Self.groupLimit)
+                let upsert = try upsert(rows: n)
+                for (r, v) in values[i..<(i + n)].enumerated() {
+                    let base = Int32(r * Self.columns)
+                    try symbols.bind(m.subject, to: upsert, at: base + 1)
+                    try symbols.bind(m.metric, to: upsert, at: base + 2)
+                    try upsert.bindText(base + 3, from)
+                    try upsert.bindText(base + 4, to)
+                    try upsert.bindText(base + 5, v.name)
+                    try upsert.bindDouble(base + 6, v.value)
+                    try symbols.bind(m.unit, to: upsert, at: base + 7)
+                }
                 try upsert.run()
+                i += n
             }
             guard !m.agp.isEmpty else { continue }
             try symbols.bind(m.subject, to: deleteAGP, at: 1)
@@ -48,5 +62,15 @@ final class MetricSetWriter {
                 try insertAGP.run()
             }
         }
+    }
+
+    /// Parameters per row, bound in the table's order: subject, metric, period start and end, name, value, unit.
+    private static let columns = StoreTables.glucoseMetrics.writtenColumns.count
+
+    private func upsert(rows: Int) throws -> Statement {
+        if let s = upserts[rows] { return s }
+        let s = try db.prepare(Self.sql(rows: rows), persistent: true)
+        upserts[rows] = s
+        return s
     }
 }
