@@ -43,6 +43,7 @@ public final class SQLiteConnection {
 
     private static func openDatabase(path: String, readOnly: Bool, serialized: Bool,
                                      busyTimeoutMilliseconds: Int32) throws -> OpenDatabase {
+        _ = processSettings
         var flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         flags |= serialized ? SQLITE_OPEN_FULLMUTEX : SQLITE_OPEN_NOMUTEX
         var name = path
@@ -66,6 +67,9 @@ public final class SQLiteConnection {
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         return OpenDatabase(handle: db, path: path)
     }
+
+    /// SQLite's process-wide settings, made before the first connection opens.
+    private static let processSettings: Void = { _ = healthpipe_sqlite_without_memory_statistics() }()
 
     /// True when the database's folder cannot take a new `-shm` file and none exists.
     static func cannotKeepSharedMemory(_ path: String) -> Bool {

@@ -24,7 +24,7 @@ public enum SQLiteSchema {
 
     /// WAL: a killed run loses only its open transaction and readers never block the writer.
     /// synchronous=NORMAL is durable across crashes of the process in WAL mode (only a power loss
-    /// can drop the last commits, never corrupt the file). The page cache is capped at 8 MiB so a
+    /// can drop the last commits, never corrupt the file). The page cache is capped at 2 MiB so a
     /// multi-GB import keeps a flat, small footprint (the upsert pattern is append-mostly anyway).
     static func configure(_ db: SQLiteConnection) throws {
         try db.execute("""
