@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `healthpipe evaluate` on the shared simglucose reference data (reference/analytics.md §7–8).
+/// `healthpipe evaluate` on the simglucose reference data in Tests/Fixtures/reference (reference/analytics.md §7–8).
 @Suite struct EvaluateCommandTests {
     static let simglucose = E2E.fixtures.appendingPathComponent("reference/simglucose/all.csv").path
 

@@ -71,6 +71,29 @@ public enum CivilDate {
         return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(day, 2)
     }
 
+    /// Wall-clock seconds since the epoch of the `YYYY-MM-DDThh:mm:ss` (or a space for `T`) that the first
+    /// 19 bytes of `b` hold; nil when `b` is shorter, any byte is out of place or a field out of range.
+    /// A leap second (`:60`) reads as `:59`. The one reader of this form at fixed positions: timestamp
+    /// patterns and the JSON formats' ISO 8601 times read their date and time through it.
+    public static func seconds(isoDateTime b: UnsafeRawBufferPointer) -> Int64? {
+        guard b.count >= 19 else { return nil }
+        @inline(__always) func digit(_ i: Int) -> Int? {
+            let d = b[i] &- 0x30
+            return d <= 9 ? Int(d) : nil
+        }
+        guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+              b[10] == UInt8(ascii: "T") || b[10] == 0x20,
+              let y0 = digit(0), let y1 = digit(1), let y2 = digit(2), let y3 = digit(3),
+              let mo0 = digit(5), let mo1 = digit(6), let d0 = digit(8), let d1 = digit(9),
+              let h0 = digit(11), let h1 = digit(12), let mi0 = digit(14), let mi1 = digit(15),
+              let s0 = digit(17), let s1 = digit(18) else { return nil }
+        let year = y0 * 1000 + y1 * 100 + y2 * 10 + y3, month = mo0 * 10 + mo1, day = d0 * 10 + d1
+        let hour = h0 * 10 + h1, minute = mi0 * 10 + mi1, second = s0 * 10 + s1
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
+              hour < 24, minute < 60, second < 61 else { return nil }
+        return days(year: year, month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
+    }
+
     /// `YYYY-MM-DDTHH:MM:SS` for seconds since the epoch (no zone suffix).
     public static func isoDateTime(seconds: Int64) -> String {
         let d = floorDiv(seconds, 86_400)

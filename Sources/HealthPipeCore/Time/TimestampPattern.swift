@@ -69,7 +69,10 @@ public struct TimestampPattern: Sendable, Hashable, CustomStringConvertible {
         while lo < hi, raw[lo] == 0x20 { lo += 1 }
         while hi > lo, raw[hi - 1] == 0x20 || raw[hi - 1] == 0x0D { hi -= 1 }
         if let scale = epochScale { return parseEpoch(raw, lo, hi, scale) }
-        if isISO, hi - lo == 19, let fixed = Self.parseISO(raw.baseAddress! + lo) { return fixed }
+        // Any byte out of place (or a field out of range) and the walk decides.
+        if isISO, hi - lo == 19, let seconds = CivilDate.seconds(isoDateTime: UnsafeRawBufferPointer(rebasing: raw[lo..<hi])) {
+            return ParsedTimestamp(seconds: seconds, offset: nil)
+        }
 
         var i = lo
         var year = -1, month = 1, day = 1, hour = 0, minute = 0, second = 0
@@ -142,29 +145,6 @@ public struct TimestampPattern: Sendable, Hashable, CustomStringConvertible {
         let local = CivilDate.days(year: year, month: month, day: day) * 86_400
             + Int64(hour * 3600 + minute * 60 + min(second, 59))
         return ParsedTimestamp(seconds: local, offset: offset)
-    }
-
-    /// `YYYY-MM-DDThh:mm:ss` (or a space for T) at `p`; nil when any byte differs, so the walk decides.
-    @inline(__always)
-    private static func parseISO(_ p: UnsafeRawPointer) -> ParsedTimestamp? {
-        @inline(__always) func digit(_ i: Int) -> Int? {
-            let d = p.load(fromByteOffset: i, as: UInt8.self) &- 0x30
-            return d <= 9 ? Int(d) : nil
-        }
-        @inline(__always) func byte(_ i: Int) -> UInt8 { p.load(fromByteOffset: i, as: UInt8.self) }
-        guard byte(4) == UInt8(ascii: "-"), byte(7) == UInt8(ascii: "-"), byte(13) == UInt8(ascii: ":"),
-              byte(16) == UInt8(ascii: ":"), byte(10) == UInt8(ascii: "T") || byte(10) == 0x20,
-              let y0 = digit(0), let y1 = digit(1), let y2 = digit(2), let y3 = digit(3),
-              let mo0 = digit(5), let mo1 = digit(6), let d0 = digit(8), let d1 = digit(9),
-              let h0 = digit(11), let h1 = digit(12), let mi0 = digit(14), let mi1 = digit(15),
-              let s0 = digit(17), let s1 = digit(18) else { return nil }
-        let year = y0 * 1000 + y1 * 100 + y2 * 10 + y3, month = mo0 * 10 + mo1, day = d0 * 10 + d1
-        let hour = h0 * 10 + h1, minute = mi0 * 10 + mi1, second = s0 * 10 + s1
-        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
-              hour < 24, minute < 60, second < 61 else { return nil }
-        let local = CivilDate.days(year: year, month: month, day: day) * 86_400
-            + Int64(hour * 3600 + minute * 60 + min(second, 59))
-        return ParsedTimestamp(seconds: local, offset: nil)
     }
 
     private func parseEpoch(_ raw: UnsafeRawBufferPointer, _ lo: Int, _ hi: Int, _ scale: Int64) -> ParsedTimestamp? {

@@ -33,7 +33,7 @@ enum JSONScalars {
     /// Milliseconds are UTC when `offset` is set, wall clock otherwise.
     static func isoTime(_ b: UnsafeRawBufferPointer) -> (milliseconds: Int64, offset: Int32?)? {
         let n = b.count
-        guard n >= 19 else { return nil }
+        guard let seconds = CivilDate.seconds(isoDateTime: b) else { return nil }
         @inline(__always) func num(_ at: Int, _ len: Int) -> Int? {
             var v = 0
             for k in at..<(at + len) {
@@ -43,10 +43,6 @@ enum JSONScalars {
             }
             return v
         }
-        guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T") || b[10] == 0x20,
-              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-              let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2), let s = num(17, 2),
-              (1...12).contains(mo), d >= 1, d <= CivilDate.daysInMonth(year: y, month: mo), h < 24, mi < 60, s < 61 else { return nil }
         var i = 19, ms = 0
         if i < n, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: ",") {
             i += 1
@@ -70,7 +66,7 @@ enum JSONScalars {
             }
         }
         guard i == n else { return nil }
-        let local = (CivilDate.days(year: y, month: mo, day: d) * 86_400 + Int64(h * 3600 + mi * 60 + min(s, 59))) * 1000 + Int64(ms)
+        let local = seconds * 1000 + Int64(ms)
         return (local - Int64(offset ?? 0) * 1000, offset)
     }
 
