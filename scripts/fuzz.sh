@@ -45,6 +45,12 @@ run_target() {
     crashes=$(find "$dir/artifacts" -type f ! -name "slow-unit-*" | wc -l)
     printf '%-16s %8ss %12s execs  cov %6s  ft %7s  corpus %5s  artifacts %s\n' "$target" "$seconds" "${execs:-0}" \
         "${cov:-0}" "${ft:-0}" "$(ls "$dir/corpus" | wc -l)" "$crashes"
+    # What failed, in the run's own output (CI keeps only stdout; the folder with the log is gone).
+    if [ "$crashes" -gt 0 ]; then
+        grep -m1 -E 'Fatal error|ERROR: (AddressSanitizer|libFuzzer)' "$dir/log" | sed 's/^/    /' || true
+        grep -E '^ +#[0-9]+ .*\.swift:[0-9]+' "$dir/log" | head -8 | sed -E 's/^ +#[0-9]+ 0x[0-9a-f]+ in [^ ]+ /    at /' || true
+        find "$dir/artifacts" -type f ! -name "slow-unit-*" -exec sh -c 'echo "    input (base64): $(head -c 4096 "$1" | base64 -w0)"' _ {} \;
+    fi
     [ "$crashes" -eq 0 ]
 }
 

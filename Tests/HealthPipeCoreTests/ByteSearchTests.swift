@@ -14,4 +14,13 @@ import Testing
         #expect(ByteSearch.contains("a<<b".utf8, "<b"))             // a first byte that repeats
         #expect(ByteSearch.contains(text[30...], "HealthData"))     // a slice
     }
+
+    @Test func endsWithComparesTheLastBytes() {
+        let text = Array("xdrip-dexcomg6".utf8)
+        #expect(ByteSearch.endsWith(text[..<12], "dexcom"))
+        #expect(ByteSearch.endsWith(text[..<9], "dex"))
+        #expect(!ByteSearch.endsWith(text[..<11], "dexcom"))
+        #expect(!ByteSearch.endsWith(text[..<2], "dex"))            // shorter than the word
+        #expect(ByteSearch.endsWith(text[..<0], ""))
+    }
 }

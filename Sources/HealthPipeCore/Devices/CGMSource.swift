@@ -43,8 +43,7 @@ public enum CGMSource {
             guard !(after >= 0x30 && after <= 0x39) else { continue }
             let before = i > 0 ? bytes[i - 1] : 0x20
             let letterBefore = (before >= 0x61 && before <= 0x7A)
-            if !letterBefore || t[..<t.index(t.startIndex, offsetBy: i)].hasSuffix("dex")
-                || t[..<t.index(t.startIndex, offsetBy: i)].hasSuffix("dexcom") {
+            if !letterBefore || ByteSearch.endsWith(bytes[..<i], "dex") || ByteSearch.endsWith(bytes[..<i], "dexcom") {
                 return "G" + String(UnicodeScalar(d))
             }
         }
@@ -61,3 +60,4 @@ public enum CGMSource {
         return DeviceText.symbol(fields)
     }
 }
+

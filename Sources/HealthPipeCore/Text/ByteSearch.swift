@@ -12,6 +12,14 @@ public enum ByteSearch {
         return found ?? Array(haystack).withUnsafeBytes { find($0, needle) }
     }
 
+    /// Whether the bytes end with an ASCII word: a byte position from a byte walk may not be a
+    /// Character offset (`\r\n` and invalid UTF-8 make fewer Characters than bytes).
+    public static func endsWith(_ bytes: some BidirectionalCollection<UInt8>, _ suffix: StaticString) -> Bool {
+        let n = suffix.utf8CodeUnitCount
+        guard bytes.count >= n else { return false }
+        return suffix.withUTF8Buffer { bytes.suffix(n).elementsEqual($0) }
+    }
+
     /// `memchr` to each candidate first byte, `memcmp` for the rest (Glibc's module has no `memmem`).
     private static func find(_ haystack: UnsafeRawBufferPointer, _ needle: StaticString) -> Bool {
         let n = needle.utf8CodeUnitCount
