@@ -157,7 +157,7 @@ def bench_postgres(hp, a):
                 server.fresh("bench")
                 results[name].append(measure([binary, "import", csv_path, "--db", server.url("bench"), "--timezone", "UTC"]))
                 results[name + " re-import"].append(measure([binary, "import", csv_path, "--db", server.url("bench"), "--timezone", "UTC"]))
-                floor = floor or server.dump_rows("bench", ["measurements", "events"])
+                floor = floor or server.dump_rows("bench", ["measurement_series", "measurement_rows", "events"])
             results["postgres floor"].append(server.copy_floor(floor))
     finally:
         server.stop()

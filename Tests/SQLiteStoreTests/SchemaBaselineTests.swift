@@ -80,7 +80,7 @@ import Testing
         _ = try SQLiteSchema.open(path: path)
         let stored = try RawSQLite.rows(path, "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'")
             .map { $0[0]! }
-        #expect(Set(stored) == Set(StoreTables.tables(in: .sqlite).map(\.name) + StoreTables.views.map(\.name)))
+        #expect(Set(stored) == Set(StoreTables.tables(in: .sqlite).map(\.name) + StoreTables.views(in: .sqlite).map(\.name)))
         #expect(GridUpsert.columns == ["subject", "metric", "source", "start", "end", "value", "utc_offset", "unit", "flags", "band"])
         #expect(EventWriter.sql.contains("INSERT INTO events (subject, kind, subtype, source, start, amount, end, utc_offset"))
         // The same upsert as before the description (its SET and compare lists in table order).

@@ -19,7 +19,9 @@ import Testing
             let indexes = t.indexes.map { "`\($0.name)`" + ($0.unique ? " (unique)" : "") }.joined(separator: ", ")
             lines.append("| `\(t.name)` | \(key) | \(others) | \(stores.joined(separator: ", ")) | \(indexes) |")
         }
-        lines += ["", "Views: " + StoreTables.views.map { "`\($0.name)`" }.joined(separator: ", ") + ".", "", end]
+        lines += ["", "Views: " + StoreTables.views.map { v in
+            "`\(v.name)`" + (v.dialects.count == 1 ? " (\(v.dialects.contains(.sqlite) ? "SQLite" : "PostgreSQL") only)" : "")
+        }.joined(separator: ", ") + ".", "", end]
         return lines.joined(separator: "\n")
     }
 

@@ -36,7 +36,8 @@ struct PostgresRefreshByDayTests {
             out["daily " + row[0]] = row[1]
         }
         for row in try server.query(database, """
-            SELECT metric || '/' || source || '/' || start, xmin::text FROM measurements WHERE flags & 128 != 0 AND start + utc_offset < \(limit)
+            SELECT s.metric || '/' || s.source || '/' || r.start, r.xmin::text FROM measurement_rows r
+              JOIN measurement_series s ON s.id = r.series WHERE r.flags & 128 != 0 AND r.start + r.utc_offset < \(limit)
             """) {
             out["grid " + row[0]] = row[1]
         }

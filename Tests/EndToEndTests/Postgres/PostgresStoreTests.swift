@@ -115,6 +115,8 @@ struct PostgresStoreTests {
         #expect(!transcript.contains("does not write") && !transcript.contains("not stored"), "\(transcript)")
         let imported = try Self.snapshot(server, "cohort")
         #expect((imported["measurements"]?.count ?? 0) > 10_000)
+        // The imports that grew the readings left the planner statistics of them (reltuples -1: never analyzed).
+        #expect(try server.scalar("cohort", "SELECT reltuples > 10000 FROM pg_class WHERE oid = 'measurement_rows'::regclass") == "t")
         // What the Apple exports bring beside readings is there, not only equally absent.
         #expect(imported["subject_profiles"]?.count == 1 && imported["workout_routes"]?.count == 2)
         #expect(imported["route_points"]?.count == 15 && imported["electrocardiograms"]?.count == 1)

@@ -28,7 +28,10 @@ struct PGScopedDeletes {
             for table in PGRewriteSession.derivedTables {
                 try db.query("DELETE FROM \(table) WHERE subject = ANY($1::text[])", [PGArray.text(whole)])
             }
-            try db.query("DELETE FROM measurements WHERE subject = ANY($1::text[]) AND flags & 128 != 0", [PGArray.text(whole)])
+            try db.query("""
+                DELETE FROM measurement_rows WHERE series IN (SELECT id FROM measurement_series WHERE subject = ANY($1::text[]))
+                   AND flags & 128 != 0
+                """, [PGArray.text(whole)])
         }
         let (subjects, days) = pending.dayRows
         guard !subjects.isEmpty else { return }
@@ -40,17 +43,16 @@ struct PGScopedDeletes {
         for subject in byDay { try deleteGrid(of: subject) }
     }
 
-    /// The grid rows of a subject's pending days and their margin, through the full key of each of its
-    /// (metric, source)s.
+    /// The grid rows of a subject's pending days and their margin, through the key of each of its series.
     private func deleteGrid(of subject: String) throws {
-        let groups = try db.query(PGLocalDay.groupsCTE + " SELECT metric, source FROM g", [subject])
+        let groups = try db.query(PGLocalDay.groupsCTE + " SELECT series FROM g", [subject])
         for range in pending.gridRanges(subject) {
             let utc = LocalDays.utcBounds(range)
             for g in 0..<groups.count {
                 try db.query("""
-                    DELETE FROM measurements WHERE subject = $1 AND metric = $2 AND source = $3 AND start BETWEEN $4 AND $5
-                       AND start + utc_offset BETWEEN $6 AND $7 AND flags & 128 != 0
-                    """, [subject, groups.text(g, 0) ?? "", groups.text(g, 1) ?? "", String(utc.lowerBound), String(utc.upperBound),
+                    DELETE FROM measurement_rows WHERE series = $1 AND start BETWEEN $2 AND $3
+                       AND start + utc_offset BETWEEN $4 AND $5 AND flags & 128 != 0
+                    """, [String(groups.int(g, 0)), String(utc.lowerBound), String(utc.upperBound),
                           String(range.lowerBound * 86_400), String((range.upperBound + 1) * 86_400 - 1)])
             }
         }

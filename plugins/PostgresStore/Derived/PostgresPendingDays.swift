@@ -95,15 +95,11 @@ public struct PostgresPendingDays: Sendable {
 enum PGLocalDay {
     /// A row's local day number from its `start` and `utc_offset`.
     static let expression = "floor((start + utc_offset) / 86400.0)::bigint"
-    /// The (metric, source) pairs of subject $1's measurements, found by a walk over the primary key
-    /// (one probe per pair: PostgreSQL has no skip scan), so a day's rows are then read through the
-    /// full key instead of a scan of everything the subject has.
+    /// `g(series, metric, source)`: subject $1's series that hold readings, in (metric, source) order, so a
+    /// day's rows are then read through each one's key instead of a scan of everything the subject has.
     static let groupsCTE = """
-        WITH RECURSIVE g(metric, source) AS (
-            (SELECT metric, source FROM measurements WHERE subject = $1 ORDER BY metric, source LIMIT 1)
-            UNION ALL
-            SELECT n.metric, n.source FROM g, LATERAL (SELECT metric, source FROM measurements m WHERE m.subject = $1
-                AND (m.metric, m.source) > (g.metric, g.source) ORDER BY m.metric, m.source LIMIT 1) n
+        WITH g(series, metric, source) AS (
+            SELECT ser.id, ser.metric, ser.source FROM \(PGSeriesSQL.withReadings("ser.subject = $1")) ORDER BY ser.metric, ser.source
         )
         """
 }

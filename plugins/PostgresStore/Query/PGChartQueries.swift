@@ -21,32 +21,30 @@ public final class PGChartQueries: StoreReader {
     }
 
     public func subjects(metric: String) throws -> [String] {
-        let rows = try db.query("WITH RECURSIVE " + PGSubjectWalk.cte("s", of: "measurements") + """
-             SELECT subject FROM s WHERE EXISTS (SELECT 1 FROM measurements m WHERE m.subject = s.subject AND m.metric = $1)
+        let rows = try db.query("WITH RECURSIVE " + PGSubjectWalk.cte("s", of: "measurement_series") + """
+             SELECT subject FROM s WHERE EXISTS (SELECT 1 FROM \(PGSeriesSQL.withReadings("ser.subject = s.subject AND ser.metric = $1")))
              ORDER BY subject
             """, [metric])
         return (0..<rows.count).compactMap { rows.text($0, 0) }
     }
 
-    /// The sources of a subject's `metric` with the flags of each one's first row: a source that
-    /// starts with a grid value (resample's) holds no readings (as `ChartQueries.readingSources`).
+    /// The series of a subject's `metric` that hold readings, with the flags of each one's first row: a
+    /// source that starts with a grid value (resample's) holds no readings (as `ChartQueries.readingSources`).
     static let sourcesCTE = """
-        WITH RECURSIVE s(source, flags) AS (
-            (SELECT source, flags FROM measurements WHERE subject = $1 AND metric = $2 ORDER BY source, start LIMIT 1)
-            UNION ALL
-            SELECT n.source, n.flags FROM s, LATERAL (SELECT source, flags FROM measurements m WHERE m.subject = $1
-                AND m.metric = $2 AND m.source > s.source ORDER BY source, start LIMIT 1) n
+        WITH s(series, source, flags) AS (
+            SELECT ser.id, ser.source, f.flags FROM measurement_series ser,
+                LATERAL (SELECT flags FROM measurement_rows r WHERE r.series = ser.id ORDER BY r.start, r."end" LIMIT 1) f
+             WHERE ser.subject = $1 AND ser.metric = $2
         )
         """
     static let grid = RecordFlags.interpolated.rawValue
 
     public func readings(subject: String, metric: String, fromUTC: Int64, toUTC: Int64) throws -> [Measurement] {
         let rows = try db.query(Self.sourcesCTE + """
-            SELECT m.source, m.start, m."end", m.utc_offset, m.value, m.unit, m.flags, m.band FROM s,
-                LATERAL (SELECT * FROM measurements m WHERE m.subject = $1 AND m.metric = $2 AND m.source = s.source
-                         AND m.start >= $3 AND m.start < $4 OFFSET 0) m
+            SELECT s.source, m.start, m."end", m.utc_offset, m.value, m.unit, m.flags, m.band FROM s,
+                LATERAL (SELECT * FROM measurement_rows m WHERE m.series = s.series AND m.start >= $3 AND m.start < $4 OFFSET 0) m
              WHERE s.flags & \(Self.grid) = 0 AND m.flags & \(Self.grid) = 0
-             ORDER BY m.start, m.source, m."end"
+             ORDER BY m.start, s.source, m."end"
             """, [subject, metric, String(fromUTC), String(toUTC)])
         let subjectSymbol = Symbol(subject), metricSymbol = Symbol(metric)
         var texts = SymbolColumn()
@@ -66,7 +64,7 @@ public final class PGChartQueries: StoreReader {
         for (order, pick) in [("ASC", true), ("DESC", false)] {
             let rows = try db.query(Self.sourcesCTE + """
                 SELECT s.source, m.start, m.utc_offset, m.value, m.flags FROM s,
-                    LATERAL (SELECT * FROM measurements m WHERE m.subject = $1 AND m.metric = $2 AND m.source = s.source
+                    LATERAL (SELECT * FROM measurement_rows m WHERE m.series = s.series
                              AND m.flags & \(Self.grid) = 0 AND m.start >= \(PlausibleTime.earliest) AND m.start < \(PlausibleTime.latest)
                              ORDER BY m.start \(order) LIMIT 1) m
                  WHERE s.flags & \(Self.grid) = 0 ORDER BY s.source

@@ -1,4 +1,4 @@
-/// The distinct subjects of tables whose primary key starts with `subject`, found by a recursive walk
+/// The distinct subjects of tables whose primary key (or first unique key) starts with `subject`, found by a recursive walk
 /// of the key: one probe per subject (PostgreSQL has no skip scan), so a ten-year store costs what a
 /// new one does — never a DISTINCT over the whole table. SQLite's `SubjectWalk` is the same walk.
 enum PGSubjectWalk {
@@ -17,8 +17,11 @@ enum PGSubjectWalk {
     /// Every subject with readings or events, sorted by bytes (a PostgreSQL store keeps no health
     /// reports, manual entries or motion sessions).
     static func all(_ db: PGConnection) throws -> [String] {
-        let rows = try db.query("WITH RECURSIVE " + cte("m", of: "measurements") + ", " + cte("e", of: "events")
-                                + " SELECT subject FROM m UNION SELECT subject FROM e ORDER BY 1")
+        // A series left without readings names no subject (`PGSeries`).
+        let rows = try db.query("WITH RECURSIVE " + cte("m", of: "measurement_series") + ", " + cte("e", of: "events") + """
+             SELECT subject FROM m WHERE \(PGSeriesSQL.subjectHasReadings("m.subject"))
+             UNION SELECT subject FROM e ORDER BY 1
+            """)
         return (0..<rows.count).compactMap { rows.text($0, 0) }
     }
 }

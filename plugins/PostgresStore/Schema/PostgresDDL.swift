@@ -44,5 +44,5 @@ enum PostgresDDL {
 
     /// Every table, index and view of the current version.
     static let baseline: String = StoreTables.tables(in: .postgres).map(createTable).joined(separator: "\n")
-        + "\n" + StoreTables.views.map(createView).joined(separator: "\n")
+        + "\n" + StoreTables.views(in: .postgres).map(createView).joined(separator: "\n")
 }

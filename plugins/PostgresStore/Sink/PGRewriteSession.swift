@@ -11,6 +11,8 @@ import HealthPipeCore
 /// completes: an interrupted or killed run leaves everything as it was.
 final class PGRewriteSession {
     let db: PGConnection
+    /// Series ids, found or created outside the transaction (`PGSeries`).
+    private let series: PGSeries
     private let pending: PostgresPendingDays?
     /// Per subject pending by day: the days whose grid rows are replaced.
     private var gridDays: [String: [ClosedRange<Int64>]] = [:]
@@ -23,18 +25,18 @@ final class PGRewriteSession {
 
     init(url: PostgresURL, pending: PostgresPendingDays?, settings: [PostgresDerivationSettings.Row]?) throws {
         db = try PostgresSchema.open(url)
+        series = PGSeries(db: try PGConnection(url))
         self.pending = pending
         self.settings = settings
         if let pending { for subject in pending.days.keys { gridDays[subject] = pending.gridRanges(subject) } }
         for t in PGTable.all { try db.execute(t.createStage()) }
-        try db.execute("CREATE TEMP TABLE IF NOT EXISTS hp_stage_bands (subject text COLLATE \"C\", metric text COLLATE \"C\", "
-                       + "source text COLLATE \"C\", start bigint, \"end\" bigint, band text)")
+        try db.execute("CREATE TEMP TABLE IF NOT EXISTS hp_stage_bands (series bigint, start bigint, \"end\" bigint, band text)")
         try db.execute("BEGIN")
         if let pending {
             try PGScopedDeletes(db: db, pending: pending).run()
         } else {
             for table in Self.derivedTables { try db.execute("DELETE FROM \(table)") }
-            try db.execute("DELETE FROM measurements WHERE flags & 128 != 0")
+            try db.execute("DELETE FROM measurement_rows WHERE flags & 128 != 0")
         }
     }
 
@@ -43,11 +45,11 @@ final class PGRewriteSession {
             if m.flags.contains(.interpolated) {
                 if let pending, !pending.whole.contains(m.subject.text),
                    gridDays[m.subject.text]?.contains(where: { $0.contains(m.localDay) }) != true { continue }
-                grid.buffer.measurement(m, importID: nil, deviceID: nil)
+                grid.buffer.measurement(m, series: try series.id(of: m), importID: nil, deviceID: nil)
                 grid.endRow(subject: m.subject)
                 grid.duplicates = true
             } else {
-                bands.text(m.subject); bands.text(m.metric); bands.text(m.source); bands.int(m.start); bands.int(m.end)
+                bands.int(try series.id(of: m)); bands.int(m.start); bands.int(m.end)
                 bands.textOrNull(m.band)
                 bands.endRow()
             }
@@ -64,11 +66,15 @@ final class PGRewriteSession {
 
     private func flush() throws {
         if !bands.isEmpty {
-            try db.copy(into: "hp_stage_bands", columns: ["subject", "metric", "source", "start", "end", "band"], rows: bands.bytes)
+            try db.copy(into: "hp_stage_bands", columns: ["series", "start", "end", "band"], rows: bands.bytes)
+            // One probe of the key per staged row: left to choose, the planner hash-joins the whole table
+            // (each batch then costs what the store holds) or, given the batch's key ranges, scans a
+            // range per staged row.
             try db.execute("""
-                UPDATE measurements m SET band = s.band FROM hp_stage_bands s
-                 WHERE m.subject = s.subject AND m.metric = s.metric AND m.source = s.source AND m.start = s.start
-                   AND m."end" = s."end" AND m.band IS DISTINCT FROM s.band;
+                SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off;
+                UPDATE measurement_rows m SET band = s.band FROM hp_stage_bands s
+                 WHERE m.series = s.series AND m.start = s.start AND m."end" = s."end" AND m.band IS DISTINCT FROM s.band;
+                RESET enable_hashjoin; RESET enable_mergejoin;
                 TRUNCATE hp_stage_bands
                 """)
             bands.reset()

@@ -16,6 +16,10 @@ struct PGTable: Sendable {
     /// With `countBy`: the local day a row counts on (NULL: the whole subject), counted by too, so
     /// the days whose rows changed go to `derived_pending`.
     var dayOf: String?
+    /// With `countBy`: what the groups are reported by when not those columns, through `countJoin`
+    /// (readings return their series and are reported by its subject).
+    var reportBy: [String]?
+    var countJoin = ""
     /// The table has a `bigserial` id besides its natural key (routes, ECGs), which rows under it name.
     var hasID = false
 
@@ -61,14 +65,21 @@ struct PGTable: Sendable {
         let insert = "INSERT INTO \(name) (\(cols)) SELECT \(cols) FROM \(from) ON CONFLICT (\(Self.q(key))) \(conflict)"
         guard !countBy.isEmpty else { return insert }
         let by = Self.q(countBy), day = dayOf.map { ", \($0) AS hp_day" } ?? ", NULL::bigint AS hp_day"
+        let report = reportBy?.joined(separator: ", ") ?? by
         return "WITH w AS (\(insert) RETURNING \(by)\(day), (xmax = 0) AS fresh) "
-            + "SELECT \(by), count(*) FILTER (WHERE fresh), count(*), hp_day FROM w GROUP BY \(by), hp_day"
+            + "SELECT \(report), count(*) FILTER (WHERE fresh), count(*), hp_day FROM w\(countJoin) GROUP BY \(report), hp_day"
     }
 
     /// Moves every staged row with a plain INSERT: for keys not stored yet (one that is fails it).
     var insert: String { "INSERT INTO \(name) (\(Self.q(columns))) SELECT \(Self.q(columns)) FROM \(stage)" }
 
-    static let measurements = PGTable(StoreTables.measurements, countBy: ["subject", "import_id"], dayOf: PGLocalDay.expression)
+    /// Readings, by series (`measurement_rows`); what moved is reported by subject.
+    static let measurements: PGTable = {
+        var t = PGTable(StoreTables.measurementRows, countBy: ["series", "import_id"], dayOf: PGLocalDay.expression)
+        t.reportBy = ["ser.subject", "w.import_id"]
+        t.countJoin = " JOIN measurement_series ser ON ser.id = w.series"
+        return t
+    }()
     static let events = PGTable(StoreTables.events, countBy: ["subject", "import_id"],
                                 dayOf: "CASE WHEN kind = 'episode' THEN NULL ELSE \(PGLocalDay.expression) END")
     static let profiles = PGTable(StoreTables.subjectProfiles)
@@ -93,6 +104,6 @@ extension PGTable {
     /// The columns, key and compared columns of the table's description (`StoreTables`).
     init(_ table: TableDescription, countBy: [String] = [], dayOf: String? = nil) {
         self.init(name: table.name, columns: table.writtenColumns, key: table.naturalKey, update: table.updatedColumns,
-                  changedWhen: table.comparedColumns, countBy: countBy, dayOf: dayOf, hasID: table.hasRowID)
+                  changedWhen: table.comparedColumns, countBy: countBy, dayOf: dayOf, reportBy: nil, hasID: table.hasRowID)
     }
 }

@@ -65,8 +65,8 @@ extension StagedTable {
 
 /// The row of each record kind, in its table's column order.
 extension CopyBuffer {
-    mutating func measurement(_ m: HealthPipeCore.Measurement, importID: Int64?, deviceID: Int64?) {
-        text(m.subject); text(m.metric); text(m.source); int(m.start); int(m.end); double(m.value); int(Int64(m.utcOffset))
+    mutating func measurement(_ m: HealthPipeCore.Measurement, series: Int64, importID: Int64?, deviceID: Int64?) {
+        int(series); int(m.start); int(m.end); double(m.value); int(Int64(m.utcOffset))
         text(m.unit); int(Int64(m.flags.rawValue)); textOrNull(m.band)
         int(importID); int(importID == nil ? nil : m.provenance.line); text(m.metadata); int(deviceID)
     }

@@ -4,8 +4,7 @@ import HealthPipeCore
 /// Leaves out, before anything is sent, the staged readings stored already with the same key and
 /// compared columns — a re-import's rows, which the upsert would leave unchanged. Instead of a
 /// primary-key probe per staged row on the server (≈ 3.5 µs each, the floor of the staged way), the
-/// stored rows of the batch's key ranges — per (subject, metric,
-/// source) its earliest to latest start — are read back in one `COPY … TO STDOUT`, a range scan of the
+/// stored rows of the batch's key ranges — per series its earliest to latest start — are read back in one `COPY … TO STDOUT`, a range scan of the
 /// primary key, and compared here as COPY text of those columns: a staged row whose text is among
 /// them is left out.
 ///
@@ -15,38 +14,15 @@ import HealthPipeCore
 /// printed another way) stays staged and goes the upsert's way, which decides as before — the filter
 /// can only spare work, never change a result.
 struct StoredRowFilter {
-    /// A (subject, metric, source) — the primary key's leading columns — and its staged start times.
-    struct Span: Hashable {
-        var subject: Symbol, metric: Symbol, source: Symbol
-    }
+    /// Per series (the primary key's leading column), its staged start times.
+    private var spans = SeriesSpans()
 
-    private(set) var spans: [Span: ClosedRange<Int64>] = [:]
-    private var last: Span?
-    private var lastRange: ClosedRange<Int64> = 0...0
+    var isEmpty: Bool { spans.isEmpty }
 
-    var isEmpty: Bool { spans.isEmpty && last == nil }
-
-    /// Notes a staged row's span and start (rows come in runs of one span: the last is kept aside).
     @inline(__always)
-    mutating func note(_ span: Span, start: Int64) {
-        if span == last {
-            if start < lastRange.lowerBound { lastRange = start...lastRange.upperBound }
-            if start > lastRange.upperBound { lastRange = lastRange.lowerBound...start }
-            return
-        }
-        settle()
-        last = span
-        lastRange = spans[span].map { min($0.lowerBound, start)...max($0.upperBound, start) } ?? start...start
-    }
+    mutating func note(series: Int64, start: Int64) { spans.note(series: series, start: start) }
 
-    private mutating func settle() {
-        if let last { spans[last] = lastRange }
-    }
-
-    mutating func reset() {
-        spans.removeAll(keepingCapacity: true)
-        last = nil
-    }
+    mutating func reset() { spans.reset() }
 
     /// What reading back found: the staged rows less those stored exactly so, how many were left out,
     /// and how many stored rows the key ranges hold.
@@ -64,24 +40,16 @@ struct StoredRowFilter {
     /// than twice as many stored rows as are staged (then reading them back would cost more than the
     /// probes it spares).
     func unstored(_ rows: CopyBuffer, table: PGTable, _ db: PGConnection) throws -> Unstored? {
-        var all = self
-        all.settle()
         let limit = 2 * rows.rows + 1_000
-        var ranges: [String] = []
-        for (span, range) in all.spans.sorted(by: { ($0.key.subject.text, $0.key.metric.text, $0.key.source.text) < ($1.key.subject.text, $1.key.metric.text, $1.key.source.text) }) {
-            ranges.append("(\(try db.literal(span.subject.text)), \(try db.literal(span.metric.text)), \(try db.literal(span.source.text)), "
-                          + "\(range.lowerBound)::bigint, \(range.upperBound)::bigint)")
-        }
-        guard !ranges.isEmpty else { return nil }
+        guard let ranges = spans.values(as: "g") else { return nil }
         // The key and the compared columns, in table order: a row stored with these equal is one the
         // upsert would leave unchanged (the import id, line, metadata and device are not compared).
         let compared = Set(table.key + table.changedWhen)
         let fields = table.columns.indices.filter { compared.contains(table.columns[$0]) }
         let columns = fields.map { "t." + PGConnection.quote(table.columns[$0]) }.joined(separator: ", ")
         let stored = try db.copyOut("""
-            COPY (SELECT \(columns) FROM (VALUES \(ranges.joined(separator: ", "))) AS g(subject, metric, source, lo, hi)
-                  JOIN \(table.name) t ON t.subject = g.subject AND t.metric = g.metric AND t.source = g.source
-                   AND t.start BETWEEN g.lo AND g.hi LIMIT \(limit + 1)) TO STDOUT
+            COPY (SELECT \(columns) FROM \(ranges)
+                  JOIN \(table.name) t ON t.series = g.series AND t.start BETWEEN g.lo AND g.hi LIMIT \(limit + 1)) TO STDOUT
             """)
         let set = CopyLineSet(stored)
         guard set.count <= limit else { return nil }

@@ -33,7 +33,7 @@ public final class PostgresSource: Source {
         let wanted = pending?.subjects ?? subjects
         let found = try wanted.map {
             let rows = try db.query("""
-                SELECT s FROM unnest($1::text[]) s WHERE EXISTS (SELECT 1 FROM measurements WHERE subject = s)
+                SELECT s FROM unnest($1::text[]) s WHERE \(PGSeriesSQL.subjectHasReadings("s"))
                     OR EXISTS (SELECT 1 FROM events WHERE subject = s) ORDER BY s COLLATE "C"
                 """, [PGArray.text($0)])
             return (0..<rows.count).map { rows.text($0, 0) ?? "" }
@@ -63,18 +63,17 @@ public final class PostgresSource: Source {
         if let days {
             let utc = LocalDays.utcBounds(days)
             try db.query("DECLARE hp_readings NO SCROLL CURSOR FOR " + PGLocalDay.groupsCTE + """
-                SELECT m.metric, m.source, m.start, m."end", m.utc_offset, m.value, m.unit, m.flags, m.band FROM g,
-                    LATERAL (SELECT * FROM measurements m WHERE m.subject = $1 AND m.metric = g.metric AND m.source = g.source
-                             AND m.start BETWEEN $2 AND $3 OFFSET 0) m
+                SELECT g.metric, g.source, m.start, m."end", m.utc_offset, m.value, m.unit, m.flags, m.band FROM g,
+                    LATERAL (SELECT * FROM measurement_rows m WHERE m.series = g.series AND m.start BETWEEN $2 AND $3 OFFSET 0) m
                  WHERE m.flags & 128 = 0 AND m.start + m.utc_offset BETWEEN $4 AND $5 ORDER BY 1, 3, 2, 4
                 """,
                 [subject, String(utc.lowerBound), String(utc.upperBound), String(days.lowerBound * 86_400),
                  String((days.upperBound + 1) * 86_400 - 1)])
         } else {
-            try db.query("""
-                DECLARE hp_readings NO SCROLL CURSOR FOR
-                SELECT metric, source, start, "end", utc_offset, value, unit, flags, band FROM measurements
-                 WHERE subject = $1 AND flags & 128 = 0 ORDER BY metric, start, source, "end"
+            try db.query("DECLARE hp_readings NO SCROLL CURSOR FOR " + PGLocalDay.groupsCTE + """
+                SELECT g.metric, g.source, m.start, m."end", m.utc_offset, m.value, m.unit, m.flags, m.band FROM g,
+                    LATERAL (SELECT * FROM measurement_rows m WHERE m.series = g.series OFFSET 0) m
+                 WHERE m.flags & 128 = 0 ORDER BY 1, 3, 2, 4
                 """, [subject])
         }
         let subjectSymbol = Symbol(subject)

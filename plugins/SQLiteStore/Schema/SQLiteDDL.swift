@@ -41,5 +41,5 @@ enum SQLiteDDL {
 
     /// Every table, index and view of the current version.
     static let baseline: String = StoreTables.tables(in: .sqlite).map(createTable).joined(separator: "\n")
-        + "\n" + StoreTables.views.map(createView).joined(separator: "\n")
+        + "\n" + StoreTables.views(in: .sqlite).map(createView).joined(separator: "\n")
 }

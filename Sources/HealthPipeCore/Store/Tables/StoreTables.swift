@@ -5,14 +5,17 @@
 public enum StoreTables {
     /// In the order a baseline creates them.
     public static let all: [TableDescription] = [
-        imports, devices, measurements, supersededMeasurements, events, subjectProfiles,
+        imports, devices, measurements, measurementSeries, measurementRows, supersededMeasurements, events, subjectProfiles,
         dailySummaries, dailyBands, favourites, glucoseMetrics, glucoseAGP, forecasts, alerts,
         motionSessions, derivedPending, derivationSettings,
         workoutRoutes, routePoints, electrocardiograms, ecgSamples,
         reports, reportValues, manualEntries, reportDays, reminderSnoozes, alertNotices,
     ]
 
-    public static let views: [ViewDescription] = [dayLog, brushingSessions]
+    /// In the order a baseline creates them (a view before those that read it).
+    public static let views: [ViewDescription] = [measurementsView, dayLog, brushingSessions]
 
     public static func tables(in dialect: StoreDialect) -> [TableDescription] { all.filter { $0.dialects.contains(dialect) } }
+
+    public static func views(in dialect: StoreDialect) -> [ViewDescription] { views.filter { $0.dialects.contains(dialect) } }
 }

@@ -1,5 +1,13 @@
-/// The views: the seeds' day log, and every toothbrushing session whatever its origin.
+/// The views: PostgreSQL's readings by name, the seeds' day log, and every toothbrushing session whatever its origin.
 extension StoreTables {
+    /// PostgreSQL's readings with their series' names: the columns of SQLite's `measurements` table, so
+    /// a query of readings reads the same on either store.
+    public static let measurementsView = ViewDescription("measurements", postgresOnly: """
+        SELECT s.subject, s.metric, s.source, r.start, r."end", r.value, r.utc_offset, r.unit, r.flags, r.band,
+               r.import_id, r.line, r.metadata, r.device_id
+          FROM measurement_rows r JOIN measurement_series s ON s.id = r.series
+        """)
+
     /// One line per subject and day: glucose low/avg/high, the hypo/hyper/exercise/stress/illness
     /// icons and the favourite star. PostgreSQL needs its booleans as integers and the grouped columns named.
     public static let dayLog = ViewDescription("day_log", sqlite: dayLogSelect(integer: { $0 }, groupedBy: ""),

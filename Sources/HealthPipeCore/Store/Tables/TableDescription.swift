@@ -110,16 +110,27 @@ public struct ViewDescription: Sendable {
     public var name: String
     public var sqlite: String
     public var postgres: String
+    public var dialects: Set<StoreDialect>
 
     public init(_ name: String, select: String) {
         self.name = name
         sqlite = select
         postgres = select
+        dialects = Set(StoreDialect.allCases)
     }
 
     public init(_ name: String, sqlite: String, postgres: String) {
         self.name = name
         self.sqlite = sqlite
         self.postgres = postgres
+        dialects = Set(StoreDialect.allCases)
+    }
+
+    /// A view of one store only (where the other has a table of that name).
+    public init(_ name: String, postgresOnly select: String) {
+        self.name = name
+        sqlite = ""
+        postgres = select
+        dialects = [.postgres]
     }
 }
