@@ -60,4 +60,3 @@ public enum CGMSource {
         return DeviceText.symbol(fields)
     }
 }
-

@@ -45,7 +45,7 @@ struct PGScopedDeletes {
 
     /// The grid rows of a subject's pending days and their margin, through the key of each of its series.
     private func deleteGrid(of subject: String) throws {
-        let groups = try db.query(PGLocalDay.groupsCTE + " SELECT series FROM g", [subject])
+        let groups = try db.query(PGSeriesSQL.subjectSeriesCTE + " SELECT series FROM g", [subject])
         for range in pending.gridRanges(subject) {
             let utc = LocalDays.utcBounds(range)
             for g in 0..<groups.count {

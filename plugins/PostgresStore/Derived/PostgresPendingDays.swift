@@ -95,11 +95,4 @@ public struct PostgresPendingDays: Sendable {
 enum PGLocalDay {
     /// A row's local day number from its `start` and `utc_offset`.
     static let expression = "floor((start + utc_offset) / 86400.0)::bigint"
-    /// `g(series, metric, source)`: subject $1's series that hold readings, in (metric, source) order, so a
-    /// day's rows are then read through each one's key instead of a scan of everything the subject has.
-    static let groupsCTE = """
-        WITH g(series, metric, source) AS (
-            SELECT ser.id, ser.metric, ser.source FROM \(PGSeriesSQL.withReadings("ser.subject = $1")) ORDER BY ser.metric, ser.source
-        )
-        """
 }

@@ -2,7 +2,7 @@ import HealthPipeCore
 
 /// The views' reads from a PostgreSQL store, answered as SQLite's `ChartQueries` answers them (same
 /// rows, same order), so `chart` and `page` draw the same from either store. Each read is a seek per
-/// (metric, source) group of one subject (a recursive walk of the key, then a range of each group),
+/// series of one subject (its series by name, then a range of each one's key — `PGSeriesSQL`),
 /// never a scan of the whole table.
 public final class PGChartQueries: StoreReader {
     let db: PGConnection

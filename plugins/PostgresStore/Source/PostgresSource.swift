@@ -42,7 +42,7 @@ public final class PostgresSource: Source {
         for subject in found {
             if context.shouldStop { break }
             // The carrier of the events: glucose, else the subject's last metric (as sqlite-source).
-            let metrics = try db.query(PGLocalDay.groupsCTE + " SELECT DISTINCT metric FROM g ORDER BY 1", [subject])
+            let metrics = try db.query(PGSeriesSQL.subjectSeriesCTE + " SELECT DISTINCT metric FROM g ORDER BY 1", [subject])
             let names = (0..<metrics.count).compactMap { metrics.text($0, 0) }
             let carrier = (names.contains(eventsWith) ? eventsWith : names.last).map(Symbol.init)
             if let ranges = pending?.readRanges(subject) {
@@ -62,7 +62,7 @@ public final class PostgresSource: Source {
         var events = try Self.events(db, subject: subject, days: days)[...]
         if let days {
             let utc = LocalDays.utcBounds(days)
-            try db.query("DECLARE hp_readings NO SCROLL CURSOR FOR " + PGLocalDay.groupsCTE + """
+            try db.query("DECLARE hp_readings NO SCROLL CURSOR FOR " + PGSeriesSQL.subjectSeriesCTE + """
                 SELECT g.metric, g.source, m.start, m."end", m.utc_offset, m.value, m.unit, m.flags, m.band FROM g,
                     LATERAL (SELECT * FROM measurement_rows m WHERE m.series = g.series AND m.start BETWEEN $2 AND $3 OFFSET 0) m
                  WHERE m.flags & 128 = 0 AND m.start + m.utc_offset BETWEEN $4 AND $5 ORDER BY 1, 3, 2, 4
@@ -70,7 +70,7 @@ public final class PostgresSource: Source {
                 [subject, String(utc.lowerBound), String(utc.upperBound), String(days.lowerBound * 86_400),
                  String((days.upperBound + 1) * 86_400 - 1)])
         } else {
-            try db.query("DECLARE hp_readings NO SCROLL CURSOR FOR " + PGLocalDay.groupsCTE + """
+            try db.query("DECLARE hp_readings NO SCROLL CURSOR FOR " + PGSeriesSQL.subjectSeriesCTE + """
                 SELECT g.metric, g.source, m.start, m."end", m.utc_offset, m.value, m.unit, m.flags, m.band FROM g,
                     LATERAL (SELECT * FROM measurement_rows m WHERE m.series = g.series OFFSET 0) m
                  WHERE m.flags & 128 = 0 ORDER BY 1, 3, 2, 4
