@@ -8,7 +8,7 @@
 #   scripts/demo.sh                 HEALTHPIPE_BIN=path skips the build; DEMO_OUT=dir writes elsewhere
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh demo   # only what the product needs: the C libraries and the sqlite3 shell
 bin=${HEALTHPIPE_BIN:-}
 if [ -z "$bin" ]; then swift build -c release --product healthpipe; bin=.build/release/healthpipe; fi
 out=${DEMO_OUT:-out}
