@@ -36,6 +36,8 @@ let package = Package(
         // zlib (Debian: zlib1g-dev) for ZipReading, the one reader of zip archives (exports, workbooks, Apple's export.zip).
         .systemLibrary(name: "CZlibInflate", path: "Sources/CZlibInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "ZipReading", dependencies: ["CZlibInflate"], path: "Sources/ZipReading"),
+        // libcrypto (OpenSSL; Debian: libssl-dev, which libpq-dev depends on) for the server's hashes, MACs and random bytes.
+        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "HealthPipeCore", dependencies: ["Yams", "CStopSignals"],
                 path: "Sources/HealthPipeCore"),
@@ -77,7 +79,7 @@ let package = Package(
                 path: "Sources/HealthPipeCLI"),
         // `healthpipe serve`: the app and a Nightscout-compatible API over a store (docs/serve.md).
         .target(name: "HealthPipeServe",
-                dependencies: ["HealthPipeCLI", "HealthPipeStore", "Charts", "HealthLog", "JSONFormats", "HealthPipeCore", "HealthPipeAnalytics",
+                dependencies: ["HealthPipeCLI", "HealthPipeStore", "Charts", "HealthLog", "JSONFormats", "HealthPipeCore", "HealthPipeAnalytics", "CLibCrypto",
                                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "Crypto", package: "swift-crypto"),
