@@ -36,8 +36,13 @@ enum E2E {
     /// Runs healthpipe and waits for it.
     @discardableResult
     static func run(_ args: [String], cwd: URL? = nil, env: [String: String] = [:]) throws -> Result {
+        try run(program: binary, args, cwd: cwd, env: env)
+    }
+
+    /// Runs any program and waits for it.
+    static func run(program: URL, _ args: [String], cwd: URL? = nil, env: [String: String] = [:]) throws -> Result {
         let p = Process()
-        p.executableURL = binary
+        p.executableURL = program
         p.arguments = args
         if let cwd { p.currentDirectoryURL = cwd }
         var environment = ProcessInfo.processInfo.environment
@@ -47,8 +52,11 @@ enum E2E {
         p.standardOutput = out
         p.standardError = err
         try p.run()
+        // Both pipes are drained at once: a child that fills one (64 KB of stderr) while the test waits on
+        // the other would never finish.
+        let stderrText = PipeDrain(err.fileHandleForReading)
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        let e = stderrText.wait()
         p.waitUntilExit()
         return Result(code: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
@@ -76,4 +84,23 @@ enum E2E {
     static func count(_ db: URL, _ table: String, _ filter: String = "1") -> Int { Int(scalar(db, "SELECT count(*) FROM \(table) WHERE \(filter)")) ?? -1 }
 
     static func write(_ text: String, to url: URL) throws { try Data(text.utf8).write(to: url) }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class PipeDrain: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// The pipe's bytes, once its writer closed it.
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
 }
