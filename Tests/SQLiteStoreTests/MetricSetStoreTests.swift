@@ -38,23 +38,4 @@ import Testing
         #expect(rows.count == 70)
         #expect(rows.first == ["m00", "100.0"] && rows.last == ["m69", "169.0"] && rows[33] == ["m33", "33.0"])
     }
-
-    @Test func readerStreamsOneSubjectInTimeOrderWithoutResampledRows() throws {
-        let dir = try TempDirectory()
-        let h = SinkHarness(dir)
-        let g = Symbol("glucose"), u = Symbol("mg/dL")
-        var ms: [HealthPipeCore.Measurement] = []
-        for i in (0..<10).reversed() {
-            ms.append(.init(subject: Symbol("a"), metric: g, source: Symbol("cgm"), start: Int64(i * 300), utcOffset: 3600, value: Double(100 + i), unit: u))
-        }
-        ms.append(.init(subject: Symbol("a"), metric: g, source: Symbol("resampled"), start: 150, utcOffset: 0, value: 1, unit: u, flags: .interpolated))
-        ms.append(.init(subject: Symbol("b"), metric: g, source: Symbol("cgm"), start: 0, utcOffset: 0, value: 50, unit: u))
-        try h.run([RecordBatch(measurements: ms)], inputs: [])
-        let reader = try MeasurementReader(path: h.dbPath)
-        #expect(try reader.subjects(metric: "glucose") == ["a", "b"])
-        var got: [HealthPipeCore.Measurement] = []
-        try reader.read(subject: "a", metric: "glucose", batchSize: 4) { got += $0 }
-        #expect(got.map(\.start) == (0..<10).map { Int64($0 * 300) })
-        #expect(got.allSatisfy { $0.utcOffset == 3600 && $0.source.text == "cgm" })
-    }
 }
