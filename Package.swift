@@ -16,9 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
-        // `healthpipe serve` (docs/serve.md): the HTTP server, and SHA-1 for Nightscout's api-secret.
+        // `healthpipe serve` (docs/serve.md): the HTTP server.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
@@ -82,7 +81,6 @@ let package = Package(
                 dependencies: ["HealthPipeCLI", "HealthPipeStore", "Charts", "HealthLog", "JSONFormats", "HealthPipeCore", "HealthPipeAnalytics", "CLibCrypto",
                                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                .product(name: "Hummingbird", package: "hummingbird"),
-                               .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
                                .product(name: "NIOPosix", package: "swift-nio")],
                 path: "Sources/HealthPipeServe"),

@@ -3,7 +3,7 @@
 # something is missing.
 #
 #   scripts/setup.sh demo   what the product builds and runs with: the C libraries it links (libcsv, libxml2,
-#                           sqlite3, zlib, libpq — whose libssl-dev gives libcrypto) and the sqlite3 shell the
+#                           sqlite3, zlib, libpq, libcrypto) and the sqlite3 shell the
 #                           demo queries. This is all scripts/demo.sh installs.
 #   scripts/setup.sh        the above and what the tests use (scripts/test.sh, CI):
 #     chromium (and a font) render the HTML page and the app headless in the browser tests and
@@ -16,7 +16,7 @@ mode=${1:-test}
 # The demo's libraries need none of their Recommends (compilers, docs); the test tools keep theirs (chromium, Java).
 recommends=()
 [ "$mode" = demo ] && recommends=(--no-install-recommends)
-packages=(libcsv-dev libxml2-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config sqlite3 tzdata)
+packages=(libcsv-dev libxml2-dev libsqlite3-dev zlib1g-dev libpq-dev libssl-dev pkg-config sqlite3 tzdata)
 python_modules=()
 if [ "$mode" != demo ]; then
   packages+=(chromium fonts-dejavu-core postgresql-15 openjdk-17-jre-headless libpostgresql-jdbc-java)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The API secret, as Nightscout has it: the user's passphrase (at least 12 characters), of which
@@ -9,7 +8,7 @@ public struct APISecret: Sendable {
     public static let minimumLength = 12
 
     let sha1Hex: String
-    /// The HMAC key for tokens, as bytes (`SymmetricKey` is not Sendable).
+    /// The HMAC key for tokens: the secret's SHA-256.
     private let key: [UInt8]
 
     public init(_ secret: String) throws {
@@ -17,7 +16,7 @@ public struct APISecret: Sendable {
             throw ServeError.configuration("the API secret must have at least \(Self.minimumLength) characters (as Nightscout requires)")
         }
         sha1Hex = Self.sha1Hex(secret)
-        key = Array(SHA256.hash(data: Data(secret.utf8)))
+        key = Digests.hash(.sha256, secret)
     }
 
     /// The secret from `--secret-file` (its first line), else from the `API_SECRET` environment
@@ -35,7 +34,7 @@ public struct APISecret: Sendable {
     }
 
     static func sha1Hex(_ text: String) -> String {
-        Insecure.SHA1.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        Digests.hex(Digests.hash(.sha1, text))
     }
 
     /// Whether an `api-secret` header value is the secret's SHA-1 (hex, either case).
@@ -51,7 +50,7 @@ public struct APISecret: Sendable {
     /// A browser session after the app's sign-in: 16 random bytes and an HMAC of them under the
     /// secret. Nothing is stored; changing the secret signs every browser out.
     func newSession() -> String {
-        let nonce = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined()
+        let nonce = Digests.hex(Digests.randomBytes(16))
         return nonce + "." + sessionMAC(nonce)
     }
 
@@ -62,8 +61,7 @@ public struct APISecret: Sendable {
     }
 
     private func sessionMAC(_ nonce: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data("healthpipe-session\u{0}\(nonce)".utf8), using: SymmetricKey(data: key))
-            .map { String(format: "%02x", $0) }.joined()
+        Digests.hex(Digests.hmacSHA256(key: key, "healthpipe-session\u{0}\(nonce)"))
     }
 
     /// A token for a named client: `name-` and 16 hex digits of an HMAC over role and name.
@@ -86,12 +84,12 @@ public struct APISecret: Sendable {
 
     /// A key for one purpose (the API v3 JWTs), derived from the secret: rotating it revokes what it signed.
     func derivedKey(_ purpose: String) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: Data("healthpipe-\(purpose)".utf8), using: SymmetricKey(data: key)))
+        Digests.hmacSHA256(key: key, "healthpipe-\(purpose)")
     }
 
     private func digest(name: String, role: AccessRole) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("healthpipe-token\u{0}\(role.rawValue)\u{0}\(name)".utf8), using: SymmetricKey(data: key))
-        return mac.prefix(8).map { String(format: "%02x", $0) }.joined()
+        let mac = Digests.hmacSHA256(key: key, "healthpipe-token\u{0}\(role.rawValue)\u{0}\(name)")
+        return Digests.hex(Array(mac.prefix(8)))
     }
 
     private static let nameBytes = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_".utf8))

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -14,14 +13,14 @@ public struct FormGuard: Sendable {
     /// A new key each start: a page from before a restart asks to be reloaded.
     private let key: [UInt8]
 
-    public init() { key = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) } }
+    public init() { key = Digests.randomBytes(32) }
 
     /// The token for a request's cookie, and a new cookie when it had none (set it on the response).
     public func token(for request: Request) -> (token: String, newCookie: Cookie?) {
         if let cookie = request.cookies[Self.cookieName]?.value, Self.isWellFormed(cookie) {
             return (mac(cookie), nil)
         }
-        let value = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined()
+        let value = Digests.hex(Digests.randomBytes(16))
         return (mac(value), Cookie(name: Self.cookieName, value: value, path: "/", secure: false, httpOnly: true, sameSite: .strict))
     }
 
@@ -43,7 +42,7 @@ public struct FormGuard: Sendable {
     }
 
     private func mac(_ cookie: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data(cookie.utf8), using: SymmetricKey(data: key)).map { String(format: "%02x", $0) }.joined()
+        Digests.hex(Digests.hmacSHA256(key: key, cookie))
     }
 
     /// The form field rides in the query for forms posted as `application/x-www-form-urlencoded`

@@ -1,5 +1,4 @@
 import Charts
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -35,7 +34,7 @@ struct AppPage {
     var body: Markup
 
     func response(newCookie: Cookie?) -> Response {
-        let nonce = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.base64EncodedString()
+        let nonce = Data(Digests.randomBytes(16)).base64EncodedString()
         var m = Markup(capacity: body.utf8Count + 64 * 1024)
         m.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         m.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\">")

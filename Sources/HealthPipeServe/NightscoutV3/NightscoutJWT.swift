@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The JWTs of Nightscout's API v3 (cgm-remote-monitor `lib/authorization`: a client trades its
@@ -43,7 +42,7 @@ struct NightscoutJWT {
     }
 
     private func mac(_ text: some StringProtocol) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: SymmetricKey(data: secret.derivedKey("jwt-hs256"))))
+        Digests.hmacSHA256(key: secret.derivedKey("jwt-hs256"), Array(text.utf8))
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {
