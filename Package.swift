@@ -94,7 +94,7 @@ let package = Package(
         .target(name: "HealthPipeTestSupport", dependencies: ["HealthPipeCore", "ZipReading"], path: "Tests/HealthPipeTestSupport"),
         .testTarget(name: "HealthPipeCoreTests", dependencies: ["HealthPipeCore", "HealthPipeTestSupport"]),
         // ZIPFoundation writes the zips the tests read (it is not used for reading: see ZipArchive).
-        .testTarget(name: "ZipReadingTests", dependencies: ["ZipReading", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "ZipReadingTests", dependencies: ["ZipReading", "HealthPipeTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "HealthPipeAnalyticsTests", dependencies: ["HealthPipeTestSupport", "HealthPipeAnalytics"]),
         .testTarget(name: "CSVFormatsTests", dependencies: ["HealthPipeTestSupport", "CSVFormats", "BuiltinPlugins"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["HealthPipeTestSupport", "SQLiteStore", "CSQLite"]),
@@ -106,12 +106,12 @@ let package = Package(
         .testTarget(name: "JSONFormatsTests", dependencies: ["JSONFormats", "HealthPipeTestSupport"]),
         .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "HealthPipeCore"]),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "HealthPipeCore"]),
-        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "BuiltinPlugins"]),
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "BuiltinPlugins", "HealthPipeTestSupport"]),
         // Every detectable source reads its fixtures alike by path, stdin, pipe and byte by byte (SourceVerifier).
         .testTarget(name: "SourceContractTests", dependencies: ["BuiltinPlugins", "HealthPipeTestSupport"], exclude: ["Fixtures"]),
         // `healthpipe serve` as a process, through real HTTP clients (docs/serve.md).
         // The app's browser walkthrough (Browser/app_walkthrough.py) is Python, run by AppBrowserTests.
-        .testTarget(name: "ServeTests", dependencies: ["HealthPipeServe", "healthpipe"], exclude: ["Browser"]),
+        .testTarget(name: "ServeTests", dependencies: ["HealthPipeServe", "healthpipe", "HealthPipeTestSupport"], exclude: ["Browser"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "HealthPipeStore", "HealthPipeTestSupport",
                                                    "CSQLite", "healthpipe",
                                                    "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),

@@ -2,12 +2,13 @@
 import Foundation
 import HealthPipeCore
 import Testing
+import HealthPipeTestSupport
 
 /// The plain reader must be invisible: every export gives the same records, the same quarantine
 /// (line, reason, raw text) and the same lines whether plain records are read without libxml2 or
 /// not, however the input is cut into chunks (a record split anywhere waits for its end).
 @Suite struct PlainRecordReaderTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
 
     /// Every Apple Health export the repository holds: real ones, samples, fuzz seeds and regressions.
     static let exports: [String] = {

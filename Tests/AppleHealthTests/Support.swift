@@ -18,8 +18,7 @@ struct SourceRun {
 }
 
 enum Samples {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("samples/apple-health")
+    static let root = Repository.url("samples/apple-health")
     static let healthkit = root.appendingPathComponent("healthkit-to-sqlite_tests_export.xml").path
     static let parser = root.appendingPathComponent("apple-health-parser_tests_export.xml").path
     static let zip = root.appendingPathComponent("healthkit-to-sqlite_export.zip").path

@@ -6,8 +6,7 @@ import HealthPipeTestSupport
 /// Helpers shared by the LibreView and CareLink tests: write inline fixtures to temporary files and
 /// find the repository's sample files (a source is run into memory by `SourceRunner`).
 enum SourceHarness {
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repoRoot = Repository.root
 
     static func sample(_ relative: String) -> String { repoRoot.appendingPathComponent("samples/" + relative).path }
 

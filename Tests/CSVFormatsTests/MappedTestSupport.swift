@@ -5,8 +5,7 @@ import HealthPipeTestSupport
 
 /// Paths and adapters for the mapped-CSV tests; `run` builds a component and runs it with `SourceRunner`.
 enum MappedSupport {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = Repository.root
     static let adaptersDirectory = packageRoot.appendingPathComponent("plugins/adapters").path
     /// Reference data copied into the repository (Tests/Fixtures, see its PROVENANCE.md) and the bundled samples.
     static let fixturesRoot = packageRoot.appendingPathComponent("Tests/Fixtures")

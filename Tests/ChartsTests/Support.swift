@@ -1,6 +1,7 @@
 import Charts
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 
 /// A `ChartDataSource` over records in memory (what the store returns, without SQLite), counting
 /// the readings it hands out so tests can see how much a view reads.
@@ -56,8 +57,7 @@ enum Fixture {
     /// The simglucose reference data (Tests/Fixtures/reference, see its PROVENANCE.md): one
     /// patient's 14 days of 5-minute CGM with its carbs (meals) and insulin, naive UTC.
     static func simglucose(_ patient: String) throws -> (readings: [Measurement], events: [Event]) {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/reference/simglucose/all.csv").path
+        let path = Repository.path("Tests/Fixtures/reference/simglucose/all.csv")
         guard FileManager.default.fileExists(atPath: path) else { throw MissingFixture(path: path) }
         var readings: [Measurement] = [], events: [Event] = []
         for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst() {

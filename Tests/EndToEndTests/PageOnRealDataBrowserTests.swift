@@ -1,6 +1,7 @@
 import Foundation
 import HealthPipeCore
 import Testing
+import HealthPipeTestSupport
 
 /// Issue 22 in a real browser, at a desktop (1400 px) and a phone (390 px) width, on real-shaped
 /// data: the Loop and AAPS Nightscout uploads of Tests/Fixtures/real/nightscout (a Loop evening
@@ -10,8 +11,7 @@ import Testing
 /// (scroll width, rendered font sizes, boxes) and writes the numbers into the DOM dump.
 @Suite(.serialized) struct PageOnRealDataBrowserTests {
     static let widths = [1400, 390]
-    static let nightscout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/real/nightscout")
+    static let nightscout = Repository.url("Tests/Fixtures/real/nightscout")
 
     /// The Loop entries and treatments and the AAPS treatments, as their uploads are imported.
     static let realDatabase: URL = {

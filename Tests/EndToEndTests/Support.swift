@@ -1,10 +1,10 @@
 import CSQLite
 import Foundation
+import HealthPipeTestSupport
 
 /// Paths and helpers shared by the end-to-end tests, which run the real `healthpipe` binary on real files.
 enum E2E {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let packageRoot = Repository.root
     static let samples = packageRoot.appendingPathComponent("samples")
     /// Reference data copied into the repository (see Tests/Fixtures/PROVENANCE.md).
     static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")

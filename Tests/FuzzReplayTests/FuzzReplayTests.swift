@@ -2,12 +2,13 @@ import Foundation
 import BuiltinPlugins
 import FuzzTargets
 import Testing
+import HealthPipeTestSupport
 
 /// Every fuzz target replays its seed corpus (Fuzz/corpus/<target>) and every input libFuzzer ever
 /// found to crash or hang it (Tests/Fixtures/fuzz-regressions/<target>): each must run to the end.
 /// A crash here takes the test process down, which fails the suite.
 @Suite struct FuzzReplayTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
 
     static func inputs(_ folder: String, _ target: String) -> [URL] {
         let dir = root.appendingPathComponent(folder).appendingPathComponent(target)

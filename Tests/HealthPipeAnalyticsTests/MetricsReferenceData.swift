@@ -1,10 +1,10 @@
 import Foundation
 import HealthPipeCore
+import HealthPipeTestSupport
 
 /// The reference files (Tests/Fixtures/reference, see its PROVENANCE.md), read for the tests.
 enum MetricsReferenceData {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/reference")
+    static let root = Repository.url("Tests/Fixtures/reference")
 
     static func lines(_ relative: String) throws -> [Substring] {
         let url = root.appendingPathComponent(relative)

@@ -1,11 +1,11 @@
 import Foundation
 import HealthPipeAnalytics
 import HealthPipeCore
+import HealthPipeTestSupport
 
 /// The simglucose reference data (Tests/Fixtures/reference, see its PROVENANCE.md), read plainly.
 enum SimGlucose {
-    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/reference/simglucose/all.csv").path
+    static let path = Repository.path("Tests/Fixtures/reference/simglucose/all.csv")
 
     struct Row {
         var time: Int64

@@ -1,14 +1,14 @@
 import Foundation
 @testable import HealthPipeCore
 import Testing
+import HealthPipeTestSupport
 
 /// Nesting and size limits are checked on the text, before the recursive YAML parser runs.
 @Suite struct YAMLLimitsTests {
     func violation(_ text: String) -> ConfigError? { YAMLLimits.violation(in: text, file: "p.yml") }
 
     @Test func realConfigurationsPass() throws {
-        let pipelines = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("samples/pipelines")
+        let pipelines = Repository.url("samples/pipelines")
         for name in try FileManager.default.contentsOfDirectory(atPath: pipelines.path) {
             #expect(violation(try String(contentsOf: pipelines.appendingPathComponent(name), encoding: .utf8)) == nil, "\(name)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthPipeCore
 import Testing
+import HealthPipeTestSupport
 
 /// docs/schema.md lists every table and column of the description (`StoreTables`) in a generated
 /// block, so the document cannot fall behind the schema. `HEALTHPIPE_WRITE_DOCS=1` rewrites the block.
@@ -26,8 +27,7 @@ import Testing
     }
 
     static var docURL: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("docs/schema.md")
+        Repository.url("docs/schema.md")
     }
 
     @Test func schemaDocListsEveryTableAndColumn() throws {

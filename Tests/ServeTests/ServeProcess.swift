@@ -2,11 +2,12 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HealthPipeTestSupport
 
 /// A real `healthpipe serve` process on a free loopback port, stopped by SIGTERM as a service
 /// manager stops it.
 final class ServeProcess {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = Repository.root
 
     static var binary: URL {
         if let other = ProcessInfo.processInfo.environment["HEALTHPIPE_BINARY"] { return URL(fileURLWithPath: other) }

@@ -10,7 +10,7 @@ import Testing
 /// registry (as `FuzzReplayTests.everyDetectableSourceHasATarget`), so a new format is checked by
 /// registering it, and this suite fails until `SourceFixtures.table` names a fixture for it.
 @Suite struct SourceContractTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
     static let registry = try! BuiltinPlugins.registry(pluginPaths: [])
     static let detectable = registry.all(role: .source).filter { $0.detect != nil }.map(\.name)
 

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import ZIPFoundation
 @testable import ZipReading
+import HealthPipeTestSupport
 
 /// ZipArchive reads what a zip writer wrote, and ends every damaged zip in a `ZipError` naming the
 /// fault, promptly: a deflate stream cut short used to loop forever (ZIPFoundation's reader), in
@@ -121,8 +122,7 @@ import ZIPFoundation
 
     /// The fuzzer's input that hung the export-zip source for good (Tests/Fixtures/fuzz-regressions).
     @Test func theFuzzersHangingZipEndsInAnError() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/fuzz-regressions/export-zip/truncated-deflate-stream-hang.zip")
+        let fixture = Repository.url("Tests/Fixtures/fuzz-regressions/export-zip/truncated-deflate-stream-hang.zip")
         let zip = try ZipArchive(path: fixture.path)
         var faults = 0
         for entry in zip.entries {

@@ -18,8 +18,7 @@ final class TempFolder: Sendable {
 
 enum Paths {
     // Tests/SerialIMUTests/Support/<this file> → the package root.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = Repository.root
     static func sample(_ name: String) -> String { packageRoot.appendingPathComponent("samples/imu/\(name)").path }
 }
 
