@@ -9,6 +9,8 @@ public struct APISecret: Sendable {
     public static let minimumLength = 12
 
     let sha1Hex: String
+    /// cgm-remote-monitor accepts the SHA-512 hex as well (`lib/server/enclave.js`).
+    let sha512Hex: String
     /// The HMAC key for tokens, as bytes (`SymmetricKey` is not Sendable).
     private let key: [UInt8]
 
@@ -17,6 +19,7 @@ public struct APISecret: Sendable {
             throw ServeError.configuration("the API secret must have at least \(Self.minimumLength) characters (as Nightscout requires)")
         }
         sha1Hex = Self.sha1Hex(secret)
+        sha512Hex = SHA512.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
         key = Array(SHA256.hash(data: Data(secret.utf8)))
     }
 
@@ -38,9 +41,10 @@ public struct APISecret: Sendable {
         Insecure.SHA1.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Whether an `api-secret` header value is the secret's SHA-1 (hex, either case).
+    /// Whether an `api-secret` header value is the secret's SHA-1 or SHA-512 (hex, either case).
     func matchesHash(_ value: String) -> Bool {
-        constantTimeEqual(Array(value.lowercased().utf8), Array(sha1Hex.utf8))
+        let sent = Array(value.lowercased().utf8)
+        return constantTimeEqual(sent, Array(sha1Hex.utf8)) || constantTimeEqual(sent, Array(sha512Hex.utf8))
     }
 
     /// Whether a typed passphrase is the secret (the app's sign-in): compared by SHA-1, in constant time.
