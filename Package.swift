@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The HTTP parts Hummingbird's channel carries (`HTTPLayerAnswers` completes its own 400s).
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.24.0"),
     ],
     targets: [
         // System libraries (Debian: libcsv-dev, libxml2-dev, libsqlite3-dev).
@@ -82,7 +84,9 @@ let package = Package(
                                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
-                               .product(name: "NIOPosix", package: "swift-nio")],
+                               .product(name: "NIOPosix", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOHTTPTypes", package: "swift-nio-extras")],
                 path: "Sources/HealthPipeServe"),
         .executableTarget(name: "healthpipe", dependencies: ["HealthPipeCLI", "HealthPipeServe", .product(name: "ArgumentParser", package: "swift-argument-parser")], path: "Sources/healthpipe"),
 

@@ -8,6 +8,8 @@ public struct APISecret: Sendable {
     public static let minimumLength = 12
 
     let sha1Hex: String
+    /// cgm-remote-monitor accepts the SHA-512 hex as well (`lib/server/enclave.js`).
+    let sha512Hex: String
     /// The HMAC key for tokens: the secret's SHA-256.
     private let key: [UInt8]
 
@@ -16,6 +18,7 @@ public struct APISecret: Sendable {
             throw ServeError.configuration("the API secret must have at least \(Self.minimumLength) characters (as Nightscout requires)")
         }
         sha1Hex = Self.sha1Hex(secret)
+        sha512Hex = Digests.hex(Digests.hash(.sha512, secret))
         key = Digests.hash(.sha256, secret)
     }
 
@@ -37,9 +40,10 @@ public struct APISecret: Sendable {
         Digests.hex(Digests.hash(.sha1, text))
     }
 
-    /// Whether an `api-secret` header value is the secret's SHA-1 (hex, either case).
+    /// Whether an `api-secret` header value is the secret's SHA-1 or SHA-512 (hex, either case).
     func matchesHash(_ value: String) -> Bool {
-        constantTimeEqual(Array(value.lowercased().utf8), Array(sha1Hex.utf8))
+        let sent = Array(value.lowercased().utf8)
+        return constantTimeEqual(sent, Array(sha1Hex.utf8)) || constantTimeEqual(sent, Array(sha512Hex.utf8))
     }
 
     /// Whether a typed passphrase is the secret (the app's sign-in): compared by SHA-1, in constant time.

@@ -2,18 +2,20 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Decides what each request may do before any route sees it — the one place where credentials are
-/// read (docs/serve.md, "Security model"):
-/// - a loopback server answers only Host names of this machine (no DNS rebinding);
-/// - `api-secret` (the secret's SHA-1, as Nightscout's clients send it) or a valid token
-///   (`?token=` or `Authorization: Bearer`) grant their role; wrong credentials are a 401, never a
-///   quieter role;
+/// Decides what each request may do before its route runs — the one place where credentials are
+/// read (docs/serve.md, "Security model"). It runs inside the route the router matched and judges
+/// that route (`RouteAccess`, from the matched template), never the raw path:
+/// - a loopback server answers only Host names of this machine (no DNS rebinding, `BindPolicy`);
+/// - `api-secret` or `?secret=` (the secret's SHA-1 or SHA-512, or an access token), a token
+///   (`?token=` or `Authorization: Bearer`), or a JSON object body's `secret`/`token` grant their
+///   role, as cgm-remote-monitor accepts them; wrong credentials are a 401, never a quieter role;
 /// - without credentials: reads when no secret is set (loopback only, by `BindPolicy`) or with
 ///   `--open-reads`; nothing otherwise;
-/// - a request that changes something needs the write role from credentials (the API) or a valid
-///   form token (`FormGuard`, the app's pages);
-/// - the app's sign-in session (cookie `hp_session`, HttpOnly, SameSite=Strict) grants reading, and
-///   the app's forms with it; a page asked for without credentials goes to `/signin`.
+/// - the API's writes need the write role; the app's forms need their form token (`FormGuard`) and
+///   a caller who may write through them (`Caller.writesForms`): the loopback owner of a server
+///   without a secret, a browser signed in with the secret, or write credentials — never a
+///   read-only token nor an `--open-reads` visitor;
+/// - a page asked for without credentials goes to `/signin`.
 struct AccessGuard: RouterMiddleware {
     typealias Context = ServeContext
     let settings: ServeSettings
@@ -25,25 +27,40 @@ struct AccessGuard: RouterMiddleware {
                 throw HTTPError(.misdirectedRequest, message: "this server answers only for localhost")
             }
         }
+        var request = request
+        let caller = try await self.caller(&request, context: context)
         var context = context
-        context.role = try credentialRole(request) ?? (settings.secret == nil || settings.openReads ? .read : nil)
-        if request.uri.path == SignIn.path {
+        context.role = caller.role
+        let writes = Self.changesState(request.method)
+        switch RouteAccess(endpoint: context.endpointPath) {
+        case .unmatched, .tokenExchange:
+            // Nothing here to protect (a 404), or the token in the path is the credential.
+            break
+        case .session:
             // Signing in needs no credentials; its form still needs its token (no sign-in by another site).
-            if Self.changesState(request.method) { try forms.check(request) }
-            return try await next(request, context)
-        }
-        if Self.changesState(request.method) {
-            if request.uri.path.hasPrefix("/api/") {
-                guard context.role == .write else { throw unauthorized(request, forWrite: true) }
-            } else {
-                try forms.check(request)
-                // The app's own writes: its user is whoever may read it (loopback, or signed in).
-                guard context.role != nil else { throw unauthorized(request, forWrite: true) }
-                context.role = .write
+            if writes { try forms.check(request) }
+        case .preferenceForm:
+            try forms.check(request)
+            guard caller.role != nil else { throw unauthorized(forWrite: false) }
+        case .api:
+            if writes {
+                guard caller.role == .write else { throw unauthorized(forWrite: true) }
+            } else if caller.role == nil {
+                throw unauthorized(forWrite: false)
             }
-        } else if context.role == nil, !request.uri.path.hasPrefix(AuthorizationRequestRoute.prefix) {
-            if !request.uri.path.hasPrefix("/api/") { return Response.redirect(to: SignIn.path) }
-            throw unauthorized(request, forWrite: false)
+        case .app:
+            if writes {
+                try forms.check(request)
+                guard caller.writesForms else {
+                    guard caller.role == nil else {
+                        throw HTTPError(.forbidden, message: "read-only access: the app's forms write only for a browser signed in with the API secret")
+                    }
+                    throw unauthorized(forWrite: true)
+                }
+                context.role = .write
+            } else if caller.role == nil {
+                return Response.redirect(to: SignIn.path)
+            }
         }
         return try await next(request, context)
     }
@@ -52,28 +69,57 @@ struct AccessGuard: RouterMiddleware {
         !(method == .get || method == .head || method == .options)
     }
 
-    /// The role the request's credentials grant; nil without any; a 401 for wrong ones.
-    private func credentialRole(_ request: Request) throws -> AccessRole? {
-        let hash = request.headers[HTTPField.Name("api-secret")!]
-        let token = request.uri.queryParameters["token"].map(String.init) ?? bearer(request)
+    /// Who is asking: the role their credentials grant, and whether the app's forms write for them.
+    struct Caller {
+        var role: AccessRole?
+        var writesForms: Bool
+    }
+
+    /// The caller a request's credentials make; a 401 for wrong ones. Read where cgm-remote-monitor
+    /// reads them (`lib/authorization`): the `api-secret` header, `?secret=`, `?token=`, a bearer
+    /// token, and — for a JSON object sent without any of those — its own `secret` or `token`.
+    private func caller(_ request: inout Request, context: ServeContext) async throws -> Caller {
+        var hash = request.headers[HTTPField.Name("api-secret")!] ?? request.uri.queryParameters["secret"].map(String.init)
+        var token = request.uri.queryParameters["token"].map(String.init) ?? bearer(request)
+        if hash == nil, token == nil, Self.changesState(request.method) {
+            (hash, token) = try await Self.bodyCredentials(&request, context: context)
+        }
         guard hash != nil || token != nil else {
+            guard let secret = settings.secret else {
+                // No secret: the server listens on loopback only (`BindPolicy`) and its user is this machine's.
+                return Caller(role: .read, writesForms: true)
+            }
             // A session from before the secret changed is no session: the browser signs in again.
-            guard let secret = settings.secret, let session = request.cookies[SignIn.cookieName]?.value else { return nil }
-            return secret.isSession(session) ? .read : nil
+            if let session = request.cookies[SignIn.cookieName]?.value, secret.isSession(session) {
+                return Caller(role: .read, writesForms: true)
+            }
+            return Caller(role: settings.openReads ? .read : nil, writesForms: false)
         }
         guard let secret = settings.secret else {
             throw HTTPError(.unauthorized, message: "this server has no API secret: start it with API_SECRET set to accept credentials")
         }
         if let hash {
-            guard secret.matchesHash(hash) else { throw HTTPError(.unauthorized, message: "api-secret does not match the server's secret") }
-            return .write
+            if secret.matchesHash(hash) { return Caller(role: .write, writesForms: true) }
+            // Nightscout takes an access token where the secret goes too ("a token in the secret").
+            guard let role = secret.role(ofToken: hash) else { throw HTTPError(.unauthorized, message: "api-secret does not match the server's secret") }
+            return Caller(role: role, writesForms: role == .write)
         }
         // A token of ours, or an API v3 JWT made from one (expired or forged: a 401, which AndroidAPS renews it on).
         let jwt = NightscoutJWT(secret: secret), now = Int64(Date().timeIntervalSince1970)
         guard let role = token.flatMap({ secret.role(ofToken: $0) ?? jwt.verify($0, now: now)?.role }) else {
             throw HTTPError(.unauthorized, message: "unknown token")
         }
-        return role
+        return Caller(role: role, writesForms: role == .write)
+    }
+
+    /// `secret` and `token` of a JSON object body (an upload of one document, as Nightscout reads
+    /// `req.body`). The body is collected (within the upload limit) and left for the route to read.
+    private static func bodyCredentials(_ request: inout Request, context: ServeContext) async throws -> (String?, String?) {
+        guard request.headers[.contentType]?.lowercased().contains("json") == true else { return (nil, nil) }
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        guard buffer.readableBytesView.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
+              let object = (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] else { return (nil, nil) }
+        return (object["secret"] as? String, object["token"] as? String)
     }
 
     private func bearer(_ request: Request) -> String? {
@@ -81,7 +127,7 @@ struct AccessGuard: RouterMiddleware {
         return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
     }
 
-    private func unauthorized(_ request: Request, forWrite: Bool) -> HTTPError {
+    private func unauthorized(forWrite: Bool) -> HTTPError {
         if settings.secret == nil {
             return HTTPError(.unauthorized, message: "this server has no API secret: start it with API_SECRET set to accept uploads")
         }

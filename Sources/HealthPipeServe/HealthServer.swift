@@ -19,7 +19,8 @@ public struct HealthServer: Sendable {
     }
 
     func router() -> Router<ServeContext> {
-        let router = Router(context: ServeContext.self)
+        // HEAD of every GET route answers as GET does, without the body.
+        let router = Router(context: ServeContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeaders())
         router.add(middleware: AccessGuard(settings: settings, forms: forms))
         StatusRoutes(settings: settings).add(to: router)
@@ -40,7 +41,7 @@ public struct HealthServer: Sendable {
         logger.logLevel = .warning
         let app = Application(
             router: router(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(settings.idleSeconds))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [HTTPLayerAnswers()], idleTimeout: .seconds(settings.idleSeconds))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "HealthPipe"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger)

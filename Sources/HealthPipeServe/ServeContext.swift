@@ -19,6 +19,9 @@ public struct ServeContext: RequestContext {
 public enum ServeLimits {
     /// A day of 1-minute readings as Nightscout JSON is ~300 KB; uploaders send far less at a time.
     public static let maxBodyBytes = 4 * 1024 * 1024
+    /// Documents in one upload: a day of 1-minute readings is 1,440; uploaders send batches far
+    /// smaller. Bounds what one request costs the writer, its answer and the quarantine.
+    public static let maxDocuments = 10_000
     /// A connection that sends nothing for this long is closed (slow clients, idle keep-alives).
     public static let idleSeconds: Int64 = 30
 }

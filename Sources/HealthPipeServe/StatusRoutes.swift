@@ -30,7 +30,8 @@ struct StatusRoutes {
 /// JSON responses from Foundation values, sorted keys for stable output.
 enum JSONBody {
     static func response(_ value: Any, status: HTTPResponse.Status = .ok) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        // Fragments allowed: `profile/current` of an empty store answers `null` (without the option, a fatal error).
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])) ?? Data("{}".utf8)
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

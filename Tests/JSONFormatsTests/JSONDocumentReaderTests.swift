@@ -56,6 +56,20 @@ import Testing
         #expect(r.problems.last?.hasPrefix("5: $[2] is not a JSON object") == true, "\(r.problems)")
     }
 
+    /// A value that is not an object is quarantined as itself — not with the documents after it — and a
+    /// scalar last in an array leaves the array closed (no "truncated download" line).
+    @Test func aNonObjectIsItsOwnRawTextAndTheArrayStillCloses() throws {
+        let last = try Self.read("[" + Self.objects[0] + ", 5]")
+        #expect(last.docs == [Self.expected[0]])
+        #expect(last.problems == ["1: $[1] is not a JSON object (starts with '5') | 5"], "\(last.problems)")
+        let middle = try Self.read("[" + Self.objects[0] + ", \"text\" , [1, [2]], 7,\n" + Self.objects[2] + "]")
+        #expect(middle.docs == [Self.expected[0], Self.expected[2]])
+        #expect(middle.problems.map { $0.components(separatedBy: " | ").last! } == ["\"text\"", "[1, [2]]", "7"], "\(middle.problems)")
+        let lines = try Self.read(Self.objects[0] + "\n5\n\"x\"\n" + Self.objects[2] + "\n")
+        #expect(lines.docs == [Self.expected[0], Self.expected[2]])
+        #expect(lines.problems.map { $0.components(separatedBy: " | ").last! } == ["5", "\"x\""], "\(lines.problems)")
+    }
+
     @Test func aTruncatedFileSaysSo() throws {
         let r = try Self.read("[\n" + Self.objects[0] + ",\n{\"sgv\": 1")
         #expect(r.docs == [Self.expected[0]])

@@ -20,6 +20,8 @@ struct AppRoutes {
         store = AppStore(path: settings.database)
     }
 
+    /// The form that saves only the browser's display preferences (a cookie), never the store.
+    static let preferencesPath = "/app/settings"
     static let actions = ["insulin", "meal", "exercise", "entries/edit", "entries/delete", "episode", "favourite",
                           "reports/add", "reports/edit", "reports/delete", "snooze", "settings/alerts"]
 
@@ -56,7 +58,7 @@ struct AppRoutes {
         for action in Self.actions {
             router.post(RouterPath("/app/" + action)) { request, context in try await perform(action, request, context) }
         }
-        router.post("/app/settings") { request, context in try await saveSettings(request, context) }
+        router.post(RouterPath(Self.preferencesPath)) { request, context in try await saveSettings(request, context) }
         router.get("/api/app/version") { _, _ in
             let path = settings.database
             return JSONBody.response(["version": try await StoreWork.read { LiveVersion.of(database: path) }])

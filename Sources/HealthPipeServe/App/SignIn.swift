@@ -8,6 +8,7 @@ import Hummingbird
 /// — HttpOnly, SameSite=Strict — that `AccessGuard` accepts for reading and for the app's forms.
 struct SignIn {
     static let path = "/signin"
+    static let signOutPath = "/signout"
     static let cookieName = "hp_session"
     /// Thirty days, then the secret again.
     static let maxAge = 30 * 86_400
@@ -18,7 +19,7 @@ struct SignIn {
     func add(to router: Router<ServeContext>) {
         router.get(RouterPath(Self.path)) { request, _ in form(request) }
         router.post(RouterPath(Self.path)) { request, context in try await signIn(request, context) }
-        router.post("/signout") { _, _ in
+        router.post(RouterPath(Self.signOutPath)) { _, _ in
             var response = Response.redirect(to: settings.secret == nil ? "/" : Self.path)
             response.setCookie(Cookie(name: Self.cookieName, value: "", maxAge: 0, path: "/", secure: false, httpOnly: true, sameSite: .strict))
             return response

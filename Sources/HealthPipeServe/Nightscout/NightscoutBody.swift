@@ -15,12 +15,19 @@ struct NightscoutBody {
         guard type.hasPrefix("application/json") || type.hasPrefix("text/json") || type.contains("+json") else {
             throw HTTPError(.unsupportedMediaType, message: "send the documents as JSON (Content-Type: application/json), got '\(contentType ?? "none")'")
         }
+        // Counted before parsing: 300,000 `{}` fit in a megabyte and would cost the writer, the answer
+        // and the quarantine hundreds of megabytes (docs/serve.md, "Security model").
+        let ranges = try Self.elementRanges(bytes, limit: ServeLimits.maxDocuments)
         let parsed: Any
         do { parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) } catch {
             throw HTTPError(.badRequest, message: "malformed JSON: \(Self.reason(error))")
         }
-        let ranges = Self.elementRanges(bytes)
         if let array = parsed as? [Any] {
+            // An array inside the array is no document, and the import would read it as a file's
+            // array of its own (its objects stored, a "truncated" line after it): refused whole.
+            if let i = array.firstIndex(where: { $0 is [Any] }) {
+                throw HTTPError(.badRequest, message: "$[\(i)] is an array: send documents, or one array of documents. Nothing was stored")
+            }
             documents = array
             guard let ranges, ranges.count == array.count else {
                 throw HTTPError(.badRequest, message: "malformed JSON: the array's elements cannot be told apart")
@@ -40,8 +47,8 @@ struct NightscoutBody {
     }
 
     /// The byte ranges of a top-level array's elements (strings and nesting honoured); nil when the
-    /// body is not an array.
-    static func elementRanges(_ b: [UInt8]) -> [Range<Int>]? {
+    /// body is not an array (or not one that closes). More than `limit` elements: a 413.
+    static func elementRanges(_ b: [UInt8], limit: Int = .max) throws -> [Range<Int>]? {
         var i = 0
         while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 || b[i] == 0xEF || b[i] == 0xBB || b[i] == 0xBF { i += 1 }
         guard i < b.count, b[i] == UInt8(ascii: "[") else { return nil }
@@ -60,7 +67,12 @@ struct NightscoutBody {
             case UInt8(ascii: "]") where depth > 0: depth -= 1
             case UInt8(ascii: ","), UInt8(ascii: "]"):
                 guard depth == 0 else { continue }
-                if let s = start { out.append(s..<Self.trimmedEnd(b, s, j)) }
+                if let s = start {
+                    guard out.count < limit else {
+                        throw HTTPError(.contentTooLarge, message: "more than \(limit) documents in one request: send them in batches of at most \(limit)")
+                    }
+                    out.append(s..<Self.trimmedEnd(b, s, j))
+                }
                 start = nil
                 if c == UInt8(ascii: "]") { return out }
             case 0x20, 0x0A, 0x0D, 0x09: break

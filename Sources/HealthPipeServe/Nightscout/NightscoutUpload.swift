@@ -21,6 +21,7 @@ struct NightscoutUpload {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         let body = try NightscoutBody(Array(buffer.readableBytesView), contentType: request.headers[.contentType])
         guard !body.documents.isEmpty else { return JSONBody.response([Any]()) }
+        if collection == "entries" { try SGVUnits.refuseUnlabelledMmol(body.documents) }
         let name = "/nightscout-api/v1/" + collection
         let outcome: UploadBatches.Answer
         do {

@@ -8,10 +8,13 @@ import Hummingbird
 /// path through without another; an unknown token is a 401.
 struct AuthorizationRequestRoute {
     static let prefix = "/api/v2/authorization/request/"
+    static let path = RouterPath(prefix + ":accessToken")
+    /// The route as the router names the matched endpoint (`RouteAccess`).
+    static let template = path.description
     let settings: ServeSettings
 
     func add(to router: Router<ServeContext>) {
-        router.get(RouterPath(Self.prefix + ":accessToken")) { _, context in
+        router.get(Self.path) { _, context in
             let accessToken = try context.parameters.require("accessToken")
             guard let secret = settings.secret else {
                 throw HTTPError(.unauthorized, message: "this server has no API secret: start it with API_SECRET set to issue tokens")

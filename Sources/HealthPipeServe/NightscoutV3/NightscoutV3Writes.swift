@@ -60,6 +60,7 @@ struct NightscoutV3Writes {
         guard body.documents.count == 1, let doc = body.documents[0] as? [String: Any], !doc.isEmpty else {
             throw HTTPError(.badRequest, message: "Bad or missing request body")
         }
+        if collection == "entries" { try SGVUnits.refuseUnlabelledMmol([doc]) }
         return doc
     }
 

@@ -88,10 +88,17 @@ final class JSONDocumentReader {
         /// Skips a value that is not read (bad or not an object): to its matching close, tracking
         /// strings; to the end of the line when it never closes. Counts the lines it passes.
         func skipValue() throws {
-            var nesting = JSONNesting(), j = pos
+            var nesting = JSONNesting(), j = pos, started = false
             while true {
                 while j < filled {
                     let c = buf[j]
+                    // A scalar ends before the array's `]`: the array still closes, with no
+                    // "truncated" line after a last element `5]`. (A value that is a stray `]` goes.)
+                    if started && nesting.depth == 0 && !nesting.inString && (c == UInt8(ascii: "]") || c == UInt8(ascii: "}")) {
+                        pos = j
+                        return
+                    }
+                    started = true
                     if c == 0x0A { line += 1; nesting.endLine() }
                     if nesting.closesValue(c) {
                         pos = j + 1
@@ -143,7 +150,7 @@ final class JSONDocumentReader {
                 continue
             }
             guard c == UInt8(ascii: "{") else {
-                let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: min(80, filled - pos)), as: UTF8.self)
+                let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: valueLength(buf + pos, filled - pos)), as: UTF8.self)
                 try problem(Problem(line: line, reason: (inArray ? "$[\(index)] is not a JSON object" : "not a JSON object or array")
                                     + " (starts with '\(JSONDocumentParser.show(c))')", raw: raw))
                 try skipValue()
@@ -193,6 +200,23 @@ final class JSONDocumentReader {
             try problem(Problem(line: line, reason: "the file ends inside the array after $[\(index - 1)], before its closing ']' "
                                 + "(truncated download?): the documents after it are missing", raw: ""))
         }
+    }
+
+    /// How many bytes of a value that is not an object belong to it, for the quarantine's `raw`: a
+    /// scalar up to the `,`, `]` or line end after it; an array up to its matching close (strings
+    /// tracked); up to 512 bytes when its end is not in the bytes read.
+    private func valueLength(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        var nesting = JSONNesting(), j = 0
+        while j < min(n, 4096) {
+            let c = p[j]
+            if j > 0 && nesting.depth == 0 && !nesting.inString && (c == UInt8(ascii: ",") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") || c == 0x0A) {
+                while j > 0 && (p[j - 1] == 0x20 || p[j - 1] == 0x0D || p[j - 1] == 0x09) { j -= 1 }
+                return j
+            }
+            if nesting.closesValue(c) { return j + 1 }
+            j += 1
+        }
+        return min(512, n)
     }
 
     /// How many bytes of a value that is not valid JSON belong to it, for the quarantine's `raw`: in
