@@ -30,7 +30,8 @@ public struct HealthPipeMain: ParsableCommand {
 
     /// The CLI's own contract, in one place: a usage mistake exits 2 (argument-parser says 64), and
     /// what `print` buffered for standard output is flushed and checked before any exit, so a full
-    /// disk or `> /dev/full` is exit 1 with the reason instead of a silent success.
+    /// disk or `> /dev/full` is exit 1 with the reason instead of a silent success; a failed write
+    /// to standard error (`2> /dev/full`) turns a status of 0 into 1 as well.
     public static func main() { main(root: HealthPipeMain.self) }
 
     /// Runs `root` (this command, or the executable's root with `serve` added).
@@ -54,6 +55,9 @@ public struct HealthPipeMain: ParsableCommand {
             printError("error: standard output: cannot write: \(problem)")
             Foundation.exit(code == 0 ? 1 : code)
         }
+        // The report, warnings or errors could not be written (`2> /dev/full`): nobody was told
+        // what happened, so the run does not say "ok" (what was committed stays committed).
+        if StandardError.writeProblem != nil { Foundation.exit(code == 0 ? 1 : code) }
         Foundation.exit(code)
     }
 }

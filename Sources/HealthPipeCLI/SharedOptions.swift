@@ -36,8 +36,7 @@ func configFailure(_ error: Error) -> ExitCode {
 /// (`EchoText.lines`), so an echoed 10 KB argument or a file's escape sequences cost one plain line.
 func printError(_ text: String) {
     if let capture = EmbeddedCommand.capture { return capture.errors.append(EchoText.lines(text)) }
-    let bytes = Array((EchoText.lines(text) + "\n").utf8)
-    _ = bytes.withUnsafeBytes { AtomicFile.writeAll(2, $0) }
+    StandardError.write(Array((EchoText.lines(text) + "\n").utf8))
 }
 
 /// Every text the CLI prints to standard output passes here (it shadows `Swift.print` in this

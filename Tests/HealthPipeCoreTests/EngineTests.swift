@@ -142,6 +142,16 @@ func badRowsGraph(_ options: String, key: String, quarantine: String = "/tmp/unu
         #expect(e.count == 1 && e[0].line == 4 && e[0].suggestion == "cgm" && e[0].message.contains("unknown input"))
     }
 
+    /// Issue 36: `inputs: [cgm, cgm]` wrote every record twice; it is refused, located at the repeat.
+    @Test func anInputListedTwiceIsRefused() {
+        let sink = errors("sources:\n  cgm: { type: counter, count: 1 }\nsinks:\n  s: { type: collect, inputs: [cgm, cgm], key: x }\n")
+        #expect(sink.count == 1 && sink[0].line == 4 && sink[0].column == 37)
+        #expect(sink.first?.message == "'cgm' is listed twice in the inputs of sink 's': it would receive every record twice; list each input once")
+        let transform = errors("sources:\n  a: { type: counter, count: 1 }\ntransforms:\n  t: { type: pass, inputs: [a, a] }\n"
+                               + "sinks:\n  s: { type: collect, inputs: [t], key: x }\n")
+        #expect(transform.count == 1 && transform[0].message.contains("listed twice in the inputs of transform 't'"))
+    }
+
     @Test func cycleIsReported() {
         let e = errors("""
         sources:

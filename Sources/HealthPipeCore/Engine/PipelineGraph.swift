@@ -59,6 +59,12 @@ public struct PipelineGraph {
                 errors.append(doc.error(at: s.nameNode, "\(s.role.rawValue) '\(s.name)' needs 'inputs'"))
             }
             for (i, input) in s.inputs.enumerated() {
+                // The same input twice would hand the stage every record twice (a sink writes each twice).
+                if s.inputs[..<i].contains(input) {
+                    errors.append(doc.error(at: s.inputNodes[i], "'\(input)' is listed twice in the inputs of \(s.role.rawValue) '\(s.name)': "
+                                            + "it would receive every record twice; list each input once"))
+                    continue
+                }
                 if let target = byName[input] {
                     if target.role == .sink {
                         errors.append(doc.error(at: s.inputNodes[i], "'\(input)' is a sink; sinks produce nothing to read"))

@@ -122,6 +122,15 @@ public final class ByteInput: @unchecked Sendable {
         skipOnRewind = 2
     }
 
+    /// Refuses an input a text format was told to read (`--format`) when its first bytes show it is
+    /// not text: NUL bytes, UTF-16 without a mark, UTF-32 — the rule format detection applies
+    /// (`FileSniff`). Without it `/dev/zero` was read as one endless line. Call after `decodeUTF16IfMarked`.
+    public func refuseUnlessText() throws {
+        let sniff = FileSniff(path: path, prefix: try peek(4096), isRegularFile: kind == .regularFile)
+        if let problem = sniff.encodingProblem { throw InputError(file: path, reason: problem) }
+        if sniff.looksBinary { throw InputError(file: path, reason: FileSniff.binaryData) }
+    }
+
     /// Starts again from the first byte (regular files only).
     public func rewind() throws {
         guard kind == .regularFile else {

@@ -95,6 +95,9 @@ public struct FileSniff: Sendable {
         return nil
     }
 
+    /// Why binary data is refused, by detection and by a text reader alike.
+    public static let binaryData = "the file holds binary data (NUL bytes), not text any format HealthPipe reads"
+
     /// True when the prefix holds NUL bytes (and is not UTF-16): binary data, not text.
     public var looksBinary: Bool { UTF16Transcoder.byteOrder(of: prefix) == nil && prefix.prefix(4096).contains(0) }
 }

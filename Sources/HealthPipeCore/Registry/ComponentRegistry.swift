@@ -44,7 +44,7 @@ public struct ComponentRegistry: Sendable {
         if sniff.prefix.isEmpty { throw InputError(file: sniff.path, reason: "the file is empty") }
         if let problem = sniff.encodingProblem { throw InputError(file: sniff.path, reason: problem) }
         if sniff.looksBinary {
-            throw InputError(file: sniff.path, reason: "the file holds binary data (NUL bytes), not any format HealthPipe reads")
+            throw InputError(file: sniff.path, reason: FileSniff.binaryData)
         }
         let first = sniff.lines(1).first ?? ""
         let start = "it starts with '\(EchoText.cap(first, to: 80))'"

@@ -6,12 +6,12 @@ public struct RowError: Error, CustomStringConvertible, Sendable {
     public var raw: String
 
     /// `reason` and `raw` are capped (`EchoText`): a 10 MB cell costs a line in stderr and the
-    /// quarantine file, not 10 MB.
-    public init(file: String, line: Int64, reason: String, raw: String) {
+    /// quarantine file, not 10 MB. A source that keeps whole elements passes `EchoText.elementLimit`.
+    public init(file: String, line: Int64, reason: String, raw: String, rawLimit: Int = EchoText.rawLimit) {
         self.file = file
         self.line = line
         self.reason = EchoText.cap(reason, to: EchoText.quoteLimit * 2)
-        self.raw = raw.utf8.count > EchoText.rawLimit ? EchoText.raw(Array(raw.utf8)) : raw
+        self.raw = raw.utf8.count > rawLimit ? EchoText.raw(Array(raw.utf8), limit: rawLimit) : raw
     }
 
     public var description: String { "\(file):\(line): \(reason)" }

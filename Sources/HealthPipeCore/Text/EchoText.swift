@@ -4,6 +4,9 @@
 public enum EchoText {
     /// The quarantine file keeps up to this many bytes of a bad row's raw text.
     public static let rawLimit = 4096
+    /// A rejected element of a structured file (an Apple Health record with its children) is kept
+    /// whole up to this many bytes: its value, unit and dates may follow kilobytes of other attributes.
+    public static let elementLimit = 1 << 20
     /// Messages quote up to this many characters of a cell or line.
     public static let quoteLimit = 200
 

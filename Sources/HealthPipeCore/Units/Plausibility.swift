@@ -45,7 +45,6 @@ public enum Plausibility {
         Rule(metric: "basal_body_temperature", unit: CanonicalUnits.celsius, lower: 20, upper: 46, lowerExclusive: false),
         Rule(metric: "blood_pressure_systolic", unit: CanonicalUnits.mmHg, lower: 30, upper: 350, lowerExclusive: false),
         Rule(metric: "blood_pressure_diastolic", unit: CanonicalUnits.mmHg, lower: 10, upper: 250, lowerExclusive: false),
-        Rule(metric: "oxygen_saturation", unit: Symbol("%"), lower: 0, upper: 1, lowerExclusive: true),
         Rule(metric: "step_count", unit: Symbol("count"), lower: 0, upper: 1_000_000, lowerExclusive: false),
         Rule(metric: "dietary_carbohydrates", unit: CanonicalUnits.grams, lower: 0, upper: 5000, lowerExclusive: false),
         // What a closed loop or pump reports (Nightscout device status, t:connect, CareLink).
@@ -54,7 +53,10 @@ public enum Plausibility {
         Rule(metric: "pump_reservoir", unit: CanonicalUnits.insulinUnits, lower: 0, upper: 1000, lowerExclusive: false),
         Rule(metric: "pump_battery", unit: Symbol("%"), lower: 0, upper: 100, lowerExclusive: false),
         Rule(metric: "uploader_battery", unit: Symbol("%"), lower: 0, upper: 100, lowerExclusive: false),
-    ]
+    ] + PercentMetrics.fractionMetrics.map {
+        // Stored as a fraction of one (`PercentMetrics`): 0.98, never 98.
+        Rule(metric: $0.metric, unit: PercentMetrics.unit, lower: 0, upper: 1, lowerExclusive: $0.lowerExclusive)
+    }
 
     private static let byMetric: [Symbol: Rule] = Dictionary(uniqueKeysWithValues: rules.map { (Symbol($0.metric), $0) })
 

@@ -3,10 +3,22 @@ import Foundation
 /// Inputs that never end or never arrive: SIGTERM is honoured within a second, what was read is
 /// committed, and the run says it was interrupted (exit 1).
 extension HostileCorpus {
-    static let signals: [HostileCase] = [
-        HostileCase("dev-zero-with-a-forced-format-stops-on-sigterm",
-                    Expectation(exit: 1, stderr: ["interrupted"], stopWithin: 1.0)) { box in
-            Invocation(arguments: box.importing(["/dev/zero"], ["--format", "dexcom-clarity"]), terminateAfter: 1.5)
+    /// Issue 36: a forced text format refuses binary data at once (it read /dev/zero for ever); the
+    /// SIGTERM after 8 s would make it say "interrupted" if it did not.
+    static let devZero: [HostileCase] = ["dexcom-clarity", "libreview", "mylife", "medtronic-carelink", "health-reports", "nightscout",
+                                         "ndjson-source", "health-reports-json", "tidepool", "apple-health"].map { format in
+        HostileCase("dev-zero-forced-as-\(format)-is-refused-as-binary",
+                    Expectation(exit: 1, stderr: ["/dev/zero", "binary data (NUL bytes)"], stderrNot: ["interrupted"])) { box in
+            Invocation(arguments: box.importing(["/dev/zero"], ["--format", format]), terminateAfter: 8)
+        }
+    }
+
+    static let signals: [HostileCase] = devZero + [
+        // An endless line of text (no NUL, no line end) is given up after 64 MiB, not read for ever.
+        HostileCase("an-endless-line-on-standard-input-is-refused",
+                    Expectation(exit: 1, stderr: ["runs past 64 MiB without a line end"], stderrNot: ["interrupted"])) { box in
+            Invocation(arguments: ["yes 0123456789abcdef | tr -d '\\n' | exec $HEALTHPIPE"]
+                           + box.importing(["-"], ["--format", "dexcom-clarity"]), terminateAfter: 20, shell: true)
         },
         HostileCase("silent-fifo-stops-on-sigterm", Expectation(exit: 1, stderr: ["interrupted"], stopWithin: 1.0)) { box in
             mkfifo(box.path("silent.csv"), 0o644)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Round 3, class 6 — Excel workbooks: shared strings are held in one buffer and capped (a 1.2 MB
 /// workbook inflating to 486 MB of strings took 3.4 GiB), a cell pointing at a missing shared
-/// string refuses the workbook instead of importing nothing without a word, and a date serial in
+/// string quarantines its row (a workbook without its strings part is refused), and a date serial in
 /// 1899 is quarantined (`RecordGate`), never stored.
 extension HostileCorpus {
     static let clarityXLSX = E2E.samples.appendingPathComponent("dexcom-clarity/clarity_eu_mmol.xlsx")
@@ -39,14 +39,40 @@ extension HostileCorpus {
                 """)
             return Invocation(arguments: box.importing([path]))
         },
-        HostileCase("xlsx-whose-shared-strings-stop-after-the-header-is-refused",
-                    Expectation(exit: 1, stderr: ["shared string 13", "13 shared strings", "damaged"])) { box in
+        // Every data row points past the 13 strings left: each is quarantined with the reason.
+        HostileCase("xlsx-whose-shared-strings-stop-after-the-header-quarantines-every-row",
+                    Expectation(exit: 3, measurements: 0,
+                                quarantined: [.line(2, "cell C2 refers to shared string 13, but the workbook has 13 shared strings"),
+                                              .line(9, "refers to shared string")])) { box in
             let path = box.path("truncated.xlsx")
             try xlsxVariant(at: path, """
                 if name == 'xl/sharedStrings.xml':
                     head, rest = data.split(b'<si>', 1)
                     items = rest.split(b'<si>')[:13]
                     return head + b''.join(b'<si>' + i.replace(b'</sst>', b'') for i in items) + b'</sst>'
+                """)
+            return Invocation(arguments: box.importing([path]))
+        },
+        // Issue 36: four rows pointing at strings that do not exist are quarantined; the two good rows land.
+        HostileCase("xlsx-rows-with-missing-shared-strings-are-quarantined-and-the-good-rows-land",
+                    Expectation(exit: 3, measurements: 2,
+                                quarantined: [.line(9, "cell C9 refers to shared string 999, but the workbook has 36 shared strings"),
+                                              .line(10, "shared string 999"), .line(12, "shared string 999"), .line(14, "shared string 999")],
+                                check: { box in
+                                    let lines = try String(contentsOfFile: box.quarantine, encoding: .utf8)
+                                        .split(separator: "\n")
+                                    return lines.count == 4 ? [] : ["expected 4 quarantined rows, found \(lines.count)"]
+                                })) { box in
+            let path = box.path("four.xlsx")
+            try xlsxVariant(at: path, """
+                if name == 'xl/worksheets/sheet1.xml':
+                    import re
+                    head, rest = data.split(b'<row ', 1)
+                    rows = re.findall(rb'<row .*?</row>', b'<row ' + rest, re.S)
+                    tail = rest[rest.rindex(b'</row>') + 6:]
+                    keep = rows[:14]
+                    for i in (8, 9, 11, 13): keep[i] = keep[i].replace(b'<v>23</v>', b'<v>999</v>')
+                    data = head + b''.join(keep) + tail
                 """)
             return Invocation(arguments: box.importing([path]))
         },

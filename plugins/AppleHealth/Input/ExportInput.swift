@@ -26,6 +26,7 @@ final class ExportInput {
         guard ZipArchive.hasMagic(try input.peek(4)) else {
             // UTF-16 is decoded here, so libxml2 (and recovery, which restarts mid-stream) see UTF-8.
             try input.decodeUTF16IfMarked()
+            try input.refuseUnlessText()
             plain = input
             archive = nil
             entry = nil

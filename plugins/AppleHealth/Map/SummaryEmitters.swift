@@ -34,7 +34,8 @@ extension ExportHandler {
             }
         }
         guard let day else {
-            rejects.append(RowError(file: path, line: line, reason: "ActivitySummary without a readable dateComponents", raw: "<ActivitySummary>"))
+            rejects.append(RowError(file: path, line: line, reason: "ActivitySummary without a readable dateComponents", raw: wholeElement() ?? "<ActivitySummary>",
+                                    rawLimit: EchoText.elementLimit))
             return
         }
         guard dayIncluded(day * 86_400) else { filtered += 1; return }

@@ -4,7 +4,7 @@ import HealthPipeCore
 /// (metric, unit) pair: glucose → mg/dL (mmol/L rounded to whole mg/dL), temperature → degC,
 /// distance → km, energy → kcal, mass → kg; any other unit is kept as written.
 struct UnitConversion {
-    enum Rule { case keep, scale(Double), fahrenheit, glucoseMmol }
+    enum Rule { case keep, scale(Double), fahrenheit, glucoseMmol, percentFraction }
     let unit: Symbol
     let rule: Rule
     /// The unit as the export writes it (for messages and the quarantine).
@@ -16,6 +16,10 @@ struct UnitConversion {
         if metric == "glucose" || metric == "blood_glucose", let g = GlucoseUnit(spelling: u) {
             unit = CanonicalUnits.glucose
             rule = g == .mmol ? .glucoseMmol : .keep
+            return
+        }
+        if u == "%", PercentMetrics.isFraction(metric) {
+            (unit, rule) = (PercentMetrics.unit, .percentFraction)  // 98 % and 0.98 % are one reading
             return
         }
         switch u {
@@ -41,6 +45,7 @@ struct UnitConversion {
         case .scale(let f): return (v * f, [])
         case .fahrenheit: return ((v - 32) * 5 / 9, [])
         case .glucoseMmol: return (CanonicalUnits.mgdl(fromMmol: v), .convertedFromMmol)
+        case .percentFraction: return (PercentMetrics.fraction(fromWritten: v), [])
         }
     }
 

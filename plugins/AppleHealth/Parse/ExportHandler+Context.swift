@@ -48,16 +48,12 @@ extension ExportHandler {
     var deviceSymbol: Symbol { draft.device?.symbol ?? .empty }
 
     /// A rejected element. A whole top-level element keeps its own bytes, every line of it (its
-    /// metadata entries too); a child (a route location) keeps what was read of it (type, source,
-    /// value, unit, dates).
+    /// metadata entries too), whichever reader read it; a child (a route location) keeps what was
+    /// read of it (type, source, value, unit, dates).
     func reject(_ reason: String, line: Int64? = nil) {
-        if line == nil {
-            var bytes = elementBytes()
-            while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 { bytes.removeLast() }
-            if !bytes.isEmpty {
-                rejects.append(RowError(file: path, line: draft.line, reason: reason, raw: EchoText.raw(bytes)))
-                return
-            }
+        if line == nil, let whole = wholeElement() {
+            rejects.append(RowError(file: path, line: draft.line, reason: reason, raw: whole, rawLimit: EchoText.elementLimit))
+            return
         }
         var raw = "<\(draft.type?.identifier ?? "?") sourceName=\"\(draft.sourceName)\""
         if let u = draft.unit { raw += " unit=\"\(u.appleUnit)\"" }
@@ -69,6 +65,14 @@ extension ExportHandler {
             }
         }
         rejects.append(RowError(file: path, line: line ?? draft.line, reason: reason, raw: raw + ">"))
+    }
+
+    /// The top-level element being read, byte for byte up to `EchoText.elementLimit` (its value,
+    /// unit and dates may follow kilobytes of other attributes); nil when there is none.
+    func wholeElement() -> String? {
+        var bytes = elementBytes()
+        while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 { bytes.removeLast() }
+        return bytes.isEmpty ? nil : EchoText.raw(bytes, limit: EchoText.elementLimit)
     }
 
     private static func offsetText(_ seconds: Int32) -> String {

@@ -54,6 +54,7 @@ final class ClarityXLSXSource: Source, InputDescribing {
                     }
                     rows += 1
                     do {
+                        try row.refuseIfDamaged()
                         try mapper.map(&row, &out, emit)
                     } catch let r as CSVFileRun.Reject {
                         rejected += 1

@@ -13,11 +13,11 @@ struct CSVInput {
         input = try ByteInput.open(path)
         try input.decodeUTF16IfMarked()
         head = FileSniff(path: path, prefix: try input.peek(64 << 10), isRegularFile: input.kind == .regularFile)
-        if let problem = head.encodingProblem { throw InputError(file: path, reason: problem) }
         if input.kind == .stream, ZipArchive.hasMagic(head.prefix) {  // a workbook through a pipe: not "no header"
             throw InputError(file: path, reason: "a zip (an Excel workbook?) arriving through a pipe or standard input: "
                              + "a zip is read at random, which a stream cannot be (save it to a file first)")
         }
+        try input.refuseUnlessText()
     }
 
     /// This input, readable twice (a stream is copied to a temporary file); call before reading it.

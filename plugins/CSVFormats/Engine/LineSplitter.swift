@@ -17,6 +17,8 @@ struct LineSplitter {
     private var pending: [UInt8] = []
     private var pendingCR = false
     private var oversized = false
+    /// Bytes of the over-long line being skipped so far (0 when none): its reader may give up on it.
+    private(set) var overlongBytes: Int64 = 0
 
     init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
 
@@ -73,9 +75,13 @@ struct LineSplitter {
     }
 
     private mutating func gather(_ bytes: UnsafeRawBufferPointer) {
-        if oversized { return }
+        if oversized {
+            overlongBytes += Int64(bytes.count)
+            return
+        }
         if pending.count + bytes.count > maxLineBytes {
             oversized = true
+            overlongBytes = Int64(pending.count + bytes.count)
             let room = max(0, Self.headBytes - pending.count)
             pending.append(contentsOf: bytes.prefix(room))
             pending = Array(pending.prefix(Self.headBytes))
@@ -87,6 +93,7 @@ struct LineSplitter {
     private mutating func completePending(_ body: (Line) throws -> Void) rethrows {
         if oversized {
             oversized = false
+            overlongBytes = 0
             let head = pending
             pending.removeAll(keepingCapacity: false)
             try body(.overlong(head: head))

@@ -6,6 +6,10 @@ import HealthPipeCore
 /// Under `ambiguous_time: file-order` (the default) it follows the file's clock through a DST
 /// fall-back: the repeated hour maps to its first instant until the clock goes back inside it, and
 /// to the second from there on, so readings of the two passes never land on the same instant.
+/// A file sorted by its local clock (LibreView's exports) writes the two passes side by side instead:
+/// while the clock has not gone back inside the hour, a row with the previous row's clock time is
+/// the other pass of that pair (the later instant in an oldest-first file, the earlier in a
+/// newest-first one), and the next clock time returns to the pass the hour began on.
 ///
 /// A DST spring-forward gap works the same way: a file that shows a time in the gap (02:30 on the
 /// night 02:00 became 03:00) proves its clock did not move forward. That time is read with the offset
@@ -24,6 +28,10 @@ struct LocalTimePlacer {
     /// Inside a repeated hour: whether the rows are on its second pass (the later instants).
     private var inRepeatedHour = false
     private var secondPass = false
+    /// Whether the clock went back inside the repeated hour (the passes follow one another), and
+    /// whether the previous row was the second of a pair of equal clock times (placed on the other pass).
+    private var clockWentBack = false
+    private var previousWasPairSecond = false
     /// A step back inside the repeated hour shorter than this is jitter, not the clock going back.
     static let backStepSeconds: Int64 = 120
     /// After a time in a spring-forward gap: the offset the file's clock still keeps, and the jump it skipped.
@@ -59,14 +67,26 @@ struct LocalTimePlacer {
         var placed = try resolver!.resolve(local: local, ambiguous: secondPass ? .later : .earlier)
         if placed.flags.contains(.ambiguousLocalTime) {
             let before = secondPass
+            var pass = secondPass
             if !inRepeatedHour {
                 inRepeatedHour = true
                 secondPass = direction < 0  // a newest-first file meets the later pass first
+                pass = secondPass
+                clockWentBack = false
+                previousWasPairSecond = false
             } else if let last = lastLocal {
-                if direction >= 0, local < last - Self.backStepSeconds { secondPass = true }
-                if direction < 0, local > last + Self.backStepSeconds { secondPass = false }
+                if direction >= 0, local < last - Self.backStepSeconds { secondPass = true; clockWentBack = true }
+                if direction < 0, local > last + Self.backStepSeconds { secondPass = false; clockWentBack = true }
+                pass = secondPass
+                // Sorted by the clock: the second row of an equal clock time is the pair's other pass.
+                if !clockWentBack, local == last, !previousWasPairSecond {
+                    pass = !secondPass
+                    previousWasPairSecond = true
+                } else {
+                    previousWasPairSecond = false
+                }
             }
-            if secondPass != before { placed = try resolver!.resolve(local: local, ambiguous: secondPass ? .later : .earlier) }
+            if pass != before { placed = try resolver!.resolve(local: local, ambiguous: pass ? .later : .earlier) }
         } else if placed.flags.contains(.nonexistentLocalTime) {
             // The gap reading is placed with the offset before the jump (local − utc).
             guard direction >= 0 else { throw ZoneResolutionError.gapInNewestFirstFile(local: local, zone: resolver!.zone.identifier) }

@@ -69,12 +69,18 @@ final class SheetReader: XMLStreamHandler {
             let index = Int(String(decoding: value, as: UTF8.self)) ?? -1
             if index >= 0 && index < package.sharedStrings.count {
                 package.sharedStrings.withString(index) { row.set(cellColumn, $0) }
+            } else if !package.hasSharedStrings {
+                // No strings at all: every text cell would be its index number; nothing is readable.
+                failure = InputError(file: package.path, reason: "row \(row.line): a cell refers to shared string \(EchoText.quote(value)), "
+                                     + "but xl/sharedStrings.xml is missing: the workbook is damaged")
             } else {
-                // A cell pointing past the strings: reading on would shift every text cell to its
-                // index number and import nothing without a word.
-                failure = InputError(file: package.path, reason: "row \(row.line): a cell refers to shared string \(EchoText.quote(value)), but the "
-                                     + "workbook has \(package.sharedStrings.count) shared strings"
-                                     + (package.hasSharedStrings ? "" : " (xl/sharedStrings.xml is missing)") + ": the workbook is damaged")
+                // A cell pointing past the strings: its text is lost, so the row is refused with the
+                // reason (the reference kept as its raw text); the workbook's other rows still land.
+                if row.problem == nil {
+                    row.problem = "cell \(Self.columnName(cellColumn))\(row.line) refers to shared string \(EchoText.quote(value)), but the "
+                        + "workbook has \(package.sharedStrings.count) shared strings: the cell's text is lost"
+                }
+                row.set(cellColumn, value)
             }
         case .number:
             if package.styles.isDateStyle(cellStyle), let serial = Double(String(decoding: value, as: UTF8.self)),
@@ -91,6 +97,17 @@ final class SheetReader: XMLStreamHandler {
     }
 
     static let trueText = Array("TRUE".utf8), falseText = Array("FALSE".utf8)
+
+    /// 27 (0-based) → `AB`.
+    static func columnName(_ column: Int) -> String {
+        var c = column + 1, name = ""
+        while c > 0 {
+            let r = (c - 1) % 26
+            name = String(UnicodeScalar(UInt8(ascii: "A") + UInt8(r))) + name
+            c = (c - 1) / 26
+        }
+        return name
+    }
 
     /// `AB12` → 27 (0-based column).
     static func column(of ref: UnsafeRawBufferPointer) -> Int? {
@@ -129,9 +146,18 @@ final class XLSXRow: TableRow {
     deinit { arena.deallocate() }
 
     var count: Int { offsets.count }
+    /// Why the row cannot be read as written (a cell's shared string does not exist); nil when it can.
+    var problem: String?
+
+    /// Every reader of a sheet's rows calls this before mapping a row: a damaged row is refused
+    /// (quarantined with the reason), never mapped with a cell's text missing.
+    func refuseIfDamaged() throws {
+        if let problem { throw CSVFileRun.Reject(problem) }
+    }
 
     func reset(line: Int64) {
         self.line = line
+        problem = nil
         used = 0
         offsets.removeAll(keepingCapacity: true)
         lengths.removeAll(keepingCapacity: true)

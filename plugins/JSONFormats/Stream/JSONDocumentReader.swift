@@ -35,6 +35,7 @@ final class JSONDocumentReader {
         largest = maxDocument
         document = JSONDocument(table: table)
         input = try ByteInput.open(path)
+        try input.refuseUnlessText()
         size = input.size
     }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import HealthPipeCore
 
 /// A failed SQLite call: the result code, SQLite's message and the SQL being run, so a failure
 /// deep in an import names the statement that failed (the GRDB convention).
@@ -64,5 +65,17 @@ public struct SQLiteSchemaError: Error, CustomStringConvertible, Sendable, Equat
     public var description: String {
         "\(path): database schema version \(found) is newer than this healthpipe supports (\(supported)); "
             + "upgrade healthpipe or write to a different database"
+    }
+}
+
+/// An SQLite file of another program given as the database: refused in one line, untouched.
+public struct SQLiteForeignDatabaseError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var path: String
+    public var tables: [String]
+
+    public var description: String {
+        let shown = tables.prefix(5).map { EchoText.cap($0, to: 40) }.joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
+        return "\(path): not a HealthPipe database (an SQLite file of another program, with tables \(shown)); "
+            + "nothing was written to it: choose another database file"
     }
 }

@@ -15,11 +15,25 @@ public enum SQLiteSchema {
         let db = try SQLiteConnection.open(path: path)
         // Check before the WAL pragma, which would already change the file.
         try migrator.checkSupported(db)
+        if !db.database.configured { try refuseForeign(db) }
         guard !db.database.configured else { return db }
         try configure(db)
         try migrator.migrate(db)
         db.database.configured = true
         return db
+    }
+
+    /// Refuses another program's SQLite file before anything is written to it. HealthPipe sets
+    /// `user_version` in the transaction that creates its tables (`imports` first among them), so
+    /// tables without a version, or a version without `imports`, are someone else's.
+    static func refuseForeign(_ db: SQLiteConnection) throws {
+        let stmt = try db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+        var tables: [String] = []
+        while try stmt.step() { if let name = stmt.text(0) { tables.append(name) } }
+        guard !tables.isEmpty else { return }  // a new or empty file becomes a HealthPipe database
+        if try Migrator.version(of: db) == 0 || !tables.contains("imports") {
+            throw SQLiteForeignDatabaseError(path: db.path, tables: tables)
+        }
     }
 
     /// WAL: a killed run loses only its open transaction and readers never block the writer.

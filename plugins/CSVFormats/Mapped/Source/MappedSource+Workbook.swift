@@ -31,6 +31,7 @@ extension MappedSource {
                 guard try layout.isDataRow(row) else { return }
                 rows += 1
                 do {
+                    try row.refuseIfDamaged()
                     if let width = layout.headerWidth, row.count > width, !Self.blankAfter(row, width) {
                         throw CSVFileRun.Reject.wider(row.count, than: width)
                     }
