@@ -45,6 +45,9 @@ import Testing
         #expect(type(out, "Boost") == RowTypeCount(type: "Boost", skipped: 1))
         #expect(type(out, "Blutzucker")?.stored == 2)
         #expect(out.input.rowTypes.allSatisfy { $0.known })
+        // The stage's line in the summary table: in 21 rows, bad 2 (in − bad = the 19 stored).
+        let rows = try #require(out.context.accountedRows)
+        #expect(rows.read == 21 && rows.skipped == 2)
         #expect(out.context.warnings.isEmpty)
     }
 

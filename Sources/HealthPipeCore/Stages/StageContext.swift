@@ -92,6 +92,15 @@ public final class StageContext: @unchecked Sendable {
         }
     }
 
+    /// For a source whose files accounted for every data row: the rows read (stored + rejected +
+    /// skipped) and those skipped as not data; the run summary's `in` and `bad` for the stage, so
+    /// its line adds up (`in` − `bad` = rows stored). nil for other stages.
+    public var accountedRows: (read: Int64, skipped: Int64)? {
+        let files = inputs.filter(\.accounted)
+        guard !files.isEmpty else { return nil }
+        return files.reduce((0, 0)) { ($0.0 + $1.stored + $1.rejected + $1.skipped, $0.1 + $1.skipped) }
+    }
+
     /// Records `RecordGate` refused after the source counted them, by file: the input's counts in the
     /// run report (and the imports table) say what landed, and the gate's refusals count as rejected.
     private var gated: [String: (measurements: Int64, events: Int64, other: Int64)] = [:]
