@@ -35,18 +35,21 @@ import Testing
         f.row("13-04-2024 08:10", 1, [F.scan: ""])
         f.row("13-04-2024 08:15", 0, [F.historic: "103"])
         f.row("13-04-2024 8:2O", 0, [F.historic: "104"])
-        f.row("13-04-2024 08:25", 9, [F.notes: "future type"])
+        f.row("13-04-2024 08:25", 9, [F.historic: "140", F.notes: "future type"])
         let path = try SourceHarness.file(f.text)
         let r = try SourceRunner.run(LibreViewSource(options: SourceHarness.options(path), dateOrder: nil))
 
         #expect(r.measurements.map(\.value) == [101, 103])
-        #expect(r.events.count == 1 && r.events[0].subtype == Symbol("record type 9"))
-        #expect(r.input.rejected == 3)
-        #expect(r.quarantined.map { $0["line"] as? Int } == [4, 5, 7])
+        // A type LibreView does not document is quarantined whole (its 140 with it), not kept as an empty note.
+        #expect(r.events.isEmpty)
+        #expect(r.input.rejected == 4)
+        #expect(r.quarantined.map { $0["line"] as? Int } == [4, 5, 7, 8])
         let reasons = r.quarantined.compactMap { $0["reason"] as? String }
         #expect(reasons[0] == "Historic Glucose '9x8' is not a glucose reading")
         #expect(reasons[1] == "Scan Glucose row without a value")
         #expect(reasons[2].contains("unreadable timestamp '13-04-2024 8:2O'"))
+        #expect(reasons[3] == "record type 9 is not one LibreView documents (0–6): the row is kept here whole")
+        #expect(r.quarantined[3]["raw"] as? String == f.lines[7])
         #expect(r.quarantined[0]["raw"] as? String == f.lines[3])
     }
 

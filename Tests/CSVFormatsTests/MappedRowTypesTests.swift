@@ -5,7 +5,7 @@ import Testing
 
 /// One row per logged item with a type column (Nutrisense `class`, a diary's `Event`): entries
 /// with `when:` read only rows of their types, several entries read one column (`from:`),
-/// `each_row` events carry no amount, unlisted types are skipped, and an empty timestamp cell
+/// `each_row` events carry no amount, unlisted types are quarantined (skip_types are skipped), and an empty timestamp cell
 /// falls back to another column.
 @Suite struct MappedRowTypesTests {
     static let log = """
@@ -40,8 +40,8 @@ import Testing
         let path = try MappedSupport.temporaryFile("log.csv", Self.file)
         #expect(c.detect!(try FileSniff.read(path: path)) > 0)
         let out = try MappedSupport.run(c, path: path)
-        // "120/80" of the unlisted Pressure type is skipped, not rejected.
-        #expect(out.quarantineLines.isEmpty)
+        // "120/80" of the unlisted Pressure type is quarantined as an unknown type, not dropped.
+        #expect(out.quarantined.map { $0["line"] as? Int } == [4])
         #expect(out.measurements.filter { $0.metric.text == "glucose" }.map(\.value) == [120])
         #expect(out.measurements.filter { $0.metric.text == "blood_glucose" }.map(\.value) == [131, 99])
         let meal = out.events.first { $0.kind == .meal }

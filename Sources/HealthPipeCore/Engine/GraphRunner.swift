@@ -130,8 +130,10 @@ public struct GraphRunner {
         for (i, n) in nodes.enumerated() {
             let c = contexts[i]
             report.inputs.append(contentsOf: c.inputsAfterGate)
-            report.stages.append(.init(name: n.name, type: n.descriptor.name, role: n.descriptor.role, recordsIn: c.recordsIn,
-                                       recordsOut: c.recordsOut, quarantined: c.quarantined, skipped: c.skipped,
+            // A source that accounted for its rows reports them as its `in`, the skipped ones with `bad`.
+            let rows = c.accountedRows
+            report.stages.append(.init(name: n.name, type: n.descriptor.name, role: n.descriptor.role, recordsIn: rows?.read ?? c.recordsIn,
+                                       recordsOut: c.recordsOut, quarantined: c.quarantined, skipped: c.skipped + (rows?.skipped ?? 0),
                                        seconds: c.seconds, warnings: c.warnings, sampleErrors: c.sampleErrors))
         }
         // Sinks commit last, whatever happened upstream, so the store stays consistent.

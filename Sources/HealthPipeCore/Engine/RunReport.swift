@@ -25,11 +25,17 @@ public struct RunReport: Sendable {
     public var quarantined: Int64 { stages.reduce(0) { $0 + $1.quarantined } }
     public var skipped: Int64 { stages.reduce(0) { $0 + $1.skipped } }
 
-    /// 0 ok, 1 failed or interrupted, 3 finished with quarantined rows (2 is for config errors).
+    /// Rows of a type their source neither maps nor lists as not data (`RowTypeCount.known`).
+    public var unknownTypeRows: Int64 {
+        inputs.reduce(0) { n, f in f.rowTypes.reduce(n) { $0 + ($1.known ? 0 : $1.rows) } }
+    }
+
+    /// 0 ok, 1 failed or interrupted, 3 finished with quarantined rows or rows of an unknown type
+    /// (2 is for config errors).
     public var exitCode: Int32 {
         switch outcome {
         case .failed, .interrupted: return 1
-        case .completed: return quarantined > 0 ? 3 : 0
+        case .completed: return quarantined > 0 || unknownTypeRows > 0 ? 3 : 0
         }
     }
 
@@ -43,6 +49,7 @@ public struct RunReport: Sendable {
         w.field("seconds", millis(seconds))
         w.field("quarantined", quarantined)
         w.field("skipped", skipped)
+        w.field("unknown_type_rows", unknownTypeRows)
         w.field("quarantine_file", quarantined > 0 ? quarantinePath : nil)
         w.objects("stages", stages) { w, s in
             w.field("name", s.name); w.field("type", s.type); w.field("role", s.role.rawValue)
@@ -55,6 +62,13 @@ public struct RunReport: Sendable {
             w.field("path", f.path); w.field("format", f.format); w.field("size", f.size); w.field("hash", f.hash)
             w.field("rows_read", f.rowsRead); w.field("measurements", f.measurements); w.field("events", f.events)
             w.field("rejected", f.rejected)
+            if f.accounted {
+                w.field("stored", f.stored); w.field("skipped", f.skipped)
+                w.objects("row_types", f.rowTypes) { w, t in
+                    w.field("type", t.type); w.field("stored", t.stored); w.field("quarantined", t.quarantined)
+                    w.field("skipped", t.skipped); w.field("known", t.known)
+                }
+            }
         }
         w.endObject()
         w.newline()
@@ -65,8 +79,15 @@ public struct RunReport: Sendable {
     public func summary() -> String {
         var lines: [String] = []
         for f in inputs {
-            lines.append("\(f.path) [\(f.format)]: \(f.rowsRead) rows → \(f.measurements) measurements, \(f.events) events"
-                         + (f.rejected > 0 ? ", \(f.rejected) rejected" : ""))
+            guard f.accounted else {
+                lines.append("\(f.path) [\(f.format)]: \(f.rowsRead) rows → \(f.measurements) measurements, \(f.events) events"
+                             + (f.rejected > 0 ? ", \(f.rejected) rejected" : ""))
+                continue
+            }
+            // Every data row in one of three places, so the line adds up.
+            lines.append("\(f.path) [\(f.format)]: \(f.stored + f.rejected + f.skipped) data rows = \(f.stored) stored + "
+                         + "\(f.rejected) quarantined + \(f.skipped) skipped → \(f.measurements) measurements, \(f.events) events")
+            lines.append(contentsOf: Self.typeLines(f.rowTypes))
         }
         let nameWidth = max(5, stages.map(\.name.count).max() ?? 5)
         let typeWidth = max(4, stages.map(\.type.count).max() ?? 4) + 2
@@ -83,8 +104,25 @@ public struct RunReport: Sendable {
         var tail = "\(outcome.rawValue) in \(String(Double(Int(seconds * 100)) / 100)) s"
         if quarantined > 0 { tail += "; \(quarantined) rows quarantined to \(quarantinePath)" }
         if skipped > 0 { tail += "; \(skipped) rows skipped" }
+        if unknownTypeRows > 0 { tail += "; \(unknownTypeRows) rows of an unknown type" }
         if let error { tail += "\nerror: \(error)" }
         lines.append(tail)
         return lines.joined(separator: "\n")
+    }
+
+    /// One line per row type (most rows first, at most 30): what became of its rows.
+    static func typeLines(_ types: [RowTypeCount]) -> [String] {
+        guard types.contains(where: { !$0.type.isEmpty }) else { return [] }
+        let sorted = types.sorted { ($0.known ? 1 : 0, -$0.rows, $0.type) < ($1.known ? 1 : 0, -$1.rows, $1.type) }
+        var lines = sorted.prefix(30).map { t -> String in
+            var parts: [String] = []
+            if t.stored > 0 { parts.append("\(t.stored) stored") }
+            if t.quarantined > 0 { parts.append("\(t.quarantined) quarantined") }
+            if t.skipped > 0 { parts.append("\(t.skipped) skipped") }
+            let name = t.type.isEmpty ? "(no type)" : EchoText.cap(t.type, to: 60)
+            return "  \(name): " + parts.joined(separator: ", ") + (t.known ? "" : " (unknown type)")
+        }
+        if sorted.count > 30 { lines.append("  … \(sorted.count - 30) more types") }
+        return lines
     }
 }

@@ -75,6 +75,32 @@ public final class StageContext: @unchecked Sendable {
         }
     }
 
+    /// Every data row of a file accounted for (`RowTypeCount`): stored, skipped, and per type; rows of a
+    /// type the source does not know are warned about once per type (they were quarantined, or skipped
+    /// under `on_error: skip`, and make the run's exit status 3).
+    public func finishRows(_ index: Int, stored: Int64, skipped: Int64, types: [RowTypeCount]) {
+        updateInput(index) {
+            $0.stored = stored
+            $0.skipped = skipped
+            $0.rowTypes = types
+            $0.accounted = true
+        }
+        let path = inputs[index].path, format = inputs[index].format
+        for t in types where !t.known {
+            warn("\(path): \(t.rows) row\(t.rows == 1 ? "" : "s") of type '\(EchoText.cap(t.type))', which the \(format) format "
+                 + "neither maps nor lists as not data (quarantined)")
+        }
+    }
+
+    /// For a source whose files accounted for every data row: the rows read (stored + rejected +
+    /// skipped) and those skipped as not data; the run summary's `in` and `bad` for the stage, so
+    /// its line adds up (`in` − `bad` = rows stored). nil for other stages.
+    public var accountedRows: (read: Int64, skipped: Int64)? {
+        let files = inputs.filter(\.accounted)
+        guard !files.isEmpty else { return nil }
+        return files.reduce((0, 0)) { ($0.0 + $1.stored + $1.rejected + $1.skipped, $0.1 + $1.skipped) }
+    }
+
     /// Records `RecordGate` refused after the source counted them, by file: the input's counts in the
     /// run report (and the imports table) say what landed, and the gate's refusals count as rejected.
     private var gated: [String: (measurements: Int64, events: Int64, other: Int64)] = [:]

@@ -21,10 +21,12 @@ struct CSVFileRun {
         }
     }
 
-    /// `finish` adds what a source held back until the file's end (also after a stop: what was read lands).
+    /// `finish` adds what a source held back until the file's end (also after a stop: what was read lands);
+    /// `tally` gives the per-type row counts of a source that keeps them (`RowTally`).
     func run(delimiter: UInt8, emit: (RecordBatch) throws -> Void,
              handle: (inout CSVRow, inout BatchBuilder) throws -> Void,
-             finish: (inout BatchBuilder) throws -> Void = { _ in }) throws {
+             finish: (inout BatchBuilder) throws -> Void = { _ in },
+             rows tally: () -> RowTally? = { nil }) throws {
         let reader = CSVRowReader(input: input.input, options: .init(delimiter: delimiter))
         let index = context.registerInput(InputFileInfo(path: path, format: format, size: reader.size))
         context.progress.addExpected(reader.size)
@@ -33,6 +35,8 @@ struct CSVFileRun {
         defer {
             context.finishInput(index, rows: rows, measurements: builder.measurements, events: builder.events,
                                 rejected: rejected, hash: reader.contentHash)
+            // A source that accounts for every data row (the YAML adapters) says what became of each.
+            if let t = tally() { context.finishRows(index, stored: t.totalStored, skipped: t.totalSkipped, types: t.counts) }
         }
         func reject(_ row: CSVRow, _ reason: String) throws {
             rejected += 1

@@ -2,7 +2,7 @@ import HealthPipeCore
 
 /// Turns one LibreView data row into records, by its Record Type:
 /// 0 historic and 1 scan glucose → `glucose`; 2 strip → `blood_glucose` (user-entered); ketone cells →
-/// `ketone`; 4 insulin, 5 food, 6 notes and 3 or unknown types → events. Every cell is checked before
+/// `ketone`; 4 insulin, 5 food, 6 notes and 3 → events; a type outside 0–6 is quarantined whole. Every cell is checked before
 /// anything is added, so a rejected row never lands half-way.
 struct LibreViewRowMapper {
     let columns: LibreViewColumns
@@ -54,6 +54,11 @@ struct LibreViewRowMapper {
         }
         let typeCell = row.trimmed(columns.recordType)
         guard let type = ByteText.int(typeCell) else { throw CSVFileRun.Reject("record type '\(typeCell.echo)' is not a number") }
+        // A type LibreView does not document (0–6) holds cells nobody knows the meaning of: the row is
+        // quarantined whole, never kept as an empty note with its value in no table.
+        guard (0...6).contains(type) else {
+            throw CSVFileRun.Reject("record type \(type) is not one LibreView documents (0–6): the row is kept here whole")
+        }
         let isReading = (0...2).contains(type)
         // Entries with nothing in them (Libre 3 writes many empty type-6 rows) are read, not stored.
         if !isReading, columns.valueColumns.allSatisfy({ row.isEmpty($0) }) { return }
@@ -83,8 +88,8 @@ struct LibreViewRowMapper {
             // A blood ketone test (strip): the ketone cell is the reading.
             try reading(row, nil, "Ketone", metric: Metrics.ketone, flags: [], stamp, &out, emit)
         default:
-            // 6 notes and time changes, 3 "unknown", and codes newer than this adapter: kept as notes, never dropped.
-            let subtype = type == 6 ? Symbol.empty : type == 3 ? unknownType : Symbol("record type \(type)")
+            // 6 notes and time changes, 3 "unknown": kept as notes, never dropped.
+            let subtype = type == 6 ? Symbol.empty : unknownType
             rowEvents.append(stamp.event(.note, subtype: subtype, note: Self.join(text(row, columns.notes), timeChange(row))))
         }
     }

@@ -6,8 +6,9 @@ The file: a line "Nutrisense,<name>,…", then `class,value,time,length,photo_ur
 occurred_at,body,updated_at,started_at,ended_at,created_by`; each row's `class` says what it is.
 Times are naive local M/D/YY H:MM (`occurred_at`, else `updated_at`). Read: GlucoseMeasurement ->
 glucose, BloodGlucoseMeasurement -> blood_glucose, StepCountMeasurement -> step_count,
-ExerciseActivity -> exercise, Meal -> meal (no carbs), Note -> note; other classes (running
-distance without a unit, blood pressure as text) are not read. Distinct natural keys are counted
+ExerciseActivity -> exercise, Meal -> meal (no carbs), Note -> note, KetoneMeasurement -> ketone
+(mmol/L), HeartRateMeasurement -> heart_rate; a row of any other class (running distance without a
+unit, blood pressure as text) must be quarantined (an unknown row type: nothing dropped unsaid). Distinct natural keys are counted
 (docs/schema.md); events without an amount share amount 0.
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
 import csv, datetime, pathlib, sys
@@ -17,7 +18,8 @@ sys.path.insert(0, str(HERE.parent))
 from expected_io import write_or_check  # noqa: E402
 
 FILES = [("nutrisense-export.csv", "en", "Nutrisense app export, one row per logged item (class column)", "America/Los_Angeles")]
-METRICS = {"GlucoseMeasurement": "glucose", "BloodGlucoseMeasurement": "blood_glucose", "StepCountMeasurement": "step_count"}
+METRICS = {"GlucoseMeasurement": "glucose", "BloodGlucoseMeasurement": "blood_glucose", "StepCountMeasurement": "step_count",
+           "KetoneMeasurement": "ketone", "HeartRateMeasurement": "heart_rate"}
 EVENTS = {"ExerciseActivity": "exercise", "Meal": "meal", "Note": "note"}
 
 
@@ -26,10 +28,11 @@ def count(path):
         rows = list(csv.reader(f))
     head = next(i for i, r in enumerate(rows) if r[:2] == ["class", "value"])
     col = {name: i for i, name in enumerate(rows[head])}
-    measured, events = {}, set()
+    measured, events, quarantined = {}, set(), 0
     for r in rows[head + 1:]:
         kind = r[col["class"]]
         if kind not in METRICS and kind not in EVENTS:
+            quarantined += 1
             continue
         when = r[col["occurred_at"]] or r[col["updated_at"]]
         start = datetime.datetime.strptime(when, "%m/%d/%y %H:%M")
@@ -41,7 +44,7 @@ def count(path):
         else:
             events.add((EVENTS[kind], start))
     out = {"measurements": {m: {"count": len(v), "sum": float(sum(v.values()))} for m, v in sorted(measured.items())},
-           "events": {}}
+           "events": {}, "quarantined": quarantined}
     for kind in sorted({k for k, _ in events}):
         n = sum(1 for k, _ in events if k == kind)
         out["events"][kind] = {"count": n, "sum": 0.0} if kind == "meal" else {"count": n}
@@ -53,7 +56,8 @@ def compute():
     for name, lang, layout, zone in FILES:
         c = count(HERE / name)
         files.append({"file": name, "vendor": "Nutrisense", "language": lang, "layout": layout, "format": "nutrisense",
-                      "timezone": zone, "measurements": c["measurements"], "events": c["events"]})
+                      "timezone": zone, "measurements": c["measurements"], "events": c["events"],
+                      "quarantined": c["quarantined"]})
     return {"files": files}
 
 

@@ -63,8 +63,17 @@ struct MappedAdapter: Sendable {
     var rowType: ColumnRef? = nil
     /// Read for the timestamp when the timestamp cell is empty (`timestamp.fallback_column`).
     var timeFallback: ColumnRef? = nil
-    /// Some entry applies to row types only: rows of types no entry lists are skipped.
+    /// Row types (lower-cased) that are not data (`skip_types`): counted as skipped with their type.
+    var skipTypes: [[UInt8]] = []
+    /// Every entry applies to row types only: a row of a type no entry lists and `skip_types` does not
+    /// name is of an unknown type (quarantined, counted, and the run exits 3).
     var selectsRows: Bool { values.allSatisfy { $0.when != nil } && !values.isEmpty && rowType != nil }
+    /// The row types the adapter knows, each once: those its entries read, then those it skips.
+    var knownTypes: [[UInt8]] {
+        var out: [[UInt8]] = []
+        for w in values.flatMap({ $0.when ?? [] }) + skipTypes where !out.contains(w) { out.append(w) }
+        return out
+    }
     /// The row's free text (`note_column`).
     var notes: [ColumnRef]
     var values: [ValueMapping]
@@ -96,8 +105,11 @@ struct MappedAdapter: Sendable {
 
 /// Lower-cased words compared with a cell, ASCII case-insensitively.
 enum ByteWords {
-    static func contains(_ words: [[UInt8]], _ cell: UnsafeRawBufferPointer) -> Bool {
-        words.contains { w in
+    static func contains(_ words: [[UInt8]], _ cell: UnsafeRawBufferPointer) -> Bool { index(in: words, of: cell) != nil }
+
+    /// The position of the cell's word among `words`; non-ASCII bytes compare exactly (`Temporäre`).
+    static func index(in words: [[UInt8]], of cell: UnsafeRawBufferPointer) -> Int? {
+        words.firstIndex { w in
             w.count == cell.count && zip(w, cell).allSatisfy { a, b in a == (b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
         }
     }
@@ -156,6 +168,17 @@ struct ValueMapping: Sendable {
     var low: Limit? = nil
     /// Row types (lower-cased) this entry applies to; nil: every row.
     var when: [[UInt8]]? = nil
+    /// The column giving each row's glucose unit (`unit_column`): mg/dL or mmol/L per row; an
+    /// empty cell takes the entry's `unit:` (`unitDefault`), or rejects the row when it has none.
+    var unitColumn: ColumnRef? = nil
+    var unitDefault = true
+
+    /// The entry reads rows of this type (`when:`), or every row.
+    func applies(toType cell: UnsafeRawBufferPointer?) -> Bool {
+        guard let when else { return true }
+        guard let cell else { return false }
+        return ByteWords.contains(when, cell)
+    }
     /// An event with no amount for each row the entry applies to.
     var eachRow: Bool = false
 
@@ -167,12 +190,6 @@ struct ValueMapping: Sendable {
         func matches(_ cell: UnsafeRawBufferPointer) -> Bool { ByteWords.contains(words, cell) }
     }
 
-    /// The entry reads rows of this type (`when:`), or every row.
-    func applies(toType cell: UnsafeRawBufferPointer?) -> Bool {
-        guard let when else { return true }
-        guard let cell else { return false }
-        return ByteWords.contains(when, cell)
-    }
     /// A report value's importance: fixed, or read from a column.
     var importance: Importance? = nil
 

@@ -13,6 +13,8 @@ struct ResolvedColumns {
     var values: [Int]
     /// Parallel to `values`: the column of each report value's importance.
     var importance: [Int?] = []
+    /// Parallel to `values`: the column naming each row's unit (`unit_column`); -1: none.
+    var units: [Int] = []
     /// The widest position used (detection wants data rows at least this wide).
     var maxIndex: Int
 
@@ -55,9 +57,11 @@ struct ResolvedColumns {
         let notes = a.notes.map(find)
         let rowType = a.rowType.map(find), dateFallback = a.timeFallback.map(find)
         let importance = a.values.map { v -> Int? in if case .column(let c)? = v.importance { return find(c) } else { return nil } }
-        let all = [date, time ?? 0, subject ?? 0, source ?? 0, filter ?? 0, rowType ?? 0, dateFallback ?? 0] + notes + values + importance.compactMap { $0 }
+        let units = a.values.map { v in v.unitColumn.map(find) ?? -1 }
+        let all = [date, time ?? 0, subject ?? 0, source ?? 0, filter ?? 0, rowType ?? 0, dateFallback ?? 0] + notes + values
+            + importance.compactMap { $0 } + units
         return ResolvedColumns(date: date, time: time, subject: subject, source: source, filter: filter,
                                rowType: rowType, dateFallback: dateFallback, notes: notes, values: values,
-                               importance: importance, maxIndex: all.max() ?? 0)
+                               importance: importance, units: units, maxIndex: all.max() ?? 0)
     }
 }

@@ -15,7 +15,7 @@ struct MappedRowMapper {
     private let decimal: MappedAdapter.DecimalMark
     private let filter: RowFilter?
     private let defaultSource: Symbol
-    /// Rows of types no entry lists are skipped (`MappedAdapter.selectsRows`, computed once).
+    /// Rows of types no entry lists are unknown (`MappedAdapter.selectsRows`, computed once).
     private let selectsRows: Bool
     /// This row's values, parallel to `plans`; nil: empty cell or skipped zero.
     private var values: [Double?]
@@ -23,6 +23,15 @@ struct MappedRowMapper {
     private var limitFlags: [RecordFlags]
     /// Parallel to `values`: the entry reads this row (its `when:` lists the row's type).
     private var applies: [Bool]
+    /// The adapter's row types (`MappedAdapter.knownTypes`); per type, whether it is a skip type and
+    /// which entries read it (`reads[type * plans.count + entry]`), computed once.
+    private let types: [[UInt8]]
+    private let skipType: [Bool]
+    private let reads: [Bool]
+    /// What became of every data row, by type (the run report's per-type counts).
+    private(set) var tally: RowTally
+    /// Parallel to `values`: the glucose unit of this row (a `unit_column` entry), else the entry's.
+    private var rowUnit: [GlucoseUnit?]
     /// Where the cells are: set by `use(_:)` once the layout has read the header.
     private var c = ResolvedColumns(date: 0, time: nil, subject: nil, source: nil, filter: nil, values: [], maxIndex: 0)
     private(set) var hasColumns = false
@@ -39,6 +48,9 @@ struct MappedRowMapper {
         var high: ValueMapping.Limit?
         var low: ValueMapping.Limit?
         var eachRow: Bool
+        /// Reads the row's glucose unit from `ResolvedColumns.units` (`unit_column`).
+        var unitPerRow: Bool
+        var unitDefault: Bool
     }
 
     init(adapter: MappedAdapter, subject: Symbol, file: Symbol) {
@@ -50,7 +62,16 @@ struct MappedRowMapper {
             var fixed = 0
             if case .fixed(let i)? = v.importance { fixed = i }
             return Plan(target: v.target, scale: v.scale, min: v.min ?? -.infinity, max: v.max ?? .infinity, skipZero: v.skipZero,
-                        reportValue: v.importance != nil, fixedImportance: fixed, high: v.high, low: v.low, eachRow: v.eachRow)
+                        reportValue: v.importance != nil, fixedImportance: fixed, high: v.high, low: v.low, eachRow: v.eachRow,
+                        unitPerRow: v.unitColumn != nil, unitDefault: v.unitDefault)
+        }
+        types = adapter.knownTypes
+        skipType = types.map { adapter.skipTypes.contains($0) }
+        reads = types.flatMap { t in adapter.values.map { $0.when?.contains(t) ?? true } }
+        tally = RowTally(knownTypes: types.count)
+        rowUnit = adapter.values.map { v in
+            if case .measurement(_, _, let g) = v.target { return g }
+            return nil
         }
         values = Array(repeating: nil, count: plans.count)
         limitFlags = Array(repeating: [], count: plans.count)
@@ -66,20 +87,47 @@ struct MappedRowMapper {
         hasColumns = true
     }
 
+    /// Maps the row and counts it under its type: stored when some record came of it, skipped when
+    /// its type is not data or it holds no value, quarantined when it is rejected.
     // The per-row path calls only mutating or static members: a non-mutating call from here
     // would copy the whole mapper (and retain everything in it) on every row.
     mutating func map<Row: TableRow>(_ row: Row, _ placer: inout LocalTimePlacer,
                       _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
-        if let f = c.filter, let filter, !filter.matches(row.trimmed(f)) { return }
-        // Which entries read this row (`when:`); a row of a type no entry lists is skipped.
+        var slot = tally.untyped
+        do {
+            switch try mapRow(row, &slot, &placer, &out, emit) {
+            case true: tally.stored(slot)
+            case false: tally.skipped(slot)
+            }
+        } catch let e where e is CSVFileRun.Reject || e is ZoneResolutionError {
+            if slot >= 0 { tally.quarantined(slot) }
+            throw e
+        }
+    }
+
+    /// True when the row gave a record; false when it was skipped. `slot`: the row's type (-1: an
+    /// unknown type, already counted).
+    private mutating func mapRow<Row: TableRow>(_ row: Row, _ slot: inout Int, _ placer: inout LocalTimePlacer,
+                                                _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws -> Bool {
+        if let f = c.filter, let filter, !filter.matches(row.trimmed(f)) { return false }
+        // Which entries read this row (`when:`); a type no entry reads is skipped when the adapter
+        // lists it as not data, else it is unknown: quarantined with the reason and counted.
         if let t = c.rowType {
             let type = row.trimmed(t)
-            var anyApplies = false
-            for k in 0..<plans.count {
-                applies[k] = adapter.values[k].applies(toType: type)
-                anyApplies = anyApplies || applies[k]
+            if let i = ByteWords.index(in: types, of: type) {
+                slot = i
+                tally.name(i, type)
+                if skipType[i] { return false }
+                for k in 0..<plans.count { applies[k] = reads[i * plans.count + k] }
+            } else if selectsRows {
+                slot = -1
+                tally.unknownType(type)
+                throw CSVFileRun.Reject(type.isEmpty
+                    ? "the row has no type (its \(adapter.rowType!) cell is empty)"
+                    : "row type '\(type.echo)' is one the \(adapter.name) adapter neither maps nor lists in skip_types")
+            } else {
+                for k in 0..<plans.count { applies[k] = adapter.values[k].when == nil }
             }
-            if selectsRows, !anyApplies { return }
         }
         var date = row.trimmed(c.date)
         if date.isEmpty, let f = c.dateFallback { date = row.trimmed(f) }
@@ -96,6 +144,7 @@ struct MappedRowMapper {
             // An optional column this file lacks.
             guard c.values[k] >= 0 else { values[k] = nil; continue }
             let cell = row.trimmed(c.values[k])
+            if plans[k].unitPerRow, !cell.isEmpty { rowUnit[k] = try unit(row, k) }
             switch Self.check(cell, plans[k], decimal) {
             case .value(let x): values[k] = x
             case .limit(let x, let flag): values[k] = x; limitFlags[k] = flag
@@ -117,14 +166,15 @@ struct MappedRowMapper {
         let note = Self.note(row, c.notes)
         // A report is checked whole before anything of the row is emitted.
         let report = adapter.makesReports ? try report(row, who: who, at: at, note: note, prov) : nil
-        var emittedEvent = false
+        var emittedEvent = false, stored = false
         for k in 0..<plans.count where !plans[k].reportValue {
             guard let x = values[k] else { continue }
+            stored = true
             switch plans[k].target {
-            case .measurement(let metric, let unit, let glucose):
+            case .measurement(let metric, let unit, _):
                 var flags = at.flags, v = x
                 flags.formUnion(limitFlags[k])
-                if let glucose {
+                if let glucose = rowUnit[k] {
                     v = glucose.toMgdl(x)
                     if glucose == .mmol { flags.insert(.convertedFromMmol) }
                 }
@@ -150,11 +200,23 @@ struct MappedRowMapper {
             var batch = RecordBatch(measurements: report.measurements)
             batch.reports = [report]
             try emit(batch)
+            return true
         } else if !emittedEvent, let note {
             // Free text with no event to carry it (the row is a reading, or only text) is a note.
             try out.add(Event(subject: who, kind: .note, source: src, start: at.utc, utcOffset: at.offset, note: note, flags: at.flags,
                               provenance: prov), emit)
+            return true
         }
+        return stored
+    }
+
+    /// The glucose unit the row's `unit_column` cell names; empty: the entry's own unit, if it has one.
+    private mutating func unit<Row: TableRow>(_ row: Row, _ k: Int) throws -> GlucoseUnit? {
+        let cell = c.units[k] >= 0 ? row.trimmed(c.units[k]) : UnsafeRawBufferPointer(start: nil, count: 0)
+        if let u = GlucoseUnitBytes.unit(cell) { return u }
+        if cell.isEmpty, plans[k].unitDefault, case .measurement(_, _, let g) = plans[k].target { return g }
+        let label = adapter.values[k].label
+        throw CSVFileRun.Reject(cell.isEmpty ? "\(label): the row names no unit" : "\(label): unit '\(cell.echo)' is not mg/dL or mmol/L")
     }
 
     /// The row's free-text cells that are not empty, joined with " — "; nil when all are empty.

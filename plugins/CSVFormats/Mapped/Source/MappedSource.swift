@@ -28,12 +28,12 @@ final class MappedSource: Source, InputDescribing {
         var placer = LocalTimePlacer(zone: options.zone, ambiguous: options.ambiguous, nonexistent: options.nonexistent,
                                      file: path, format: adapter.name)
         let delimiter = adapter.separator ?? MappedDetector(adapter: adapter).delimiter(in: input.head) ?? UInt8(ascii: ",")
-        try CSVFileRun(input: input, format: adapter.name, context: context).run(delimiter: delimiter, emit: emit) { row, out in
+        try CSVFileRun(input: input, format: adapter.name, context: context).run(delimiter: delimiter, emit: emit, handle: { row, out in
             guard try layout.isDataRow(row) else { return }
             if let width = layout.headerWidth, row.count > width { throw CSVFileRun.Reject.wider(row.count, than: width) }
             if !mapper.hasColumns, let columns = layout.columns { mapper.use(columns) }  // once, after the header
             try mapper.map(row, &placer, &out, emit)
-        }
+        }, rows: { mapper.tally })
         try layout.finish()
     }
 }

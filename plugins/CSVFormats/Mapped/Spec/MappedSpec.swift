@@ -40,6 +40,9 @@
 ///                             #   when: [GlucoseMeasurement] — only rows of these types (row_type_column)
 ///                             #   each_row: true — an event with no amount for each such row
 /// row_type_column: class      # optional: the column naming each row's type (see when:)
+/// skip_types: [Settings]      # row types that are not data: counted as skipped; any type neither
+///                             #   an entry's when: nor this list names is quarantined as unknown
+///                             #   unit_column: Unit — a glucose entry's unit per row (mg/dL or mmol/L)
 ///   cgm_mgdl: { metric: glucose, unit: mg/dL, min: 39, max: 600 }
 ///   carbs_g: { event: meal, field: carbs, skip_zero: true, duration_min: 5 }
 ///   temp: { metric: body_temperature, unit: degF, importance_column: temp_importance }
@@ -76,6 +79,9 @@ struct MappedSpec: Decodable {
     /// The column whose value says what a row is (`class`, `Event`): entries with `when:` apply
     /// only to rows of those types; rows of a type no entry lists are skipped, not rejected.
     var row_type_column: String?
+    /// Row types that are not data (settings, modes, sessions): counted as skipped with their type.
+    /// A type neither an entry's `when:` nor this list names is unknown: quarantined and counted.
+    var skip_types: [String]?
     /// Several free-text columns (meal description, note …), joined in this order.
     var note_columns: [String]?
     var columns: ColumnsSpec?
@@ -138,6 +144,9 @@ struct MappedSpec: Decodable {
         var when: [String]?
         /// An event with no amount, one per row the entry applies to (a logged meal, a note).
         var each_row: Bool?
+        /// The column naming each row's glucose unit (mg/dL or mmol/L); `unit:` is then the unit of a
+        /// row whose unit cell is empty (none: such a row is rejected).
+        var unit_column: String?
     }
 
     struct LimitSpec: Decodable {

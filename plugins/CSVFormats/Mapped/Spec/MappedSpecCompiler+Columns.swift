@@ -154,10 +154,23 @@ extension MappedSpecCompiler {
             if c.optional == true, header == .none {
                 nodes.fail(path + ["optional"], atKey: true, "a headerless file has every column: optional is for named columns")
             }
-            out.append(ValueMapping(column: column, target: target, scale: c.scale ?? 1, min: c.min, max: c.max,
-                                    skipZero: c.skip_zero ?? false, optional: c.optional ?? false,
-                                    high: limit(c.high, path + ["high"], target), low: limit(c.low, path + ["low"], target),
-                                    when: when, eachRow: eachRow, importance: importance(c, target, path)))
+            var mapping = ValueMapping(column: column, target: target, scale: c.scale ?? 1, min: c.min, max: c.max,
+                                       skipZero: c.skip_zero ?? false, optional: c.optional ?? false,
+                                       high: limit(c.high, path + ["high"], target), low: limit(c.low, path + ["low"], target),
+                                       when: when, eachRow: eachRow, importance: importance(c, target, path))
+            if let u = c.unit_column {
+                mapping.unitColumn = ref(u, path + ["unit_column"], structural: false)
+                mapping.unitDefault = c.unit != nil
+                guard case .measurement(_, _, _?) = target, c.importance == nil, c.importance_column == nil else {
+                    nodes.fail(path + ["unit_column"], atKey: true, "unit_column reads a glucose unit per row (mg/dL or mmol/L): it is for glucose measurements")
+                    continue
+                }
+                if c.min != nil || c.max != nil {
+                    nodes.fail(path + [c.min != nil ? "min" : "max"], atKey: true,
+                               "min / max are in the unit as written, which unit_column makes differ per row: the plausible range of the metric applies")
+                }
+            }
+            out.append(mapping)
         }
         let reportColumns = entries.filter { $0.spec.importance != nil || $0.spec.importance_column != nil }
         if reportColumns.count == 1, let lone = reportColumns.first {
@@ -248,7 +261,8 @@ extension MappedSpecCompiler {
                 nodes.fail(path + [k], atKey: true, "'\(k)' is for event columns")
             }
             if c.duration_min != nil { nodes.fail(path + ["duration_min"], atKey: true, "'duration_min' is for event columns") }
-            return measurement(metric, c.unit, path)
+            // With unit_column and no unit:, a row's unit comes only from its cell (read as mg/dL until then).
+            return measurement(metric, c.unit ?? (c.unit_column != nil ? "mg/dL" : nil), path)
         case (nil, let kindText?):
             if c.unit != nil {
                 nodes.fail(path + ["unit"], atKey: true, "event quantities are canonical (carbs/protein/fat g, insulin U, duration min); use scale to convert")
@@ -263,8 +277,9 @@ extension MappedSpecCompiler {
         guard !metric.isEmpty else { nodes.fail(path + ["metric"], "metric must not be empty"); return nil }
         guard let unit = required(unit, path + ["unit"]) else { return nil }
         let lower = unit.lowercased()
-        // Only real glucose spellings convert: a plain "mg" (caffeine, say) must stay as written.
-        let glucose = lower.hasPrefix("mg/dl") || lower.hasPrefix("mmol") ? GlucoseUnit(spelling: unit) : nil
+        // Only glucose metrics in real glucose spellings convert: a plain "mg" (caffeine, say) and a
+        // ketone's mmol/L must stay as written.
+        let glucose = metric.contains("glucose") && (lower.hasPrefix("mg/dl") || lower.hasPrefix("mmol")) ? GlucoseUnit(spelling: unit) : nil
         if metric == "glucose", glucose == nil {
             nodes.fail(path + ["unit"], "glucose is stored in mg/dL: its unit must be mg/dL or mmol/L, not '\(unit)'")
             return nil

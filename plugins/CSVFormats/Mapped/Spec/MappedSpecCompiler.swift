@@ -44,6 +44,11 @@ struct MappedSpecCompiler {
             if let n = ref(text, ["note_columns", String(i)], structural: true) { notes.append(n) }
         }
         let rowType = optionalRef(spec.row_type_column, ["row_type_column"])
+        let skipTypes = (spec.skip_types ?? []).map { Array($0.trimmingCharacters(in: .whitespaces).lowercased().utf8) }
+        if spec.skip_types != nil, rowType == nil {
+            nodes.fail(["skip_types"], atKey: true, "skip_types names row types: name the column that holds them with row_type_column")
+        }
+        if skipTypes.contains(where: \.isEmpty) { nodes.fail(["skip_types"], "skip_types lists row types (values of row_type_column), none empty") }
         let values = checkColumns()
         if rowType == nil, let e = spec.columns?.entries.first(where: { $0.spec.when != nil }) {
             nodes.fail(["columns", e.key, "when"], atKey: true, "when: selects row types: name the column that holds them with row_type_column")
@@ -70,6 +75,11 @@ struct MappedSpecCompiler {
             subject: subject, filter: filter, sourceName: Symbol(spec.source ?? name), sourceColumn: sourceColumn, notes: notes,
             values: values)
         adapter.rowType = rowType
+        adapter.skipTypes = skipTypes
+        for (i, t) in skipTypes.enumerated() where values.contains(where: { $0.when?.contains(t) ?? false }) {
+            nodes.fail(["skip_types", String(i)], "'\(String(decoding: t, as: UTF8.self))' is both read by an entry's when: and listed in skip_types")
+        }
+        guard nodes.errors.isEmpty else { return nil }
         adapter.timeFallback = fallback
         return adapter
     }
