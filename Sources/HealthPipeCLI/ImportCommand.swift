@@ -48,6 +48,7 @@ struct ImportCommand: ParsableCommand {
         var inputs: [ImportInput] = []
         var unreadable = 0
         var unreadInFolders: [String] = []
+        for folder in expanded.empty { printError("\(folder): a folder with no file to import"); unreadable += 1 }
         for file in files {
             let path = ComponentBuilder.resolve(file, base: cwd)
             let outcome: InputDetection.Outcome

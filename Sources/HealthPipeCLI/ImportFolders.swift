@@ -9,6 +9,8 @@ enum ImportFolders {
         var files: [String] = []
         /// The files that came from a folder (as `files` shows them).
         var fromFolder: Set<String> = []
+        /// Folders with no file in them (as given): nothing to import, said as such.
+        var empty: [String] = []
     }
 
     /// `operands` in their order, each folder replaced by the regular files under it in path order
@@ -31,6 +33,7 @@ enum ImportFolders {
                 found.append((operand.hasSuffix("/") ? String(operand.dropLast()) : operand) + relative)
             }
             found.sort()
+            if found.isEmpty { out.empty.append(operand) }
             out.files += found
             out.fromFolder.formUnion(found)
         }
