@@ -12,6 +12,7 @@ enum SourceFixtures {
         "dexcom-clarity-xlsx": ["samples/dexcom-clarity/clarity_eu_mmol.xlsx", "Tests/Fixtures/real/clarity/clarity-en-g7-excel-mac.xlsx"],
         "eversense": ["Tests/Fixtures/real/eversense/eversense-dms-en-mgdl.xlsx"],
         "export-zip": ["Tests/SourceContractTests/Fixtures/export-zip-glooko-de.zip"],
+        "fitbit-hrv-daily": ["Tests/Fixtures/real/fitbit/Daily Heart Rate Variability Summary - 2024-07-(21).csv"],
         "fitbit-heart-rate": ["Tests/Fixtures/real/fitbit/heart_rate-2022-10-07.json"],
         "fitbit-minute-series": ["Tests/SourceContractTests/Fixtures/steps-2023-02-26.json"],
         "fitbit-resting-heart-rate": ["Tests/Fixtures/real/fitbit/resting_heart_rate-2024-03-01.json"],

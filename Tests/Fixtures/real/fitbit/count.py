@@ -8,6 +8,9 @@ Account export ("Fitbit/Global Export Data"), JSON arrays:
   resting_heart_rate per day with a value; a day written as 0.0 has none (not stored).
 Google Takeout ("Physical Activity_GoogleData"):
 - heart_rate_YYYY-MM-DD.csv: `timestamp,beats per minute`, UTC times with Z; every row is heart_rate.
+Heart Rate Variability folder:
+- Daily Heart Rate Variability Summary - *.csv: `timestamp,rmssd,nremhr,entropy`, one row per night;
+  rmssd (ms) is heart_rate_variability_rmssd, the other columns are not stored.
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
 import csv, json, pathlib, sys
 
@@ -20,6 +23,8 @@ FILES = [
     ("resting_heart_rate-2024-03-01.json", "fitbit-resting-heart-rate", "Europe/Amsterdam", "account export resting heart rate, daily"),
     ("resting_heart_rate-2023-03-02.json", "fitbit-resting-heart-rate", "Europe/Amsterdam", "account export resting heart rate, daily"),
     ("heart_rate_2024-10-27.csv", "fitbit-takeout-heart-rate", None, "Google Takeout heart rate CSV, UTC with Z"),
+    ("Daily Heart Rate Variability Summary - 2024-07-(21).csv", "fitbit-hrv-daily", "Europe/Amsterdam",
+     "nightly HRV summary CSV, naive local midnight"),
 ]
 
 
@@ -32,6 +37,8 @@ def count(path):
     if path.suffix == ".csv":
         with open(path, encoding="utf-8", newline="") as f:
             rows = list(csv.reader(f))
+        if rows[0][:2] == ["timestamp", "rmssd"]:
+            return {"heart_rate_variability_rmssd": total({r[0]: float(r[1]) for r in rows[1:] if r})}
         assert rows[0][:2] == ["timestamp", "beats per minute"]
         return {"heart_rate": total({r[0]: float(r[1]) for r in rows[1:] if r})}
     data = json.loads(path.read_text(encoding="utf-8"))
