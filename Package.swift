@@ -66,9 +66,11 @@ let package = Package(
         .target(name: "Charts", dependencies: ["HealthPipeCore", "HealthPipeAnalytics"], path: "plugins/Charts"),
         // Hand-made entries: health reports, insulin, meals, exercise, episodes (docs/reports.md).
         .target(name: "HealthLog", dependencies: ["HealthPipeCore"], path: "plugins/HealthLog"),
+        // Fitness wearables' own exports (Fitbit, …): JSON families streamed with JSONFormats' reader.
+        .target(name: "Wearables", dependencies: ["HealthPipeCore", "JSONFormats"], path: "plugins/Wearables"),
         .target(name: "BuiltinPlugins",
                 dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "CSVFormats", "SQLiteStore", "JSONFormats",
-                               "AppleHealth", "SerialIMU", "Charts", "HealthLog", "PostgresStore"],
+                               "AppleHealth", "SerialIMU", "Charts", "HealthLog", "PostgresStore", "Wearables"],
                 path: "plugins/BuiltinPlugins"),
 
         // What every store does (HealthStore), SQLite and PostgreSQL alike: the derived-data rule and the views' reads.
@@ -109,6 +111,7 @@ let package = Package(
         .testTarget(name: "ChartsTests", dependencies: ["HealthPipeTestSupport", "Charts", "HealthPipeAnalytics"]),
         .testTarget(name: "JSONFormatsTests", dependencies: ["JSONFormats", "HealthPipeTestSupport"]),
         .testTarget(name: "HealthLogTests", dependencies: ["HealthLog", "HealthPipeCore"]),
+        .testTarget(name: "WearablesTests", dependencies: ["Wearables", "BuiltinPlugins", "HealthPipeTestSupport"]),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "HealthPipeCore"]),
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets", "BuiltinPlugins", "HealthPipeTestSupport"]),
         // Every detectable source reads its fixtures alike by path, stdin, pipe and byte by byte (SourceVerifier).

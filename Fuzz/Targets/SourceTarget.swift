@@ -27,8 +27,12 @@ enum SourceTarget {
     private static func options(_ component: String, onDisk: Bool) -> (path: String, document: ConfigDocument) {
         let path = onDisk ? "\(scratchFolder)/fuzz-\(getpid())-\(component)" : "/fuzz/\(component)"
         // Only the options the component takes: its options are decoded strictly.
-        let takesZone = FuzzRegistry.shared.component(named: component)?.options.contains { $0.name == "timezone" } ?? false
-        let text = "path: \(path)\n" + (takesZone ? "timezone: Europe/London\n" : "")
+        let options = FuzzRegistry.shared.component(named: component)?.options ?? []
+        let takesZone = options.contains { $0.name == "timezone" }
+        // What a file's bytes cannot say (which series a Fitbit minute file is, told by its name): the documented example.
+        let examples = options.filter { $0.example != nil && !["path", "timezone", "subject"].contains($0.name) }
+            .map { "\($0.name): \($0.example!)\n" }.joined()
+        let text = "path: \(path)\n" + (takesZone ? "timezone: Europe/London\n" : "") + examples
         return (path, try! ConfigDocument(file: "fuzz.yml", text: text, environment: [:]))
     }
     nonisolated(unsafe) private static var documents: [String: (path: String, document: ConfigDocument)] = [:]

@@ -37,7 +37,8 @@ struct ImportCommand: ParsableCommand {
         do { detection = try InputDetection.AdaptersWhenNeeded(shared: shared) } catch { throw configFailure(error) }
         let policy = onError
         let cwd = FileManager.default.currentDirectoryPath
-        let given = self.files + ImportOperands.takenAside
+        let expanded = ImportFolders.expand(self.files + ImportOperands.takenAside, base: cwd)
+        let given = expanded.files
         var files = given
         if let shard = try sharding.parsed() {
             files = files.filter { shard.contains(id: Shard.id(path: $0, subject: shared.subject)) }
@@ -46,16 +47,20 @@ struct ImportCommand: ParsableCommand {
         }
         var inputs: [ImportInput] = []
         var unreadable = 0
+        var unreadInFolders: [String] = []
+        for folder in expanded.empty { printError("\(folder): a folder with no file to import"); unreadable += 1 }
         for file in files {
             let path = ComponentBuilder.resolve(file, base: cwd)
             let outcome: InputDetection.Outcome
             do { outcome = try detection.type(of: path, shown: file, forced: format) } catch { throw configFailure(error) }
             switch outcome {
             case .found(let type): inputs.append(ImportInput(path: path, shown: file, type: type))
+            case .unreadable(_) where expanded.fromFolder.contains(file): unreadInFolders.append(file)
             case .unreadable(let message): printError(message); unreadable += 1
             case .unknownType(let message): throw configFailure(ConfigError(file: "healthpipe import", line: 0, column: 0, message: message))
             }
         }
+        if !unreadInFolders.isEmpty { printError(ImportFolders.warning(unread: unreadInFolders)) }
         guard !inputs.isEmpty else { throw ExitCode(1) }
         let registry = detection.registry
 

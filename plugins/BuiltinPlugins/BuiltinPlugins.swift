@@ -9,6 +9,7 @@ import JSONFormats
 import PostgresStore
 import SQLiteStore
 import SerialIMU
+import Wearables
 
 /// The one explicit list of everything HealthPipe registers: each plugin family (one SwiftPM
 /// target under plugins/, or HealthPipeAnalytics) with its components, plus the declarative YAML
@@ -25,6 +26,7 @@ public enum BuiltinPlugins {
             ("Charts", ChartsPlugin.components),
             ("HealthLog", HealthLogPlugin.components),
             ("PostgresStore", PostgresStorePlugin.components),
+            ("Wearables", WearablesPlugin.components),
         ]
     }
 

@@ -17,9 +17,15 @@ extension HostileCorpus {
             try FileManager.default.createSymbolicLink(atPath: box.path("loop-b.csv"), withDestinationPath: "loop-a.csv")
             return Invocation(arguments: box.importing([box.path("loop-a.csv")]))
         },
-        HostileCase("directory-as-input", Expectation(exit: 1, noDatabase: true, stderr: ["folder", "is a directory"], writes: [])) { box in
+        // A folder stands for the files in it (an unpacked account export): none readable here, so nothing is imported.
+        HostileCase("directory-as-input", Expectation(exit: 1, noDatabase: true, stderr: ["folder/x.csv", "no format HealthPipe reads"],
+                                                      writes: [])) { box in
             try box.write("folder/x.csv", "x")
             return Invocation(arguments: box.importing([box.path("folder")]))
+        },
+        HostileCase("empty-directory-as-input", Expectation(exit: 1, noDatabase: true, stderr: ["empty", "a folder with no file"], writes: [])) { box in
+            try FileManager.default.createDirectory(atPath: box.path("empty"), withIntermediateDirectories: true)
+            return Invocation(arguments: box.importing([box.path("empty")]))
         },
         HostileCase("empty-file", Expectation(exit: 1, noDatabase: true, stderr: ["empty.csv", "the file is empty"], stderrNot: ["unknown format"], writes: [])) { box in
             Invocation(arguments: box.importing([try box.write("empty.csv", Data())]))

@@ -5,9 +5,9 @@ import HealthPipeCore
 /// prefix (a report with a 100 KB note, a thousand values) is read as its skeleton: the members the
 /// prefix holds, the one it cuts off replaced by an empty value of its kind (`""`, `[]`, `{}`), so
 /// detection never depends on the first document fitting in the prefix.
-enum JSONSniff {
+package enum JSONSniff {
     /// The first object of the prefix, parsed with `table`; nil when the prefix holds no object.
-    static func firstObject(_ sniff: FileSniff, table: JSONPathTable) -> JSONDocument? {
+    package static func firstObject(_ sniff: FileSniff, table: JSONPathTable) -> JSONDocument? {
         var cut = false
         return firstObject(sniff, table: table, cut: &cut)
     }

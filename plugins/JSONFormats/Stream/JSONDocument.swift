@@ -2,7 +2,7 @@ import Foundation
 import HealthPipeCore
 
 /// What a parsed JSON value is.
-enum JSONKind: UInt8 {
+package enum JSONKind: UInt8 {
     case string, escapedString, number, bool, null, object, array
 }
 
@@ -28,7 +28,7 @@ struct JSONNode {
 /// One top-level JSON object of a file, parsed into a flat node list (pre-order), valid only while
 /// the reader hands it to its callback: the nodes point into the reader's buffer. Fields a mapper
 /// asked for by path (`JSONPathTable`) are found in `slots` in O(1).
-final class JSONDocument {
+package final class JSONDocument {
     private(set) var base: UnsafePointer<UInt8> = UnsafePointer(bitPattern: 1)!
     private(set) var count = 0
     // Filled by one parser on the reader's thread, then read by the mapper: no overlapping access,
@@ -38,7 +38,7 @@ final class JSONDocument {
     @exclusivity(unchecked) var slots: [Int32]
     let table: JSONPathTable
     /// 1-based line where the document starts, and its index in the file (array position or line order).
-    var line: Int64 = 0
+    package var line: Int64 = 0
     var index: Int = 0
     /// True when the file is a top-level array (paths read `$[12].sgv`), false for one document per line.
     var inArray = false
@@ -72,23 +72,23 @@ final class JSONDocument {
 
     // MARK: Access by registered path
 
-    @inline(__always) func node(_ slot: Int) -> Int? {
+    @inline(__always) package func node(_ slot: Int) -> Int? {
         let n = slots[slot]
         return n < 0 ? nil : Int(n)
     }
 
-    @inline(__always) func has(_ slot: Int) -> Bool { slots[slot] >= 0 }
+    @inline(__always) package func has(_ slot: Int) -> Bool { slots[slot] >= 0 }
 
     /// A non-null value is present.
-    @inline(__always) func present(_ slot: Int) -> Bool {
+    @inline(__always) package func present(_ slot: Int) -> Bool {
         guard let n = node(slot) else { return false }
         return nodes[n].kind != .null
     }
 
-    @inline(__always) func kind(_ slot: Int) -> JSONKind? { node(slot).map { nodes[$0].kind } }
+    @inline(__always) package func kind(_ slot: Int) -> JSONKind? { node(slot).map { nodes[$0].kind } }
 
     /// The raw bytes of a scalar (a string's bytes without quotes, escapes not decoded).
-    @inline(__always) func bytes(_ slot: Int) -> UnsafeRawBufferPointer? {
+    @inline(__always) package func bytes(_ slot: Int) -> UnsafeRawBufferPointer? {
         guard let n = node(slot) else { return nil }
         return valueBytes(n)
     }
@@ -104,7 +104,7 @@ final class JSONDocument {
     }
 
     /// A number, or a string holding one (legacy Nightscout writes `"sgv": "178"`, extended JSON `{"$numberLong": "…"}`).
-    func number(_ slot: Int) -> Double? {
+    package func number(_ slot: Int) -> Double? {
         guard let n = node(slot) else { return nil }
         return number(node: n)
     }
@@ -117,7 +117,7 @@ final class JSONDocument {
     }
 
     /// A string value (escapes decoded); numbers and booleans as their literal text.
-    func string(_ slot: Int) -> String? {
+    package func string(_ slot: Int) -> String? {
         guard let n = node(slot) else { return nil }
         return string(node: n)
     }
@@ -139,7 +139,7 @@ final class JSONDocument {
     /// and date reading of a string must see: writers escape freely (Java's org.json and Apple's
     /// JSONSerialization write `loop:\/\/iPhone`). A plain string is passed as the input's own bytes;
     /// an escaped one is decoded for the call. nil when the value is absent or not a string.
-    @inline(__always) func withText<R>(_ slot: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+    @inline(__always) package func withText<R>(_ slot: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
         guard let n = node(slot) else { return nil }
         switch nodes[n].kind {
         case .string: return try body(valueBytes(n))
@@ -200,7 +200,7 @@ final class JSONDocument {
         return (inArray ? "$[\(index)]" : "$") + parts.reversed().joined()
     }
 
-    func path(ofSlot slot: Int) -> String {
+    package func path(ofSlot slot: Int) -> String {
         node(slot).map { path(of: $0) } ?? (inArray ? "$[\(index)]" : "$") + "." + table.paths[slot]
     }
 

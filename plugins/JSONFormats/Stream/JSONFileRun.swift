@@ -3,16 +3,22 @@ import HealthPipeCore
 /// The bookkeeping every JSON source shares (as CSVFileRun does for CSV): register the file for the
 /// run report and imports log, feed progress, turn a document's rejection into the stage's error
 /// policy with its line and JSON path, batch the records, record counts and the content hash.
-struct JSONFileRun {
+package struct JSONFileRun {
     let path: String
     let format: String
     let context: StageContext
 
+    package init(path: String, format: String, context: StageContext) {
+        self.path = path
+        self.format = format
+        self.context = context
+    }
+
     /// Reason a document is rejected; `at` is the JSON path of the offending value, when known.
-    struct Reject: Error {
+    package struct Reject: Error {
         var reason: String
         var at: String?
-        init(_ reason: String, at: String? = nil) {
+        package init(_ reason: String, at: String? = nil) {
             self.reason = reason
             self.at = at
         }
@@ -22,7 +28,7 @@ struct JSONFileRun {
     struct Stop: Error {}
 
     /// `finish` adds what a source held back until the whole file was read (records that need a later document).
-    func run(table: JSONPathTable, emit: (RecordBatch) throws -> Void, finish: ((inout RecordBatcher) throws -> Void)? = nil,
+    package func run(table: JSONPathTable, emit: (RecordBatch) throws -> Void, finish: ((inout RecordBatcher) throws -> Void)? = nil,
              handle: (JSONDocument, inout RecordBatcher) throws -> Void) throws {
         let reader = try JSONDocumentReader(path: path, table: table)
         let index = context.registerInput(InputFileInfo(path: path, format: format, size: reader.size))
@@ -58,7 +64,7 @@ struct JSONFileRun {
 }
 
 /// Collects records into batches and hands each full batch on (records move in thousands, never one by one).
-struct RecordBatcher {
+package struct RecordBatcher {
     private(set) var batch = RecordBatch()
     let limit: Int
     private(set) var measurements: Int64 = 0
@@ -73,7 +79,7 @@ struct RecordBatcher {
 
     var isEmpty: Bool { batch.isEmpty }
 
-    mutating func add(_ m: HealthPipeCore.Measurement) {
+    package mutating func add(_ m: HealthPipeCore.Measurement) {
         batch.measurements.append(m)
         measurements += 1
     }

@@ -2,7 +2,7 @@
 /// given a slot. The parser hashes every node's path as it goes and records the node of each
 /// registered path in its slot, so a mapper reads a field by index instead of searching.
 /// Array elements take the segment `#` (`store.#.units` matches any element).
-struct JSONPathTable {
+package struct JSONPathTable {
     let paths: [String]
     private var hashes: [UInt64]
     private var table: [(hash: UInt64, slot: Int32)]
@@ -10,7 +10,7 @@ struct JSONPathTable {
 
     var count: Int { paths.count }
 
-    init(_ paths: [String]) {
+    package init(_ paths: [String]) {
         self.paths = paths
         hashes = paths.map(Self.hash(path:))
         var size = 16

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Independent counter for Fitbit exports (Python 3 stdlib only; never HealthPipe).
+
+Account export ("Fitbit/Global Export Data"), JSON arrays:
+- heart_rate-*.json: {"dateTime": "MM/DD/YY HH:MM:SS", "value": {"bpm": n, "confidence": c}}; every
+  reading is heart_rate (count/min); readings sharing a dateTime are one stored row.
+- resting_heart_rate-*.json: {"dateTime", "value": {"date": "MM/DD/YY", "value": v, "error": e}}; one
+  resting_heart_rate per day with a value; a day written as 0.0 has none (not stored).
+Google Takeout ("Physical Activity_GoogleData"):
+- heart_rate_YYYY-MM-DD.csv: `timestamp,beats per minute`, UTC times with Z; every row is heart_rate.
+Heart Rate Variability folder:
+- Daily Heart Rate Variability Summary - *.csv: `timestamp,rmssd,nremhr,entropy`, one row per night;
+  rmssd (ms) is heart_rate_variability_rmssd, the other columns are not stored.
+`python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
+import csv, json, pathlib, sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from expected_io import main  # noqa: E402
+
+FILES = [
+    ("heart_rate-2022-10-07.json", "fitbit-heart-rate", "America/Los_Angeles", "account export heart rate, 5-15 s, UTC times"),
+    ("resting_heart_rate-2024-03-01.json", "fitbit-resting-heart-rate", "Europe/Amsterdam", "account export resting heart rate, daily"),
+    ("resting_heart_rate-2023-03-02.json", "fitbit-resting-heart-rate", "Europe/Amsterdam", "account export resting heart rate, daily"),
+    ("heart_rate_2024-10-27.csv", "fitbit-takeout-heart-rate", None, "Google Takeout heart rate CSV, UTC with Z"),
+    ("Daily Heart Rate Variability Summary - 2024-07-(21).csv", "fitbit-hrv-daily", "Europe/Amsterdam",
+     "nightly HRV summary CSV, naive local midnight"),
+]
+
+
+def total(values):
+    return {"count": len(values), "sum": float(sum(values.values()))}
+
+
+def count(path):
+    path = pathlib.Path(path)
+    if path.suffix == ".csv":
+        with open(path, encoding="utf-8", newline="") as f:
+            rows = list(csv.reader(f))
+        if rows[0][:2] == ["timestamp", "rmssd"]:
+            return {"heart_rate_variability_rmssd": total({r[0]: float(r[1]) for r in rows[1:] if r})}
+        assert rows[0][:2] == ["timestamp", "beats per minute"]
+        return {"heart_rate": total({r[0]: float(r[1]) for r in rows[1:] if r})}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if "bpm" in data[0]["value"]:
+        return {"heart_rate": total({d["dateTime"]: float(d["value"]["bpm"]) for d in data})}
+    days = {}
+    for d in data:
+        v = d["value"]
+        if v.get("value"):
+            days[v.get("date") or d["dateTime"][:8]] = float(v["value"])
+    return {"resting_heart_rate": total(days)} if days else {}
+
+
+def compute():
+    return {"files": [{"file": name, "vendor": "Fitbit", "language": "en", "layout": layout, "format": fmt,
+                       "timezone": tz, "measurements": count(HERE / name), "events": {}}
+                      for name, fmt, tz, layout in FILES]}
+
+
+if __name__ == "__main__":
+    main(HERE, compute, count)
