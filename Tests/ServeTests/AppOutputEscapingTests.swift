@@ -34,7 +34,7 @@ import Testing
             #expect(r.status == 200, "\(path)")
             #expect(Check.jsonProblem(r.body) == nil, "\(path)")
         }
-        let stored = try NightscoutSupport.get(server, "/api/v1/treatments.json")
+        let stored = try NightscoutSupport.get(server, "/api/v1/treatments.json?find[created_at][$gte]=2026-04-01T00:00:00Z&count=10")
         #expect(stored.contains { $0["notes"] as? String == Check.hostileTextWithNUL }, "the note is kept exactly: \(stored)")
         #expect(server.stop() == 0)
         #expect(Check.terminalProblem(server.stderr) == nil)
