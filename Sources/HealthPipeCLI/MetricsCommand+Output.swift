@@ -32,7 +32,7 @@ enum MetricsOutput {
         return out
     }
 
-    static func table(_ sets: [MetricSet]) -> [UInt8] {
+    static func table(_ sets: [MetricSet]) -> String {
         var text = ""
         for s in sets {
             text += "\(s.subject.text)  \(s.metric.text)  \(periodLabel(s))  (\(s.unit.text))\n"
@@ -52,7 +52,7 @@ enum MetricsOutput {
             }
             text += "\n"
         }
-        return Array(text.utf8)
+        return text
     }
 
     /// Up to 4 decimals, trailing zeros dropped: readable without hiding small percentages.

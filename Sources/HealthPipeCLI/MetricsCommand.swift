@@ -47,8 +47,7 @@ struct MetricsCommand: ParsableCommand {
         var sets = try MetricsPipeline.compute(source, period: period, metric: metric, shared: shared)
         if let subject = shared.subject { sets = sets.filter { $0.subject.text == subject } }
         sets.sort { ($0.subject.text, $0.metric.text, $0.firstDay, $0.lastDay) < ($1.subject.text, $1.metric.text, $1.firstDay, $1.lastDay) }
-        let out = json ? MetricsOutput.json(sets) : MetricsOutput.table(sets)
-        try emit(out)
+        if json { try emit(MetricsOutput.json(sets)) } else { try emit(MetricsOutput.table(sets)) }
         if sets.isEmpty { printError("no \(metric) readings" + (shared.subject.map { " for subject '\($0)'" } ?? "")) }
     }
 }

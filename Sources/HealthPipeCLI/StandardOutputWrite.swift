@@ -9,4 +9,6 @@ func emit(_ bytes: [UInt8]) throws {
     }
 }
 
-func emit(_ text: String) throws { try emit(Array(text.utf8)) }
+/// Text for a person to read (a table): control characters of stored text shown as `\u{…}`
+/// (`EchoText.visible`), as `print` does.
+func emit(_ text: String) throws { try emit(Array(EchoText.visible(text).utf8)) }

@@ -20,7 +20,7 @@ public enum EchoText {
             let c = text[index]
             if c.unicodeScalars.contains(where: { isHidden($0) || $0.value == 0x0A }) {
                 for u in c.unicodeScalars {
-                    if isHidden(u) || u.value == 0x0A { out += "\\u{\(String(u.value, radix: 16))}" } else { out.unicodeScalars.append(u) }
+                    if isHidden(u) || u.value == 0x0A { appendVisible(u, to: &out) } else { out.unicodeScalars.append(u) }
                 }
             } else {
                 out.append(c)
@@ -61,20 +61,29 @@ public enum EchoText {
     /// terminal (colours, cursor moves, a title, text that reads backwards).
     public static func visible(_ text: String) -> String {
         guard needsEscape(text) else { return text }
-        var out = String.UnicodeScalarView()
+        var out = ""
         for u in text.unicodeScalars {
-            if isHidden(u) { out.append(contentsOf: "\\u{\(String(u.value, radix: 16))}".unicodeScalars) } else { out.append(u) }
+            if isHidden(u) { appendVisible(u, to: &out) } else { out.unicodeScalars.append(u) }
         }
-        return String(out)
+        return out
     }
 
     static func needsEscape(_ text: String) -> Bool { text.unicodeScalars.contains(where: isHidden) }
 
-    static func isHidden(_ u: Unicode.Scalar) -> Bool {
+    /// Whether a character of data is never written as itself, to a terminal or into markup:
+    /// C0 controls but newline and tab (ESC, BEL, CR, NUL — XML 1.0 forbids them even as
+    /// character references), DEL, C1, the bidirectional overrides and the noncharacters
+    /// U+FFFE/U+FFFF (not XML characters either). Each is shown as `\u{…}` (`appendVisible`).
+    public static func isHidden(_ u: Unicode.Scalar) -> Bool {
         switch u.value {
         case 0x0A, 0x09: return false
-        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069, 0xFFFE, 0xFFFF: return true
         default: return false
         }
+    }
+
+    /// The visible form of a hidden character, `\u{1b}`: the one notation every output kind uses.
+    public static func appendVisible(_ u: Unicode.Scalar, to out: inout String) {
+        out += "\\u{" + String(u.value, radix: 16) + "}"
     }
 }

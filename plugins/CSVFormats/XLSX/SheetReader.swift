@@ -198,6 +198,6 @@ final class XLSXRow: TableRow {
     func strings() -> [String] { (0..<count).map { String(decoding: trimmed($0), as: UTF8.self) } }
     var isBlank: Bool { (0..<count).allSatisfy { isEmpty($0) } }
 
-    /// The row as CSV-like text for error reports.
-    var rawText: String { strings().joined(separator: ",") }
+    /// The row as CSV text for error reports (`CSVText`: a cell with a comma or a quote stays one cell).
+    var rawText: String { CSVText.line(strings()) }
 }

@@ -130,7 +130,7 @@ public struct AGPSVG: ChartDrawing {
         for (p, h0) in zip(parts, heights) {
             let h = h0 * min(1, scale)
             if h > 0 {
-                m.rect(barX, y, barW, h, attributes: "class=\"tir-part\" data-range=\"\(p.name)\" fill=\"\(Palette.rangeBar(level: p.level))\" stroke=\"#fff\" stroke-width=\"1.5\"")
+                m.rect(barX, y, barW, h, attributes: "class=\"tir-part\" data-range=\"\(Markup.escape(p.name))\" fill=\"\(Palette.rangeBar(level: p.level))\" stroke=\"#fff\" stroke-width=\"1.5\"")
             }
             centres.append(y + h / 2)
             y += h + (h > 0 ? 2 : 0)
@@ -149,7 +149,7 @@ public struct AGPSVG: ChartDrawing {
             m.escaped(p.range + " " + unit.rawValue)
             m.raw("</tspan></text>")
             m.textElement(x: lx, y: ly + 14, "target " + p.target, attributes: "class=\"t-small\"")
-            m.textElement(x: r, y: ly, Fmt.percent(p.percent) + "%", attributes: "class=\"t-big\" text-anchor=\"end\" data-range=\"\(p.name)\"")
+            m.textElement(x: r, y: ly, Fmt.percent(p.percent) + "%", attributes: "class=\"t-big\" text-anchor=\"end\" data-range=\"\(Markup.escape(p.name))\"")
             // A line below the target: "target <25% above 10.0" and "3h 22min a data day" do not fit side by side.
             m.textElement(x: r, y: ly + 27, Fmt.duration(minutes: p.percent * 14.4) + " " + view.perDayText, attributes: "class=\"t-small\" text-anchor=\"end\"")
         }

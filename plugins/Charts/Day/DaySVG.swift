@@ -104,7 +104,7 @@ public struct DaySVG: ChartDrawing {
         for (i, band) in view.bands.bands.enumerated() {
             let top = band.upper.map { y($0) } ?? t, bottom = band.lower.map { y($0) } ?? b
             guard bottom - top > 0.5 else { continue }
-            m.rect(l, top, r - l, bottom - top, attributes: "class=\"band band-\(band.name)\" fill=\"\(band.fill)\"")
+            m.rect(l, top, r - l, bottom - top, attributes: "class=\"band band-\(Markup.escape(band.name))\" fill=\"\(band.fill)\"")
             if layout.hasSides, let box = labels.first(where: { $0.band == i }) {
                 m.textElement(x: box.anchorX, y: box.y + 10, box.text,
                               attributes: "class=\"t-band\" text-anchor=\"\(box.anchor)\" fill=\"\(band.ink)\" style=\"fill:\(band.ink)\"")

@@ -70,8 +70,13 @@ public struct Markup: Sendable {
     /// Escaped character data or attribute value.
     public mutating func escaped(_ s: String) { raw(Self.escape(s)) }
 
+    /// The one escaping rule of every SVG and HTML HealthPipe writes (charts, the page, the
+    /// server's app): `& < > " '` as entities, and every character XML 1.0 cannot carry even as a
+    /// reference (C0 controls but tab and newline, U+FFFE/U+FFFF) — with DEL, C1 and the bidi
+    /// overrides, as on the terminal — shown as `\u{1b}` (`EchoText.isHidden`), so a name with
+    /// `ESC [31m` or NUL still gives a well-formed document that says what the data held.
     public static func escape(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return s }
+        guard s.utf8.contains(where: mayNeedEscape) else { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count + 16)
         for c in s.unicodeScalars {
@@ -81,10 +86,22 @@ public struct Markup: Sendable {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
+            default:
+                if EchoText.isHidden(c) { EchoText.appendVisible(c, to: &out) } else { out.unicodeScalars.append(c) }
             }
         }
         return out
+    }
+
+    /// A byte that may start something `escape` rewrites: a markup character, a C0 control or
+    /// DEL, or the lead byte of a C1 control (C2), a bidi override (E2) or U+FFFE/U+FFFF (EF).
+    @inline(__always)
+    private static func mayNeedEscape(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x7F, 0xC2, 0xE2, 0xEF: return true
+        case 0x09, 0x0A: return false
+        default: return b < 0x20
+        }
     }
 
     /// `<text …>content</text>` with the content escaped.

@@ -91,14 +91,10 @@ enum MappedXLSXDetection {
     /// The first `sniffRows` rows of the first sheet as delimited text (cells quoted when needed).
     static func head(_ path: String, separator: UInt8) -> String? {
         guard let package = try? XLSXPackage(path: path), let sheet = package.sheets.first else { return nil }
-        let sep = String(UnicodeScalar(separator))
         var lines: [String] = []
         let reader = SheetReader(package: package) { row in
             guard lines.count < sniffRows else { return }
-            lines.append(row.strings().map { cell in
-                cell.contains(sep) || cell.contains("\"") || cell.contains("\n")
-                    ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
-            }.joined(separator: sep))
+            lines.append(CSVText.line(row.strings(), separator: separator))
         }
         try? package.stream(sheet.part, reader) { _ in lines.count < sniffRows }
         return lines.isEmpty ? nil : lines.joined(separator: "\n") + "\n"
