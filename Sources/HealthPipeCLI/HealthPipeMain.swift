@@ -21,7 +21,7 @@ public struct HealthPipeMain: ParsableCommand {
                           HistoryCommand.self, ChartCommand.self, PageCommand.self,
                           // The personal health log (seed 004, seeds 000/002): docs/reports.md.
                           ReportsCommand.self, AddCommand.self, EpisodeCommand.self, EntriesCommand.self, AlertsCommand.self,
-                          DaysCommand.self, FavouriteCommand.self,
+                          DaysCommand.self, FavouriteCommand.self, PersonCommand.self,
                           // A YAML adapter drafted from an unknown CSV (docs/adapters.md).
                           AdaptersCommand.self] + extra)
     }

@@ -99,10 +99,27 @@ struct ImportCommand: ParsableCommand {
         do {
             try RunExecution.execute(spec: draft.spec(), registry: registry, settings: runSettings,
                                      defaultQuarantine: defaultQuarantine, reportPath: report, quiet: quiet, trustStream: true)
+            try adoptZone(runSettings, store: dbPath)
+        } catch let e as ExitCode where e.rawValue == 3 {
+            try adoptZone(runSettings, store: dbPath)
+            throw unreadable > 0 ? ExitCode(1) : e
         } catch let e as ExitCode where unreadable > 0 && e.rawValue != 2 {
             throw ExitCode(1)
         }
         if unreadable > 0 { throw ExitCode(1) }
+    }
+}
+
+extension ImportCommand {
+    /// `--timezone` is the person's zone when they have none yet (`healthpipe person` changes it):
+    /// their typed times, "now" and reminders then follow the zone their files were read in.
+    func adoptZone(_ run: RunSettings, store: String) throws {
+        guard let zone = run.timezone else { return }
+        let health = HealthStores.at(store)
+        do { try health.adoptZone(subject: run.subject, zone: zone, now: Int64(Date().timeIntervalSince1970)) } catch {
+            printError("error: " + health.redact("\(error)"))
+            throw ExitCode(1)
+        }
     }
 }
 

@@ -38,7 +38,8 @@ public enum UploadImport {
                            subject: String?, timezone: String?) throws -> Outcome {
         do { try SQLiteSink.checkDatabasePath(database) } catch { throw Failure.configuration("\(error)") }
         let registry = try BuiltinPlugins.builtInRegistry()
-        let settings = RunSettings(timezone: timezone, subject: try Self.subject(subject, database: database),
+        let who = try Self.subject(subject, database: database)
+        let settings = RunSettings(timezone: Self.zone(of: who, database: database, fallback: timezone), subject: who,
                                    baseDirectory: (database as NSString).deletingLastPathComponent)
         let quarantine = DefaultQuarantine.beside(database: database, workingDirectory: settings.baseDirectory)
         let graph: PipelineGraph
@@ -62,6 +63,13 @@ public enum UploadImport {
         return Outcome(measurements: input?.measurements ?? 0, events: input?.events ?? 0,
                        rejected: rejectedRows(in: quarantine, after: quarantinedBefore, file: name),
                        warnings: report.stages.flatMap(\.warnings))
+    }
+
+    /// The zone of uploaded times without an offset: the person's zone now (uploads are recent),
+    /// else the server's `--timezone`. A document's own offset still wins.
+    static func zone(of subject: String, database: String, fallback: String?) -> String? {
+        let periods = (try? SubjectZones.periods(subject: subject, path: database)) ?? []
+        return ZoneHistory(periods: periods, fallback: .current).period(at: Int64(Date().timeIntervalSince1970))?.zone ?? fallback
     }
 
     /// The subject rule of the commands: the one asked for, else the store's only subject,

@@ -41,7 +41,7 @@ struct ServeRun: ParsableCommand {
     var idleTimeout: Int64 = ServeLimits.idleSeconds
     @Option(help: "Whose data the Nightscout API reads and writes (default: the database's only subject, else 'default').")
     var subject: String?
-    @Option(help: "IANA zone or offset for the local days of uploads that carry no offset of their own (as import's --timezone).")
+    @Option(help: "IANA zone or offset of a person without a zone of their own (`healthpipe person`): the app's typed times, its 'now', reminders, and uploads without an offset.")
     var timezone: String?
     @OptionGroup var secret: SecretOptions
 

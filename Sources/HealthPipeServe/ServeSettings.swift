@@ -13,7 +13,7 @@ public struct ServeSettings: Sendable {
     /// Whose data the Nightscout API reads and writes (`--subject`); nil: the store's only subject,
     /// `default` for a new store (the import's rule).
     public var subject: String?
-    /// Zone for the local days of uploaded documents that carry no offset (`--timezone`, as `import`).
+    /// The zone of a person without one of their own (`--timezone`): the app's clock and uploads without an offset.
     public var timezone: String?
 
     public init(database: String, host: String = "127.0.0.1", port: Int = 8080, secret: APISecret? = nil, openReads: Bool = false) {

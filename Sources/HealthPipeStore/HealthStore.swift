@@ -30,6 +30,13 @@ public protocol HealthStore: AnyObject {
     func allSubjects() throws -> [String]
     /// `text` without secrets (a PostgreSQL password in an error message).
     func redact(_ text: String) -> String
+
+    /// The subject's zone history (`subject_zones`), oldest first; none for a store that does not exist yet.
+    func zonePeriods(subject: String) throws -> [ZoneHistory.Period]
+    /// Sets the subject's zone from `from` on (creating the store if needed).
+    func setZone(subject: String, zone: String, from: Int64, now: Int64) throws
+    /// Gives the subject `zone` since always when they have none; true when it did.
+    @discardableResult func adoptZone(subject: String, zone: String, now: Int64) throws -> Bool
 }
 
 /// The component types of a store's source and sink, and the option and value that point them at it.

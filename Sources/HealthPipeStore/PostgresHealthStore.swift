@@ -33,4 +33,12 @@ public final class PostgresHealthStore: HealthStore {
     public func reader() throws -> StoreReader { try PGChartQueries(url: url) }
     public func allSubjects() throws -> [String] { try PGChartQueries(url: url).allSubjects() }
     public func redact(_ text: String) -> String { url.redact(text) }
+
+    public func zonePeriods(subject: String) throws -> [ZoneHistory.Period] { try PGSubjectZones.periods(subject: subject, url: url) }
+    public func setZone(subject: String, zone: String, from: Int64, now: Int64) throws {
+        try PGSubjectZones.set(subject: subject, zone: zone, from: from, now: now, url: url)
+    }
+    @discardableResult public func adoptZone(subject: String, zone: String, now: Int64) throws -> Bool {
+        try PGSubjectZones.adopt(subject: subject, zone: zone, now: now, url: url)
+    }
 }

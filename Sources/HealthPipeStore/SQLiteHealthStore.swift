@@ -27,4 +27,12 @@ public final class SQLiteHealthStore: HealthStore {
     public func reader() throws -> StoreReader { try ChartQueries(path: path) }
     public func allSubjects() throws -> [String] { try StoreSubjects.all(path: path) }
     public func redact(_ text: String) -> String { text }
+
+    public func zonePeriods(subject: String) throws -> [ZoneHistory.Period] { try SubjectZones.periods(subject: subject, path: path) }
+    public func setZone(subject: String, zone: String, from: Int64, now: Int64) throws {
+        try SubjectZones.set(subject: subject, zone: zone, from: from, now: now, path: path)
+    }
+    @discardableResult public func adoptZone(subject: String, zone: String, now: Int64) throws -> Bool {
+        try SubjectZones.adopt(subject: subject, zone: zone, now: now, path: path)
+    }
 }

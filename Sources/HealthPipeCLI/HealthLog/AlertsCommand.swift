@@ -45,9 +45,13 @@ struct AlertsCheck: ParsableCommand {
         // Read, then let the read-only connection go before the notices are written.
         let (subjects, due) = try { () throws -> ([String], [AlertsDue.Due]) in
             let q = try log.queries()
-            let checker = AlertsDue(queries: q, settings: try ReportSettings.stored(path), zone: try log.zone())
+            let settings = try ReportSettings.stored(path)
             let subjects = try log.subject.map { [$0] } ?? q.subjects()
-            return (subjects, try subjects.flatMap { try checker.unannounced(try checker.due(subject: $0, now: clock)) })
+            // Each person's reminder falls due in their own zone.
+            return (subjects, try subjects.flatMap { s in
+                let checker = AlertsDue(queries: q, settings: settings, zone: try log.zones(subject: s).zone(at: clock))
+                return try checker.unannounced(try checker.due(subject: s, now: clock))
+            })
         }()
         var w = JSONWriter(capacity: 512)
         for d in due {
@@ -89,8 +93,7 @@ struct AlertsSnooze: ParsableCommand {
         let path = try log.existingStore()
         let real = Int64(Date().timeIntervalSince1970)
         let clock = try now.map { try log.time($0, flag: "--now", now: real).utc } ?? real
-        let zone = try log.zone()
-        let today = LocalDays.day(clock, LocalTimeText.offset(of: zone, at: clock))
+        let today = try log.zones().day(at: clock)
         let t = try log.time(until, flag: "--until", now: clock)
         guard LocalDays.day(t.utc, t.offset) == today else {
             throw usage("--until \(until): a snooze ends later the same day (\(CivilDate.isoDate(fromDays: today)))")

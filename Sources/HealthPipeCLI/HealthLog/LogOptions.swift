@@ -9,8 +9,9 @@ import SQLiteStore
 struct LogOptions: ParsableArguments {
     @OptionGroup var store: StoreOptions
     @OptionGroup var subjectOption: SubjectOption
-    @Option(help: "Zone of typed times without an offset: IANA name or ±HH:MM (default: this computer's zone, $TZ).")
+    @Option(help: "Zone of this command's typed times without an offset: IANA name or ±HH:MM (default: the person's zone, `healthpipe person`).")
     var timezone: String?
+    @Option(help: .hidden) var defaultTimezone: String?
 
     var db: String { store.db }
     var subject: String? { subjectOption.subject }
@@ -19,11 +20,34 @@ struct LogOptions: ParsableArguments {
     /// `--subject`, else the database's only subject (SubjectRule).
     var who: String { get throws { try SubjectRule.resolve(subject, database: dbPath, label: "--db \(db)") } }
 
-    /// The zone typed times are read in; an unknown name is a usage error.
-    func zone() throws -> TimeZone {
-        guard let timezone else { return TimeZone.current }
-        guard let z = ZoneResolver.timeZone(named: timezone) else {
-            throw usage("--timezone \(timezone): unknown zone (use an IANA name such as Europe/London, or +01:00)")
+    /// The zones typed times, "now" and "today" are read in: `--timezone` for this command, else the
+    /// person's zone history, else the default (`serve --timezone` passes its own as the hidden
+    /// `--default-timezone`; otherwise this computer's zone, $TZ). An unknown name is a usage error.
+    /// In a database of several people without `--subject`, only the default (the command refuses
+    /// or lists them all anyway).
+    func zones() throws -> ZoneHistory { try zones(subject: subject ?? impliedSubject()) }
+
+    /// The zones of `subject` (as `zones()` for another person of the database; nil: nobody's).
+    func zones(subject: String?) throws -> ZoneHistory {
+        if let timezone { return ZoneHistory(periods: [], fallback: try Self.named(timezone, flag: "--timezone")) }
+        let fallback = try defaultTimezone.map { try Self.named($0, flag: "--default-timezone") } ?? TimeZone.current
+        guard let subject else { return ZoneHistory(periods: [], fallback: fallback) }
+        do {
+            return ZoneHistory(periods: try SQLiteHealthStore(path: dbPath).zonePeriods(subject: subject), fallback: fallback)
+        } catch let e as ExitCode { throw e } catch {
+            throw usage("--db \(db): \(error)")
+        }
+    }
+
+    /// The database's only subject (`default` for none yet), nil for several; never an error.
+    private func impliedSubject() -> String? {
+        guard FileManager.default.fileExists(atPath: dbPath) else { return SubjectRule.newStore }
+        return SubjectRule.implied(by: (try? SQLiteHealthStore(path: dbPath).allSubjects()) ?? [])
+    }
+
+    static func named(_ name: String, flag: String) throws -> TimeZone {
+        guard let z = ZoneResolver.timeZone(named: name) else {
+            throw usage("\(flag) \(EchoText.cap(name)): unknown zone (use an IANA name such as Europe/London, or +01:00)")
         }
         return z
     }
@@ -37,9 +61,9 @@ struct LogOptions: ParsableArguments {
         }
     }
 
-    /// A typed moment (`--at 20:00`, `--start 2024-03-05 08:00`, `now`), in the zone.
+    /// A typed moment (`--at 20:00`, `--start 2024-03-05 08:00`, `now`), in the person's zone at that moment.
     func time(_ text: String, flag: String, now: Int64) throws -> ZoneResolver.Resolved {
-        guard let t = LocalTimeText.parse(text, zone: try zone(), now: now) else {
+        guard let t = try zones().parse(text, now: now) else {
             throw usage("\(flag) \(EchoText.cap(text)): not a time such as 2024-03-05 20:00, 20:00 or now")
         }
         if let problem = PlausibleTime.problem(t.utc) { throw usage("\(flag) \(EchoText.cap(text)): \(problem)") }
@@ -48,7 +72,7 @@ struct LogOptions: ParsableArguments {
 
     /// A typed local day (`2024-03-05`, `today`, `yesterday`).
     func day(_ text: String, flag: String, now: Int64) throws -> Int64 {
-        let today = LocalDays.day(now, LocalTimeText.offset(of: try zone(), at: now))
+        let today = try zones().day(at: now)
         switch text.lowercased() {
         case "today": return today
         case "yesterday": return today - 1

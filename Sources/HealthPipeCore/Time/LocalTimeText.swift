@@ -33,8 +33,9 @@ public enum LocalTimeText {
         let t = text.trimmingCharacters(in: .whitespaces)
         guard t.count > 16 else { return false }
         if t.hasSuffix("Z") { return true }
+        // Past the date's own dashes: a sign in the last six characters (`-08:00`, `+0100`, `-05`).
         let tail = Array(t.suffix(6))
-        return tail.contains("+") || tail.dropFirst().contains("-")
+        return tail.contains("+") || tail.contains("-")
     }
 
     /// The instant with its local offset in `zone`.

@@ -8,6 +8,8 @@ import HealthPipeCLI
 struct AppActions {
     let database: String
     let subject: String
+    /// `serve --timezone`: the zone of a person without one of their own (`healthpipe person`).
+    var defaultTimezone: String?
 
     /// The command line of a form posted to `/app/<action>`; nil for an unknown action.
     func arguments(_ action: String, _ f: FormBody) -> [String]? {
@@ -59,7 +61,8 @@ struct AppActions {
         }
     }
 
-    private func common() -> [String] { ["--db=" + database, "--subject=" + subject] }
+    /// The form's person and database; typed times are read in the person's zone, else the server's `--timezone`.
+    private func common() -> [String] { ["--db=" + database, "--subject=" + subject] + opt("default-timezone", defaultTimezone) }
 
     private func opt(_ name: String, _ value: String?) -> [String] { value.map { ["--\(name)=" + $0] } ?? [] }
 

@@ -17,7 +17,7 @@ struct AppRoutes {
     init(settings: ServeSettings, forms: FormGuard) {
         self.settings = settings
         self.forms = forms
-        store = AppStore(path: settings.database)
+        store = AppStore(path: settings.database, defaultZone: settings.timezone.flatMap(ZoneResolver.timeZone(named:)) ?? .current)
     }
 
     /// The form that saves only the browser's display preferences (a cookie), never the store.
@@ -33,7 +33,7 @@ struct AppRoutes {
             return Response.redirect(to: "/day/" + CivilDate.isoDate(fromDays: day))
         }
         router.get("/day/:date") { request, context in
-            let day = try AppDates.day(context.parameters.get("date")) ?? AppStore.today()
+            let day = try AppDates.day(context.parameters.get("date")) ?? store.today()
             return try await screen(request, tab: .day, title: Fmt.shortDate(day)) { r in try DayScreen(store: store).render(day: day, request: r) }
         }
         router.get("/agp") { request, _ in
@@ -78,7 +78,7 @@ struct AppRoutes {
     private func perform(_ action: String, _ request: Request, _ context: ServeContext) async throws -> Response {
         let form = try await FormBody.read(request, context: context)
         let subject = try await StoreWork.read { [store] in try store.subject() }
-        guard let arguments = AppActions(database: settings.database, subject: subject).arguments(action, form) else {
+        guard let arguments = AppActions(database: settings.database, subject: subject, defaultTimezone: settings.timezone).arguments(action, form) else {
             throw HTTPError(.badRequest, message: "unknown form")
         }
         let outcome = try await AppActions.run(arguments)

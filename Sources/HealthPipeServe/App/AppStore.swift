@@ -11,13 +11,16 @@ import Synchronization
 /// and a loader of the Charts module's views over the store (the same loader `page` uses).
 final class AppStore: Sendable {
     let path: String
+    /// The zone of people without one of their own (`serve --timezone`, else this computer's).
+    let defaultZone: TimeZone
     /// The subject's fitted forecaster, valid while the database's version says nothing changed
     /// (else while the readings it was fitted on are the same).
     let forecasts: ForecastCheckpoints
     private let memo = Mutex<(version: String, stored: Stored)?>(nil)
 
-    init(path: String) {
+    init(path: String, defaultZone: TimeZone = .current) {
         self.path = path
+        self.defaultZone = defaultZone
         forecasts = ForecastCheckpoints(storeVersion: { LiveVersion.of(database: path) })
     }
 
@@ -29,6 +32,8 @@ final class AppStore: Sendable {
         /// subject a first entry writes).
         var subject: String
         var bands: BandScheme?
+        /// The person's zone history: their typed times, "now" and "today" (`healthpipe person`).
+        var zones: ZoneHistory
         /// Settings that cannot be read fail only the screens that show them.
         var reportSettings: Result<ReportAlertSettings, Unreadable>
         var reports: ReportAlertSettings { get throws { try reportSettings.get() } }
@@ -44,7 +49,8 @@ final class AppStore: Sendable {
         if let kept = memo.withLock({ $0 }), kept.version == version { return kept.stored }
         let store = SQLiteHealthStore(path: path)
         let subject = try store.reader().subjects().first ?? (try? store.allSubjects())?.first ?? "default"
-        let stored = Stored(subject: subject, bands: StoredBands.scheme(at: path), 
+        let zones = ZoneHistory(periods: try store.zonePeriods(subject: subject), fallback: defaultZone)
+        let stored = Stored(subject: subject, bands: StoredBands.scheme(at: path), zones: zones,
                             reportSettings: Result { try ReportSettings.stored(path) }.mapError { Stored.Unreadable(description: "\($0)") })
         memo.withLock { $0 = (version, stored) }
         return stored
@@ -78,11 +84,11 @@ final class AppStore: Sendable {
 
     func healthLog() throws -> HealthLogQueries { try HealthLogQueries(path: path) }
 
-    /// Today where this server runs (the seeds' "today"; typed times are read in this zone too).
-    static func today() -> Int64 {
-        let now = Int64(Date().timeIntervalSince1970)
-        return LocalDays.day(now, Int32(TimeZone.current.secondsFromGMT()))
-    }
+    /// The person's zones; the default alone when the store cannot be read (the screen says why).
+    func zones() -> ZoneHistory { (try? stored().zones) ?? ZoneHistory(periods: [], fallback: defaultZone) }
+
+    /// Today in the person's zone (the seeds' "today"; typed times are read in their zone too).
+    func today() -> Int64 { zones().day(at: Int64(Date().timeIntervalSince1970)) }
 }
 
 /// How this browser wants the views drawn (the seeds' settings page: bands, basal on/off, unit),

@@ -20,7 +20,7 @@ struct DayScreen {
     func render(day requested: Int64?, request r: AppRequest) throws -> Rendered {
         let glucose = try store.glucose(r.prefs)
         let subject = glucose.loader.subject
-        let day = requested ?? glucose.span?.upperBound ?? AppStore.today()
+        let day = requested ?? glucose.span?.upperBound ?? store.today()
         let view = try glucose.loader.dayView(day)
         let iso = CivilDate.isoDate(fromDays: day)
         let back = "/day/" + iso
@@ -31,7 +31,7 @@ struct DayScreen {
         m.raw("<form class=\"goto\" method=\"get\" action=\"/day\"><label for=\"day-picker\">Go to</label>")
         m.raw("<input type=\"date\" id=\"day-picker\" name=\"date\" value=\"\(iso)\" required")
         if let span = glucose.span {
-            m.raw(" min=\"\(CivilDate.isoDate(fromDays: min(span.lowerBound, day)))\" max=\"\(CivilDate.isoDate(fromDays: max(span.upperBound, AppStore.today())))\"")
+            m.raw(" min=\"\(CivilDate.isoDate(fromDays: min(span.lowerBound, day)))\" max=\"\(CivilDate.isoDate(fromDays: max(span.upperBound, store.today())))\"")
         }
         m.raw("><button type=\"submit\" class=\"btn\">Go</button></form>")
         m.raw("<a class=\"btn\" href=\"/\" id=\"go-latest\">Latest day</a>")
@@ -46,7 +46,8 @@ struct DayScreen {
 
         let log = try store.healthLog()
         try ReminderBanner(store: store).render(&m, subject: subject, forms: forms, back: back)
-        LogSection(day: day, entries: try log.entries(subject: subject, fromDay: day, toDay: day), forms: forms, back: back).render(&m)
+        LogSection(day: day, entries: try log.entries(subject: subject, fromDay: day, toDay: day), forms: forms, back: back,
+                   clock: FormClock(zones: store.zones())).render(&m)
         let row = try glucose.loader.dayTable(firstDay: day, lastDay: day).rows.first
         HealthSection(day: day, illness: try log.openEpisode(subject: subject, subtype: "illness"),
                       stress: try log.openEpisode(subject: subject, subtype: "stress"),
@@ -66,16 +67,11 @@ struct LogSection {
     let forms: FormMarkup
     let back: String
 
-    /// The time a new entry gets: now on today, noon on another day.
-    var defaultTime: String {
-        let now = Int64(Date().timeIntervalSince1970)
-        let offset = Int64(TimeZone.current.secondsFromGMT())
-        if LocalDays.day(now, Int32(offset)) == day {
-            let local = CivilDate.isoDateTime(seconds: now + offset)
-            return String(local.prefix(16))
-        }
-        return CivilDate.isoDate(fromDays: day) + "T12:00"
-    }
+    /// The person's clock (`serve --timezone` for someone without a zone of their own).
+    let clock: FormClock
+
+    /// The time a new entry gets: now on the person's today, noon on another day.
+    var defaultTime: String { clock.defaultTime(on: day) }
 
     func render(_ m: inout Markup) {
         m.raw("<section id=\"log\" class=\"card\"><h2>Logged on ")

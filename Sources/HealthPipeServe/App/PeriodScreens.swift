@@ -10,7 +10,7 @@ struct AGPScreen {
 
     func render(from: String?, to: String?, request r: AppRequest) throws -> DayScreen.Rendered {
         let glucose = try store.glucose(r.prefs)
-        let last = try AppDates.day(to) ?? glucose.span?.upperBound ?? AppStore.today()
+        let last = try AppDates.day(to) ?? glucose.span?.upperBound ?? store.today()
         let first = try AppDates.day(from) ?? last - 13
         try AppDates.check(first, last)
         let agp = try glucose.loader.agp(firstDay: first, lastDay: last)
@@ -31,7 +31,7 @@ struct DaysScreen {
 
     func render(from: String?, to: String?, all: Bool, request r: AppRequest) throws -> DayScreen.Rendered {
         let glucose = try store.glucose(r.prefs)
-        let last = try AppDates.day(to) ?? glucose.span?.upperBound ?? AppStore.today()
+        let last = try AppDates.day(to) ?? glucose.span?.upperBound ?? store.today()
         let first = all ? (glucose.span?.lowerBound ?? last) : try AppDates.day(from) ?? last - 89
         try AppDates.check(first, last)
         let table = try glucose.loader.dayTable(firstDay: first, lastDay: last)

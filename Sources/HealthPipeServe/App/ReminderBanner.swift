@@ -12,7 +12,9 @@ struct ReminderBanner {
 
     func render(_ m: inout Markup, subject: String, forms: FormMarkup, back: String) throws {
         let now = Int64(Date().timeIntervalSince1970)
-        let checker = AlertsDue(queries: try store.healthLog(), settings: try store.stored().reports, zone: TimeZone.current)
+        // The reminder falls due on the person's clock (`healthpipe alerts check` reads it so too).
+        let zones = try store.stored().zones
+        let checker = AlertsDue(queries: try store.healthLog(), settings: try store.stored().reports, zone: zones.zone(at: now))
         let due = try checker.due(subject: subject, now: now)
         guard !due.isEmpty else { return }
         m.raw("<section id=\"reminders\" class=\"card due\" role=\"alert\"><h2>Due now</h2><ul>")
@@ -27,10 +29,11 @@ struct ReminderBanner {
             if d.kind == .reminder {
                 m.raw(" <a class=\"btn primary\" href=\"/reports#new-report\">Write today's report</a>")
                 forms.open(&m, action: "/app/snooze", back: back, classes: "app-form inline snooze", extra: " id=\"snooze\"")
-                let later = now + 30 * 60
-                let offset = Int64(TimeZone.current.secondsFromGMT())
-                let local = CivilDate.isoDateTime(seconds: min(later, (LocalDays.day(now, Int32(offset)) + 1) * 86_400 - offset - 60) + offset)
-                FormMarkup.input(&m, label: "Remind me again at", name: "until", type: "time", value: String(local.dropFirst(11).prefix(5)), attributes: "required")
+                // Half an hour on, but no later than 23:59 of the person's today.
+                let offset = Int64(zones.offset(at: now))
+                let later = min(now + 30 * 60, (zones.day(at: now) + 1) * 86_400 - offset - 60)
+                FormMarkup.input(&m, label: "Remind me again at", name: "until", type: "time", value: FormClock(zones: zones, now: now).clock(later),
+                                 attributes: "required")
                 m.raw("<button type=\"submit\" class=\"btn\">Snooze</button></form>")
             }
             m.raw("</li>")

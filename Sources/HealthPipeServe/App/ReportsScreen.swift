@@ -16,7 +16,7 @@ struct ReportsScreen {
         let data = ReportChartData(queries: log, path: store.path, subject: subject)
         let lastReport = try log.reportSpan(subject: subject)?.last
         let (y, mo) = try Self.month(month) ?? {
-            let d = CivilDate.date(fromDays: lastReport.map { max($0, AppStore.today()) } ?? AppStore.today())
+            let d = CivilDate.date(fromDays: lastReport.map { max($0, store.today()) } ?? store.today())
             return (d.year, d.month)
         }()
         let first = CivilDate.days(year: y, month: mo, day: 1)
@@ -25,7 +25,7 @@ struct ReportsScreen {
         let back = "/reports?month=" + Self.monthText(first)
         var m = Markup(capacity: 128 * 1024)
         try ReminderBanner(store: store).render(&m, subject: subject, forms: forms, back: back)
-        NewReportForm(forms: forms, back: back).render(&m)
+        NewReportForm(forms: forms, back: back, clock: FormClock(zones: store.zones())).render(&m)
 
         m.raw("<section id=\"reports\" class=\"card\"><nav class=\"daynav monthnav\">")
         m.raw("<a class=\"nav prev\" rel=\"prev\" href=\"/reports?month=\(Self.monthText(first - 1))\">‹ " + Fmt.shortMonth(first - 1) + "</a><h2>")
@@ -82,6 +82,8 @@ extension Fmt {
 struct NewReportForm {
     let forms: FormMarkup
     let back: String
+    /// "Now" on the person's clock.
+    let clock: FormClock
 
     func render(_ m: inout Markup) {
         m.raw("<section id=\"new-report\" class=\"card\"><h2>New report</h2>")
@@ -94,7 +96,7 @@ struct NewReportForm {
         m.raw("</div>")
         FormMarkup.input(&m, label: "Note", name: "note")
         FormMarkup.input(&m, label: "Time", name: "at", type: "datetime-local",
-                         value: String(CivilDate.isoDateTime(seconds: Int64(Date().timeIntervalSince1970) + Int64(TimeZone.current.secondsFromGMT())).prefix(16)),
+                         value: clock.localNow,
                          attributes: "required")
         m.raw("<button type=\"submit\" class=\"btn primary\">Save report</button></form></section>")
     }

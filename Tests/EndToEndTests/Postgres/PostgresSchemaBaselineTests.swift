@@ -78,7 +78,7 @@ struct PostgresSchemaBaselineTests {
         let before = try server.query("v3", readings), brushedBefore = try server.query("v3", brushing)
         #expect(before.count == 6 && brushedBefore.count == 1)
         try PostgresSchema.migrate(old)
-        #expect(try server.scalar("v3", "SELECT max(version) FROM healthpipe_migrations") == "4")
+        #expect(try server.scalar("v3", "SELECT max(version) FROM healthpipe_migrations") == String(PostgresSchema.version))
         #expect(try server.query("v3", readings) == before)
         #expect(try server.query("v3", brushing) == brushedBefore)
         #expect(try server.scalar("v3", "SELECT count(*) FROM measurement_series") == "4")

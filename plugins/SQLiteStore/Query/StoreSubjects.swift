@@ -1,12 +1,12 @@
 /// Every subject a database holds anything for — readings, events, health reports, manual entries,
-/// motion sessions, profiles — sorted. The one list the CLI's subject rule chooses from
+/// motion sessions, profiles, zones — sorted. The one list the CLI's subject rule chooses from
 /// (`--subject`, else the only subject, else an error naming them). Tables keyed by subject first
 /// are walked one seek per subject, so a ten-year store costs what a new one does.
 public enum StoreSubjects {
     /// Tables whose primary key starts with `subject`: walked by seeks.
     static let keyed = ["measurements", "events"]
     /// Small tables: read whole.
-    static let small = ["reports", "manual_entries", "motion_sessions", "subject_profiles"]
+    static let small = ["reports", "manual_entries", "motion_sessions", "subject_profiles", "subject_zones"]
 
     public static func all(path: String) throws -> [String] {
         let db = try SQLiteConnection.open(path: path, readOnly: true)

@@ -5,7 +5,7 @@
 public enum StoreTables {
     /// In the order a baseline creates them.
     public static let all: [TableDescription] = [
-        imports, devices, measurements, measurementSeries, measurementRows, supersededMeasurements, events, subjectProfiles,
+        imports, devices, measurements, measurementSeries, measurementRows, supersededMeasurements, events, subjectProfiles, subjectZones,
         dailySummaries, dailyBands, favourites, glucoseMetrics, glucoseAGP, forecasts, alerts,
         motionSessions, derivedPending, derivationSettings,
         workoutRoutes, routePoints, electrocardiograms, ecgSamples,
