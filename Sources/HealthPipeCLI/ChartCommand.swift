@@ -126,15 +126,14 @@ struct DaysChart: ParsableCommand {
     @OptionGroup var chart: GlucoseChartOptions
     @OptionGroup var preset: PresetOption
     @Option(name: .customLong("filter"), help: "Keep days with this mark (repeatable).") var filters: [DayTable.Flag] = []
-    @Option(help: "Only the last N days.") var last: Int?
+    @Option(help: "Only the last N days.", transform: NumberRule.dayCount.flag) var last: NumberFlag?
     @Flag(help: "Favourites only.") var favourites = false
 
     func run() throws {
         let (loader, lastDay) = try chart.open(preset: preset)
         let p = try chart.period.period(length: 90, lastDay: lastDay)
-        var filter = DayTable.Filter(lastDays: last, favouritesOnly: favourites)
+        var filter = DayTable.Filter(lastDays: last?.int, favouritesOnly: favourites)
         filter.flags.formUnion(filters)
-        if let n = last, n < 1 { throw configFailure(ValidationError("--last is a number of days ≥ 1")) }
         let table = try loader.dayTable(firstDay: p.first, lastDay: p.last, filter: filter)
         if let svg = chart.output.svg { return try writeOutput(DayTableSVG(table: table, bands: try loader.bands(around: p.last)).document(), to: svg) }
         try emit(table.json())
@@ -150,7 +149,7 @@ struct HistoryChartCommand: ParsableCommand {
     @OptionGroup var output: ChartOutputOptions
     @Option(help: "A day of the period, YYYY-MM-DD.") var date: String?
     @Option(help: "The period's length.") var period: HistoryChart.Period = .week
-    @Option(parsing: .unconditional, help: "Periods before (negative) or after the one holding --date.") var offset: Int = 0
+    @Option(parsing: .unconditional, help: "Periods before (negative) or after the one holding --date.", transform: NumberRule.periodOffset.flag) var offset: NumberFlag = NumberFlag(0, .periodOffset)
     @OptionGroup var today: TodayOption
 
     func run() throws {
@@ -166,7 +165,7 @@ struct HistoryChartCommand: ParsableCommand {
         } else {
             anchor = try today.day() ?? CivilDate.floorDiv(Clock.nowSeconds(), 86_400)
         }
-        let chart = try HistoryData.chart(path: path, subject: subject, period: period, offset: offset, anchor: anchor)
+        let chart = try HistoryData.chart(path: path, subject: subject, period: period, offset: offset.int, anchor: anchor)
         try output.write(svg: HistorySVG(chart: chart).document(), json: chart.json(subject: subject))
     }
 }
@@ -174,9 +173,7 @@ struct HistoryChartCommand: ParsableCommand {
 /// Stored sessions → the history chart of one period (shared by `history`, `chart history` and `page`).
 enum HistoryData {
     static func chart(path: String, subject: String, period: HistoryChart.Period, offset: Int, anchor: Int64) throws -> HistoryChart {
-        guard abs(offset) <= HistoryChart.maxOffset else {
-            throw configFailure(ValidationError("--offset \(offset): at most \(HistoryChart.maxOffset) periods either way"))
-        }
+        // `offset` passed NumberRule.periodOffset (the flags' transform), which is HistoryChart.maxOffset either way.
         let (first, last) = HistoryChart.range(period: period, offset: offset, today: anchor)
         // Over-fetch by the widest UTC offsets; the chart buckets by each row's own local day.
         let window = LocalDays.utcBounds(firstDay: first, lastDay: last)

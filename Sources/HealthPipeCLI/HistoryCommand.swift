@@ -15,7 +15,7 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Option(help: "The period's length (a week is Mon–Sun).") var period: HistoryChart.Period = .week
-    @Option(parsing: .unconditional, help: "Periods before (negative, e.g. --offset -1) or after the current one.") var offset: Int = 0
+    @Option(parsing: .unconditional, help: "Periods before (negative, e.g. --offset -1) or after the current one.", transform: NumberRule.periodOffset.flag) var offset: NumberFlag = NumberFlag(0, .periodOffset)
     @OptionGroup var today: TodayOption
     @Flag(help: "Print the chart data as JSON.") var json = false
     @OptionGroup var shared: SharedOptions
@@ -29,7 +29,7 @@ struct HistoryCommand: ParsableCommand {
         let day = try today.day() ?? HistoryChartSink.today(in: zone)
         let path = try store.location.existingPath(hint: "store sessions with `healthpipe stream --db \(store.db)` first")
         let subject = try SubjectRule.resolve(shared.subject, database: path, label: store.db)
-        let chart = try HistoryData.chart(path: path, subject: subject, period: period, offset: offset, anchor: day)
+        let chart = try HistoryData.chart(path: path, subject: subject, period: period, offset: offset.int, anchor: day)
         if json { try emit(chart.json()) } else { print(chart.text()) }
     }
 }

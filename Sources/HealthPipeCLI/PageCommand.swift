@@ -21,8 +21,9 @@ struct PageCommand: ParsableCommand {
     @Option(help: "First day of the period, YYYY-MM-DD.") var from: String?
     @Option(help: "Last day of the period, YYYY-MM-DD.") var to: String?
     @Option(name: [.short, .customLong("output")], help: "The HTML file to write.") var output: String = "health.html"
-    @Option(name: .customLong("table-days"), help: "Days in the day table, ending at the period's last day (at least the period).")
-    var tableDays: Int = 90
+    @Option(name: .customLong("table-days"), help: "Days in the day table, ending at the period's last day (at least the period).",
+            transform: NumberRule.dayCount.flag)
+    var tableDays: NumberFlag = NumberFlag(90, .dayCount)
 
     func run() throws {
         let sqlite = try options.sqlitePath()
@@ -37,10 +38,9 @@ struct PageCommand: ParsableCommand {
         let (loader, lastDay) = try options.openLoader(settings, queries: queries)
         let p = try ChartOptions.period(from: from, to: to, date: nil, length: 14, lastDay: lastDay)
         guard p.last - p.first < 366 else { throw configFailure(ValidationError("a page covers at most 366 days (one day view each)")) }
-        guard tableDays >= 1 else { throw configFailure(ValidationError("--table-days is at least 1")) }
         let days = try loader.dayViews(p.first...p.last)
         let agp = try loader.agp(firstDay: p.first, lastDay: p.last)
-        let tableFirst = min(p.first, p.last - Int64(tableDays) + 1)
+        let tableFirst = min(p.first, p.last - Int64(tableDays.int) + 1)
         let table = try loader.dayTable(firstDay: tableFirst, lastDay: p.last)
         let bands = try days.last?.bands ?? loader.bands(around: p.last)
 

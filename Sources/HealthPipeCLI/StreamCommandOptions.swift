@@ -8,31 +8,31 @@ import Yams
 struct StreamInputOptions: ParsableArguments {
     @Option(help: "Serial device or BLE bridge pty (/dev/ttyACM0, /dev/ttyUSB0, /tmp/ttyBLE).") var device: String?
     @Option(help: "Recorded capture file to replay, or - for standard input.") var replay: String?
-    @Option(help: "Serial speed.") var baud: Int?
+    @Option(help: "Serial speed.", transform: NumberRule.baud.flag) var baud: NumberFlag?
     @Flag(help: "Reopen the device with backoff after a disconnect.") var reconnect = false
-    @Option(name: .customLong("exit-idle"), help: "Stop after this many seconds without data.") var exitIdle: Double?
-    @Option(help: "Seconds without bytes from a device that end the open session (default 3; 0: never).") var silence: Double?
+    @Option(name: .customLong("exit-idle"), help: "Stop after this many seconds without data.", transform: NumberRule.positiveSeconds.flag) var exitIdle: NumberFlag?
+    @Option(help: "Seconds without bytes from a device that end the open session (default 3; 0: never).", transform: NumberRule.seconds.flag) var silence: NumberFlag?
     @Option(help: "How the samples are written.") var format: StreamFormat?
     @Option(help: "Comma-separated columns: ax,ay,az,gx,gy,gz,t_ms,t_s,skip (a header line overrides).") var columns: String?
     @Option(help: "Acceleration unit of the stream (m/s² and m/s^2 are read too).") var units: StreamLayout.AccelerationUnit?
-    @Option(help: "Sample rate in Hz for streams without a time column (default 119).") var rate: Double?
+    @Option(help: "Sample rate in Hz for streams without a time column (default 119).", transform: NumberRule.sampleRate.flag) var rate: NumberFlag?
     @Option(help: "ISO-8601 time of the first sample of a replay (default: the file's modification time).") var start: String?
-    @Option(name: .customLong("gesture-gap"), help: "Seconds added at each blank line of a replay.") var gestureGap: Double?
+    @Option(name: .customLong("gesture-gap"), help: "Seconds added at each blank line of a replay.", transform: NumberRule.seconds.flag) var gestureGap: NumberFlag?
     @Option(name: .customLong("device-name"), help: "Device name stored with the sessions.") var deviceName: String?
     @Option(help: "Hex marker before each binary frame (e.g. AA55).") var sync: String?
     @Option(help: "Check byte after each binary frame's payload.") var checksum: StreamLayout.Checksum?
-    @Option(name: .customLong("int16-scale"), help: "g per LSB of int16 frames (default 4/32768).") var int16Scale: Double?
+    @Option(name: .customLong("int16-scale"), help: "g per LSB of int16 frames (default 4/32768).", transform: NumberRule.int16Scale.flag) var int16Scale: NumberFlag?
     @Flag(name: .customLong("big-endian"), help: "int16 frames are big-endian (Bluefruit).") var bigEndian = false
 }
 
 /// How sessions are cut and scored (the `motion-session` options).
 struct StreamSessionOptions: ParsableArguments {
-    @Option(help: "Session length in seconds that ends it (0: end on idle only; default 120).") var target: Double?
-    @Option(help: "Seconds without movement that end a session (default 10).") var idle: Double?
-    @Option(help: "Movement (g·s) that fills the bar to 100% (default 30).") var goal: Double?
-    @Option(help: "Movement in g above which a sample is active (default 0.1).") var threshold: Double?
+    @Option(help: "Session length in seconds that ends it (0: end on idle only; default 120).", transform: NumberRule.seconds.flag) var target: NumberFlag?
+    @Option(help: "Seconds without movement that end a session (default 10).", transform: NumberRule.positiveSeconds.flag) var idle: NumberFlag?
+    @Option(help: "Movement (g·s) that fills the bar to 100% (default 30).", transform: NumberRule.movementGoal.flag) var goal: NumberFlag?
+    @Option(help: "Movement in g above which a sample is active (default 0.1).", transform: NumberRule.acceleration.flag) var threshold: NumberFlag?
     @Option(name: .customLong("start-on"), help: "What starts a session: movement, or the first sample.") var startOn: SessionRules.StartRule?
-    @Option(name: .customLong("min-active"), help: "Sessions with fewer active seconds are dropped (default 2).") var minActive: Double?
+    @Option(name: .customLong("min-active"), help: "Sessions with fewer active seconds are dropped (default 2).", transform: NumberRule.seconds.flag) var minActive: NumberFlag?
 }
 
 /// The pipeline `healthpipe stream` runs, built from its flags as a value (`--print-pipeline` shows
@@ -40,13 +40,13 @@ struct StreamSessionOptions: ParsableArguments {
 enum StreamPipeline {
     static func draft(input: StreamInputOptions, rules: StreamSessionOptions, db: String?, chart: String?,
                       onError: ErrorPolicy) -> PipelineDraft {
-        func n(_ v: Double) -> Node { Node(v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)) }
+        func n(_ v: NumberFlag) -> Node { Node(v.value == v.value.rounded() ? String(Int64(v.value)) : String(v.value)) }
         var p = PipelineDraft(command: "healthpipe stream")
         var src: [(key: String, value: Node)] = []
         func flag(_ stage: String, _ option: String, _ text: String) { p.flags["\(stage).\(option)"] = text }
         if let d = input.device { src += [("path", Node(d)), ("device_mode", PipelineDraft.bool(true))]; flag("imu", "path", "--device \(d)") }
         if let r = input.replay { src.append(("path", Node(r))); flag("imu", "path", "--replay \(r)") }
-        if let v = input.baud { src.append(("baud", PipelineDraft.int(v))); flag("imu", "baud", "--baud \(v)") }
+        if let v = input.baud { src.append(("baud", PipelineDraft.int(v.int))); flag("imu", "baud", "--baud \(v)") }
         if input.reconnect { src.append(("reconnect", PipelineDraft.bool(true))) }
         if let v = input.exitIdle { src.append(("exit_after_idle", n(v))); flag("imu", "exit_after_idle", "--exit-idle \(v)") }
         if let v = input.silence { src.append(("silence", n(v))); flag("imu", "silence", "--silence \(v)") }

@@ -27,14 +27,11 @@ struct EntryOptions: Decodable {
     var minutes: Double?
     var intensity: String?
 
-    /// A moment more than this far past the clock is a typing mistake.
-    static let futureLimit: Int64 = 86_400
-
     /// The records the entry stands for: the report or the entry, and the rows they own.
     func records(_ b: ComponentBuilder, now: Int64) throws -> RecordBatch {
         let zone = try b.zone(timezone)
         let start = try instant(at, option: "at", zone: zone, now: now, b)
-        guard start.utc <= now + Self.futureLimit else {
+        guard !PlausibleTime.isTooFarAhead(start.utc, now: now) else {
             throw b.error("\(LocalTimeText.wallClock(utc: start.utc, offset: start.offset)) is more than a day in the future", option: "at")
         }
         let subject = Symbol(subject ?? b.settings.subject)

@@ -43,17 +43,18 @@ public let serialIMUComponent = ComponentDescriptor(
 enum SerialIMUSettingsBuilder {
     static func settings(_ b: ComponentBuilder) throws -> SerialIMUSource.Settings {
         var s = SerialIMUSource.Settings(path: b.path(try b.required("path")), device: try b.value("device"))
-        if let baud = try b.value("baud", as: Int.self) {
+        if let baud = try b.wholeNumber("baud", .baud) {
             guard [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1_000_000, 2_000_000].contains(baud) else {
                 throw b.error("unsupported baud rate \(baud)", option: "baud")
             }
             s.baud = baud
         }
         s.reconnect = try b.value("reconnect") ?? false
-        if let d = try b.value("reconnect_max_delay", as: Double.self) { s.reconnectMaxDelayMs = Int64(max(0.1, d) * 1000) }
-        if let idle = try b.positive(b.value("exit_after_idle"), option: "exit_after_idle") { s.exitAfterIdleMs = Int64(idle * 1000) }
+        // Every number below passes its NumberRule first, so the conversions to milliseconds cannot trap.
+        if let d = try b.number("reconnect_max_delay", .seconds) { s.reconnectMaxDelayMs = Int64(max(0.1, d) * 1000) }
+        if let idle = try b.number("exit_after_idle", .positiveSeconds) { s.exitAfterIdleMs = Int64(idle * 1000) }
         s.forceDevice = try b.value("device_mode") ?? false
-        if let quiet = try b.value("silence", as: Double.self) { s.silenceMs = quiet > 0 ? Int64(quiet * 1000) : nil }
+        if let quiet = try b.number("silence", .seconds) { s.silenceMs = quiet > 0 ? Int64(quiet * 1000) : nil }
         var layout = StreamLayout()
         switch try b.value("format") ?? "csv" {
         case "csv", "tsv", "text": layout.encoding = .text
@@ -78,14 +79,11 @@ enum SerialIMUSettingsBuilder {
         case "m/s2", "m/s²", "m/s^2": layout.units = .metersPerSecondSquared
         case let u: throw b.error("unknown unit '\(u)' (g, m/s2)", option: "units")
         }
-        if let r = try b.value("rate", as: Double.self) {
-            guard r > 0, r <= 100_000 else { throw b.error("rate must be between 0 and 100000 Hz", option: "rate") }
-            layout.rateHz = r
-        }
-        if let gap = try b.value("gesture_gap", as: Double.self) { layout.gestureGapMs = Int64(max(0, gap) * 1000) }
-        if let m = try b.value("max_g", as: Double.self) { layout.maxG = Float(m) }
-        if let m = try b.value("max_dps", as: Double.self) { layout.maxDegreesPerSecond = Float(m) }
-        if let sc = try b.value("int16_scale", as: Double.self) { layout.int16Scale = Float(sc) }
+        if let r = try b.number("rate", .sampleRate) { layout.rateHz = r }
+        if let gap = try b.number("gesture_gap", .seconds) { layout.gestureGapMs = Int64(gap * 1000) }
+        if let m = try b.number("max_g", .acceleration) { layout.maxG = Float(m) }
+        if let m = try b.number("max_dps", .rotationRate) { layout.maxDegreesPerSecond = Float(m) }
+        if let sc = try b.number("int16_scale", .int16Scale) { layout.int16Scale = Float(sc) }
         layout.bigEndian = try b.value("big_endian") ?? false
         if let hex = try b.value("sync", as: String.self) {
             guard let bytes = parseHex(hex), !bytes.isEmpty else { throw b.error("sync is hex bytes such as AA55", option: "sync") }

@@ -33,7 +33,7 @@ public let dailyComponent = ComponentDescriptor(
         guard low < high else { throw b.error("hypo_below must be lower than hyper_above", option: "hypo_below") }
         var grid = GlucoseMetrics.Options()
         grid.gridStepSeconds = Int64(try b.minutesDividingDay(b.value("grid_step_minutes"), option: "grid_step_minutes", default: 5)) * 60
-        grid.maxGapSeconds = Int64(try b.notNegative(b.value("max_gap_minutes"), option: "max_gap_minutes", default: 45)) * 60
+        grid.maxGapSeconds = Int64(try b.wholeNumber("max_gap_minutes", .gapMinutes) ?? 45) * 60
         grid.congaHours = try b.value("conga_hours") ?? []
         guard grid.congaHours.allSatisfy({ $0 > 0 }) else { throw b.error("conga_hours must be positive", option: "conga_hours") }
         var marker = EpisodeSpan.defaultMarkerSeconds

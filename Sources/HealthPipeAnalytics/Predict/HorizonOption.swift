@@ -6,7 +6,11 @@ public enum DurationText {
     public static func minutes(_ text: String) -> Int? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         for (suffix, factor) in [("min", 1), ("m", 1), ("h", 60)] where t.hasSuffix(suffix) {
-            return Int(t.dropLast(suffix.count)).map { $0 * factor }
+            // 9223372036854775807h is no duration (it trapped multiplying).
+            return Int(t.dropLast(suffix.count)).flatMap { n in
+                let (minutes, overflow) = n.multipliedReportingOverflow(by: factor)
+                return overflow ? nil : minutes
+            }
         }
         return Int(t)
     }

@@ -7,8 +7,9 @@ enum ReportsOptions {
         var above: Double?
         var below: Double?
         var unit: String?
-        var days: Int?
-        var min_importance: Int?
+        // Read as numbers and checked by their NumberRule, so `days: 1e30` is refused naming the field.
+        var days: Double?
+        var min_importance: Double?
     }
 
     static func settings(_ b: ComponentBuilder) throws -> ReportAlertSettings {
@@ -36,12 +37,11 @@ enum ReportsOptions {
             case .success(let c): canonical = (c.value, c.unit)
             case .failure(let p): throw b.error("threshold on \(metric): \(p)", option: "thresholds")
             }
-            let days = t.days ?? 7
-            guard (1...366).contains(days) else { throw b.error("threshold on \(metric): days must be 1–366", option: "thresholds") }
-            let importance = t.min_importance ?? 4
-            guard HealthReport.importanceRange.contains(importance) else {
-                throw b.error("threshold on \(metric): min_importance must be 1–5", option: "thresholds")
+            for (field, value, rule) in [("days", t.days, NumberRule.thresholdDays), ("min_importance", t.min_importance, .importance)] {
+                if let value, let p = rule.problem(value, name: field) { throw b.error("threshold on \(metric): \(p)", option: "thresholds") }
             }
+            let days = t.days.map { Int($0) } ?? 7
+            let importance = t.min_importance.map { Int($0) } ?? 4
             s.thresholds.append(.init(metric: Symbol(metric), above: t.above != nil, limit: canonical.value,
                                       unit: Symbol(canonical.unit), days: days, minImportance: importance))
         }

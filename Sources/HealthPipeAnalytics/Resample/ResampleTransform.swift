@@ -159,8 +159,8 @@ public let resampleComponent = ComponentDescriptor(
     accepts: [.measurements], produces: [.measurements],
     build: { b in
         let step = try b.minutesDividingDay(b.value("step_minutes"), option: "step_minutes", default: 5)
-        let gap = try b.notNegative(b.value("max_gap_minutes"), option: "max_gap_minutes", default: 45)
-        let window = try b.notNegative(b.value("reorder_window_minutes"), option: "reorder_window_minutes", default: 60)
+        let gap = try b.wholeNumber("max_gap_minutes", .gapMinutes) ?? 45
+        let window = try b.wholeNumber("reorder_window_minutes", .gapMinutes) ?? 60
         let metrics = try b.value("metrics") ?? ["glucose"]
         return ResampleTransform(metrics: Set(metrics.map { Symbol($0) }), stepSeconds: Int64(step) * 60,
                                  maxGapSeconds: Int64(gap) * 60, reorderWindowSeconds: Int64(window) * 60,

@@ -84,19 +84,19 @@ private func motionSessionDescriptor(name: String, alias: String) -> ComponentDe
         accepts: [.motionSamples], produces: [.sessionProgress, .motionSessions],
         build: { b in
             var r = SessionRules()
-            r.thresholdG = try b.positive(b.value("threshold"), option: "threshold") ?? r.thresholdG
+            r.thresholdG = try b.number("threshold", .acceleration) ?? r.thresholdG
             if let s = try b.value("start", as: String.self) {
                 guard let rule = SessionRules.StartRule(rawValue: s) else {
                     throw b.error("start is movement or immediate (got '\(s)')", option: "start")
                 }
                 r.start = rule
             }
-            r.targetSeconds = try b.positive(b.value("target"), option: "target", allowZero: true) ?? r.targetSeconds
-            r.idleSeconds = try b.positive(b.value("idle"), option: "idle") ?? r.idleSeconds
-            r.goalGSeconds = try b.positive(b.value("goal"), option: "goal") ?? r.goalGSeconds
-            r.minActiveSeconds = try b.positive(b.value("min_active"), option: "min_active", allowZero: true) ?? r.minActiveSeconds
-            r.progressEverySeconds = try b.positive(b.value("progress_every"), option: "progress_every") ?? r.progressEverySeconds
-            r.gravityTauSeconds = try b.positive(b.value("gravity_tau"), option: "gravity_tau") ?? r.gravityTauSeconds
+            r.targetSeconds = try b.number("target", .seconds) ?? r.targetSeconds
+            r.idleSeconds = try b.number("idle", .positiveSeconds) ?? r.idleSeconds
+            r.goalGSeconds = try b.number("goal", .movementGoal) ?? r.goalGSeconds
+            r.minActiveSeconds = try b.number("min_active", .seconds) ?? r.minActiveSeconds
+            r.progressEverySeconds = try b.number("progress_every", .positiveSeconds) ?? r.progressEverySeconds
+            r.gravityTauSeconds = try b.number("gravity_tau", .positiveSeconds) ?? r.gravityTauSeconds
             return MotionSessionTransform(rules: r, subject: b.settings.subject, source: try b.value("source") ?? "serial-imu",
                                           zone: try b.zone(b.value("timezone")))
         })

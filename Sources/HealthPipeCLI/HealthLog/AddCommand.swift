@@ -23,13 +23,13 @@ struct EntryFlags: ParsableArguments {
 struct AddInsulin: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "insulin", abstract: "Log an insulin dose (units).")
     @OptionGroup var log: LogOptions
-    @Argument(help: "Units of insulin, e.g. 4.5.") var units: Double
+    @Argument(help: "Units of insulin, e.g. 4.5.", transform: NumberRule.insulinDose.flag) var units: NumberFlag
     @Flag(help: "Basal (long-acting) rather than bolus insulin.") var basal = false
     @OptionGroup var entry: EntryFlags
 
     func run() throws {
         var e = EntryRun(command: "healthpipe add insulin")
-        e.set("units", units, flag: "units")
+        e.set("units", units.value, flag: "units")
         e.set("basal", flag: basal)
         try ManualEntryRun.store(.insulin, e, at: entry.at, note: entry.note, id: entry.id, log)
     }
@@ -38,17 +38,17 @@ struct AddInsulin: ParsableCommand {
 struct AddMeal: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "meal", abstract: "Log a meal (carbohydrates, protein, fat in g).")
     @OptionGroup var log: LogOptions
-    @Option(help: "Carbohydrates (g).") var carbs: Double
-    @Option(help: "Protein (g).") var protein: Double?
-    @Option(help: "Fat (g).") var fat: Double?
+    @Option(help: "Carbohydrates (g).", transform: NumberRule.mealGrams.flag) var carbs: NumberFlag
+    @Option(help: "Protein (g).", transform: NumberRule.mealGrams.flag) var protein: NumberFlag?
+    @Option(help: "Fat (g).", transform: NumberRule.mealGrams.flag) var fat: NumberFlag?
     @Option(help: "What it was, e.g. Pasta.") var name: String?
     @OptionGroup var entry: EntryFlags
 
     func run() throws {
         var e = EntryRun(command: "healthpipe add meal")
-        e.set("carbs", carbs, flag: "--carbs")
-        e.set("protein", protein, flag: "--protein")
-        e.set("fat", fat, flag: "--fat")
+        e.set("carbs", carbs.value, flag: "--carbs")
+        e.set("protein", protein?.value, flag: "--protein")
+        e.set("fat", fat?.value, flag: "--fat")
         e.set("name", name, flag: "--name")
         try ManualEntryRun.store(.meal, e, at: entry.at, note: entry.note, id: entry.id, log)
     }
@@ -58,14 +58,14 @@ struct AddExercise: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "exercise", abstract: "Log exercise (name, minutes, intensity).")
     @OptionGroup var log: LogOptions
     @Option(help: "What it was, e.g. Cycling.") var name: String?
-    @Option(help: "How long (minutes).") var minutes: Double
+    @Option(help: "How long (minutes).", transform: NumberRule.durationMinutes.flag) var minutes: NumberFlag
     @Option(help: "How hard.") var intensity: ExerciseIntensity?
     @OptionGroup var entry: EntryFlags
 
     func run() throws {
         var e = EntryRun(command: "healthpipe add exercise")
         e.set("name", name, flag: "--name")
-        e.set("minutes", minutes, flag: "--minutes")
+        e.set("minutes", minutes.value, flag: "--minutes")
         e.set("intensity", intensity?.text, flag: "--intensity")
         try ManualEntryRun.store(.exercise, e, at: entry.at, note: entry.note, id: entry.id, log)
     }

@@ -17,7 +17,7 @@ struct DaysCommand: ParsableCommand {
     @Flag(help: "Days with exercise.") var exercise = false
     @Flag(help: "Days a stress episode touched.") var stress = false
     @Flag(help: "Days an illness episode touched.") var illness = false
-    @Option(help: "Only the last N days (up to the last day with data, or --to).") var last: Int?
+    @Option(help: "Only the last N days (up to the last day with data, or --to).", transform: NumberRule.dayCount.flag) var last: NumberFlag?
     @Flag(help: "Favourite days only.") var favourites = false
     @OptionGroup var range: DayRange
     @OptionGroup var unit: UnitOption
@@ -25,7 +25,6 @@ struct DaysCommand: ParsableCommand {
 
     func run() throws {
         let display = unit.unit
-        if let last, last < 1 { throw usage("--last \(last): a number of days ≥ 1") }
         let path = try log.existingStore()
         let q: ChartQueries
         do { q = try ChartQueries(path: path) } catch { throw usage("--db \(log.db): \(error)") }
@@ -39,7 +38,7 @@ struct DaysCommand: ParsableCommand {
             return
         }
         let rows = all.filter { days.contains($0.day) }
-        var filter = DayTable.Filter(lastDays: last, favouritesOnly: favourites)
+        var filter = DayTable.Filter(lastDays: last?.int, favouritesOnly: favourites)
         for (flag, on) in [(DayTable.Flag.hypo, hypo), (.hyper, hyper), (.exercise, exercise), (.stress, stress), (.illness, illness)] where on {
             filter.flags.insert(flag)
         }

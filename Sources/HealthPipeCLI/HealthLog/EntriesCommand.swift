@@ -56,13 +56,13 @@ struct EntriesEdit: ParsableCommand {
     @OptionGroup var log: LogOptions
     @Argument(help: "The entry's id.") var entryID: String
     @Option(help: "New time (an episode's start).") var at: String?
-    @Option(help: "Insulin units.") var units: Double?
+    @Option(help: "Insulin units.", transform: NumberRule.insulinDose.flag) var units: NumberFlag?
     @Flag(inversion: .prefixedNo, help: "Insulin: basal rather than bolus.") var basal: Bool?
-    @Option(help: "Meal carbohydrates (g).") var carbs: Double?
-    @Option(help: "Meal protein (g).") var protein: Double?
-    @Option(help: "Meal fat (g).") var fat: Double?
+    @Option(help: "Meal carbohydrates (g).", transform: NumberRule.mealGrams.flag) var carbs: NumberFlag?
+    @Option(help: "Meal protein (g).", transform: NumberRule.mealGrams.flag) var protein: NumberFlag?
+    @Option(help: "Meal fat (g).", transform: NumberRule.mealGrams.flag) var fat: NumberFlag?
     @Option(help: "Meal or exercise name.") var name: String?
-    @Option(help: "Exercise minutes.") var minutes: Double?
+    @Option(help: "Exercise minutes.", transform: NumberRule.durationMinutes.flag) var minutes: NumberFlag?
     @Option(help: "Exercise intensity.") var intensity: ExerciseIntensity?
     @Option(help: "Episode end.") var end: String?
     @Option(help: "Note text.") var note: String?
@@ -92,16 +92,16 @@ struct EntriesEdit: ParsableCommand {
         e.set("note", note ?? (kind == .meal ? nil : old.note), flag: "--note")
         switch kind {
         case .insulin:
-            e.set("units", units ?? old.insulin, flag: "--units")
+            e.set("units", units?.value ?? old.insulin, flag: "--units")
             e.set("basal", flag: basal ?? (old.subtype == InsulinKinds.basal))
         case .meal:
-            e.set("carbs", carbs ?? old.carbs, flag: "--carbs")
-            e.set("protein", protein ?? old.protein, flag: "--protein")
-            e.set("fat", fat ?? old.fat, flag: "--fat")
+            e.set("carbs", carbs?.value ?? old.carbs, flag: "--carbs")
+            e.set("protein", protein?.value ?? old.protein, flag: "--protein")
+            e.set("fat", fat?.value ?? old.fat, flag: "--fat")
             e.set("name", name ?? old.note, flag: "--name")
         case .exercise:
             e.set("name", name ?? (old.subtype.isEmpty ? nil : old.subtype.text), flag: "--name")
-            e.set("minutes", minutes ?? Double(old.end - old.start) / 60, flag: "--minutes")
+            e.set("minutes", minutes?.value ?? Double(old.end - old.start) / 60, flag: "--minutes")
             e.set("intensity", intensity?.text ?? (old.intensity.isEmpty ? nil : old.intensity.text), flag: "--intensity")
         case .illness, .stress:
             if let end { e.at("end", try log.time(end, flag: "--end", now: now), flag: "--end") }

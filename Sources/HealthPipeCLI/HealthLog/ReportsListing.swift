@@ -28,16 +28,13 @@ struct ReportsList: ParsableCommand {
 
     @OptionGroup var log: LogOptions
     @OptionGroup var range: DayRange
-    @Option(help: "Only values of this importance (1–5).") var importance: Int?
-    @Option(name: .customLong("min-importance"), help: "Only values of at least this importance.") var minImportance: Int?
+    @Option(help: "Only values of this importance (1–5).", transform: NumberRule.importance.flag) var importance: NumberFlag?
+    @Option(name: .customLong("min-importance"), help: "Only values of at least this importance.", transform: NumberRule.importance.flag) var minImportance: NumberFlag?
     @Option(help: "Only this value (name or alias, e.g. temperature).") var metric: String?
     @Flag(help: "One JSON object per report and line.") var json = false
 
     func run() throws {
         if importance != nil && minImportance != nil { throw usage("--importance and --min-importance: give one") }
-        for (flag, v) in [("--importance", importance), ("--min-importance", minImportance)] {
-            if let v, !HealthReport.importanceRange.contains(v) { throw usage("\(flag) \(v): importance is 1–5") }
-        }
         let metricName = try metric.map { m -> String in
             guard let n = HealthValues.metricName(m) else { throw usage("--metric \(m): not a health value name") }
             return n
@@ -49,7 +46,7 @@ struct ReportsList: ParsableCommand {
         var w = JSONWriter(capacity: 1024)
         for var r in try q.reports(subject: who, fromDay: days.lowerBound, toDay: days.upperBound) {
             r.values = r.values.filter { v in
-                (importance.map { v.importance == $0 } ?? true) && (minImportance.map { v.importance >= $0 } ?? true)
+                (importance.map { v.importance == $0.int } ?? true) && (minImportance.map { v.importance >= $0.int } ?? true)
                     && (metricName.map { v.metric.text == $0 } ?? true)
             }
             guard !r.values.isEmpty else { continue }

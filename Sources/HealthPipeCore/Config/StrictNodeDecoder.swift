@@ -286,8 +286,13 @@ struct SingleNodeContainer: SingleValueDecodingContainer {
         }
     }
     func decode(_ type: String.Type) throws -> String { try decoder.scalar() }
-    func decode(_ type: Double.Type) throws -> Double { try decoder.decodeScalar("a number") { Double($0) } }
-    func decode(_ type: Float.Type) throws -> Float { try decoder.decodeScalar("a number") { Float($0) } }
+    // Every configured number is finite (NumberRule.finite): nan, inf and 1e400 are refused here.
+    func decode(_ type: Double.Type) throws -> Double {
+        try decoder.decodeScalar("a finite number") { Double($0).flatMap { NumberRule.finite.allows($0) ? $0 : nil } }
+    }
+    func decode(_ type: Float.Type) throws -> Float {
+        try decoder.decodeScalar("a finite number") { Float($0).flatMap { $0.isFinite ? $0 : nil } }
+    }
     func decode(_ type: Int.Type) throws -> Int { try decoder.decodeScalar("a whole number") { Int($0) } }
     func decode(_ type: Int8.Type) throws -> Int8 { try decoder.decodeScalar("a whole number") { Int8($0) } }
     func decode(_ type: Int16.Type) throws -> Int16 { try decoder.decodeScalar("a whole number") { Int16($0) } }

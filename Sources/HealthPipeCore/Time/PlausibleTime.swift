@@ -28,6 +28,13 @@ public enum PlausibleTime {
         return nil
     }
 
+    /// How far past the clock a person's own entry or report may lie, typed or imported from
+    /// health-reports JSON (one rule for both): more is a typing mistake, not a plan.
+    public static let aheadOfClock: Int64 = 86_400
+
+    /// True when a person's entry at `utc` lies more than `aheadOfClock` past `now`.
+    public static func isTooFarAhead(_ utc: Int64, now: Int64) -> Bool { utc > now + aheadOfClock }
+
     /// A local day number held inside the plausible window (for views reading an old store).
     public static func clampedDay(_ day: Int64) -> Int64 { min(max(day, earliestDay), latestDay) }
 

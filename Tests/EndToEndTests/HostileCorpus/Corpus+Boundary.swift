@@ -35,9 +35,10 @@ extension HostileCorpus {
         HostileCase("nightscout-dates-beyond-2100-and-before-1960-are-quarantined",
                     // 8.64e15 is read as microseconds (from 1e14 on, docs/vendors/nightscout.md): 2243, still refused;
                     // a negative epoch is no time an uploader writes.
-                    // (The source's own rejection is written first, the engine's date gate's after it.)
-                    Expectation(exit: 3, measurements: 2, quarantined: [.line(5, "unreadable date '-8640000000000'"),
-                                                                        .line(4, "2243-10-17 is outside the plausible dates 1960-01-01 to 2100-01-01")])) { box in
+                    // Both are the source's own rejections since issue 36 (NumberRule.readingEpochSeconds), each
+                    // with the document as its raw text.
+                    Expectation(exit: 3, measurements: 2, quarantined: [.line(4, "unreadable date '8.64e+15'", raw: "\"sgv\": 140"),
+                                                                        .line(5, "unreadable date '-8640000000000'")])) { box in
             Invocation(arguments: box.importing([try box.write("ns.json", nightscoutOutOfRange)]))
         },
         HostileCase("chart-day-of-a-store-holding-a-year-275760-reading",

@@ -3,7 +3,7 @@ import Testing
 
 /// The bad-input corpus (docs/reliability.md): every case runs the real binary in a fresh folder.
 enum HostileCorpus {
-    static var all: [HostileCase] { heldOut + moreOutputRule + moreBoundary + moreTruncation + moreTerminal + moreContract + moreFullDisk + outputs + outputRule + boundary + contract + xlsx + inputs + csv + time + xml + config + signals + streams }
+    static var all: [HostileCase] { heldOut + moreOutputRule + moreBoundary + moreTruncation + moreTerminal + moreContract + moreFullDisk + outputs + outputRule + boundary + contract + xlsx + inputs + csv + time + xml + config + signals + streams + numbers }
 
     /// True where a private mount namespace with a tmpfs can be made (root, unshare permitted).
     static let canMountTmpfs: Bool = {

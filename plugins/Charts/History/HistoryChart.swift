@@ -32,8 +32,9 @@ public struct HistoryChart: Sendable {
     public var isEmpty: Bool { totalSessions == 0 }
 
     /// The local days [first, last] of the period `offset` steps from the one holding `today`.
-    /// The furthest a period may lie from today's (10,000 years of months; beyond, day arithmetic overflows).
-    public static let maxOffset = 120_000
+    /// The furthest a period may lie from today's (10,000 years of months; beyond, day arithmetic
+    /// overflows): NumberRule.periodOffset, which the flags and the sink's option are read through.
+    public static let maxOffset = Int(NumberRule.periodOffset.range.upperBound)
 
     public static func range(period: Period, offset: Int, today: Int64) -> (first: Int64, last: Int64) {
         let offset = min(max(offset, -maxOffset), maxOffset)  // the commands refuse more; a sink's option is held here

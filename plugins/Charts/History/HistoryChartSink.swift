@@ -100,6 +100,6 @@ public let historyChartComponent = ComponentDescriptor(
             guard let d = HistoryChartSink.day(text) else { throw b.error("at is latest, today or YYYY-MM-DD", option: "at") }
             anchor = .day(d)
         }
-        return HistoryChartSink(path: b.path(try b.required("path")), period: period, offset: try b.value("offset") ?? 0,
+        return HistoryChartSink(path: b.path(try b.required("path")), period: period, offset: try b.wholeNumber("offset", .periodOffset) ?? 0,
                                 anchor: anchor, zone: try b.zone(b.value("timezone")))
     })

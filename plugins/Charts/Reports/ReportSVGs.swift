@@ -38,7 +38,8 @@ public struct ReportValuesSVG: ChartDrawing {
                       + (view.points.count == 1 ? "" : "s") + " from reports", attributes: "class=\"t-sub\"")
         ImportanceStyle.legend(&m, x: 600, y: 44)
         let y = view.yRange
-        func yOf(_ v: Double) -> Double { b - (b - t) * (v - y.min) / max(y.max - y.min, 1e-9) }
+        // A value beyond the axis (an older store's) is drawn at its edge.
+        func yOf(_ v: Double) -> Double { b - (b - t) * (min(max(v, y.min), y.max) - y.min) / max(y.max - y.min, 1e-9) }
         let span = Double(view.lastDay - view.firstDay + 1) * 86_400
         func xOf(local seconds: Int64) -> Double { l + (r - l) * Double(seconds - view.firstDay * 86_400) / span }
         let step = Self.niceStep(y.max - y.min)
@@ -103,6 +104,7 @@ public struct ReportValuesSVG: ChartDrawing {
     }
 
     static func floorLog10(_ v: Double) -> Int {
+        guard v.isFinite, v > 0 else { return 0 }  // no loop can end on inf, nan or 0
         var e = 0, x = v
         while x >= 10 { x /= 10; e += 1 }
         while x < 1 { x *= 10; e -= 1 }

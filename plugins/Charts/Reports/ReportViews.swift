@@ -63,8 +63,10 @@ public struct ReportValuesView: Sendable {
     }
 
     /// The y axis: every value and limit inside, with a little room.
+    /// Only values a health value may hold (`HealthValues.customLimit`) set it: an older store's
+    /// ±1.7e308 made the span infinite and the axis' tick loop never end.
     public var yRange: (min: Double, max: Double) {
-        let all = points.map(\.value) + thresholds.map(\.limit)
+        let all = (points.map(\.value) + thresholds.map(\.limit)).filter { abs($0) <= HealthValues.customLimit }
         guard let lo = all.min(), let hi = all.max() else { return (0, 1) }
         let pad = Swift.max((hi - lo) * 0.15, Swift.max(abs(hi) * 0.02, 0.5))
         return ((lo - pad).rounded(.down), (hi + pad).rounded(.up))

@@ -35,7 +35,6 @@ public let chartSinkComponent = ComponentDescriptor(
             throw b.error(e.description, option: e.option)
         }
         settings.showBasal = try b.value("basal") ?? true
-        let agpDays = try b.value("agp_days") ?? 14
-        guard agpDays >= 1 else { throw b.error("agp_days must be at least 1", option: "agp_days") }
+        let agpDays = try b.wholeNumber("agp_days", .dayCount) ?? 14
         return ChartSink(folder: b.path(try b.required("path")), views: views, settings: settings, agpDays: agpDays)
     })

@@ -35,15 +35,16 @@ final class HealthReportsJSONSource: Source, InputDescribing {
 
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         let file = Symbol(path)
+        let now = Int64(Date().timeIntervalSince1970)
         try JSONFileRun(path: path, format: Self.format, context: context).run(table: F.table, emit: emit) { doc, out in
             let subject = doc.string(F.subject).map { Symbol($0) } ?? self.subject
             let provenance = Provenance(file: file, line: doc.line)
             if doc.present(F.values) {
-                var r = try report(doc, subject: subject).rejecting(doc)
+                var r = try report(doc, subject: subject, now: now).rejecting(doc)
                 r.provenance = provenance
                 out.add(r)
             } else if doc.present(F.kind) {
-                var entry = try self.entry(doc, subject: subject).rejecting(doc)
+                var entry = try self.entry(doc, subject: subject, now: now).rejecting(doc)
                 entry.event.provenance = provenance
                 out.add(entry)
             } else {
@@ -52,8 +53,8 @@ final class HealthReportsJSONSource: Source, InputDescribing {
         }
     }
 
-    private func report(_ doc: JSONDocument, subject: Symbol) throws -> Result<HealthReport, EntryProblem> {
-        let t = try time(doc, F.time, "time")
+    private func report(_ doc: JSONDocument, subject: Symbol, now: Int64) throws -> Result<HealthReport, EntryProblem> {
+        let t = try time(doc, F.time, "time", now: now)
         var draft = ReportDraft(id: doc.string(F.id), subject: subject, start: t.utc, utcOffset: t.offset, note: doc.string(F.note))
         for (i, v) in doc.children(of: doc.node(F.values)).enumerated() {
             func field(_ name: String) -> Int? { doc.child(of: v, named: name) }
@@ -75,11 +76,11 @@ final class HealthReportsJSONSource: Source, InputDescribing {
         return draft.report()
     }
 
-    private func entry(_ doc: JSONDocument, subject: Symbol) throws -> Result<ManualEntry, EntryProblem> {
+    private func entry(_ doc: JSONDocument, subject: Symbol, now: Int64) throws -> Result<ManualEntry, EntryProblem> {
         guard let k = doc.string(F.kind), let kind = EntryKind(rawValue: k.lowercased()), kind != .report else {
             throw JSONFileRun.Reject("kind must be insulin, meal, exercise, illness or stress", at: doc.path(ofSlot: F.kind))
         }
-        let t = try time(doc, doc.present(F.start) ? F.start : F.time, doc.present(F.start) ? "start" : "time")
+        let t = try time(doc, doc.present(F.start) ? F.start : F.time, doc.present(F.start) ? "start" : "time", now: now)
         var d = EntryDraft(kind: kind, id: doc.string(F.id), subject: subject, start: t.utc, utcOffset: t.offset)
         d.timeFlags = t.flags
         if doc.present(F.end) { d.end = try time(doc, F.end, "end").utc }
@@ -98,7 +99,17 @@ final class HealthReportsJSONSource: Source, InputDescribing {
         return d.entry()
     }
 
-    /// A time with an offset, or a naive local time in the stage's zone.
+    /// A time with an offset, or a naive local time in the stage's zone; not more than a day past
+    /// the clock, as a typed one (`PlausibleTime.isTooFarAhead`).
+    private func time(_ doc: JSONDocument, _ slot: Int, _ name: String, now: Int64) throws -> ZoneResolver.Resolved {
+        let r = try time(doc, slot, name)
+        if PlausibleTime.isTooFarAhead(r.utc, now: now) {
+            throw JSONFileRun.Reject("\(name) \(LocalTimeText.wallClock(utc: r.utc, offset: r.offset)) is more than a day in the future",
+                                     at: doc.path(ofSlot: slot))
+        }
+        return r
+    }
+
     private func time(_ doc: JSONDocument, _ slot: Int, _ name: String) throws -> ZoneResolver.Resolved {
         guard let text = doc.string(slot) else { throw JSONFileRun.Reject("no \(name)", at: doc.path(ofSlot: slot)) }
         if LocalTimeText.hasOffset(text), let r = LocalTimeText.parse(text, zone: TimeZone(secondsFromGMT: 0)!, now: 0) { return r }

@@ -38,8 +38,8 @@ extension NightscoutMapper {
         guard let at = time(doc, F.date) ?? time(doc, F.dateString) ?? time(doc, F.sysTime) else {
             guard doc.present(F.date) || doc.present(F.dateString) else { throw JSONFileRun.Reject("entry without a date", at: doc.path(ofSlot: F.date)) }
             let shown = doc.number(F.date).map { Plausibility.number($0) } ?? doc.string(F.date) ?? doc.string(F.dateString) ?? ""
-            throw JSONFileRun.Reject("unreadable date '\(EchoText.cap(shown, to: 80))' (not epoch milliseconds or seconds after 1970, "
-                                     + "nor a date text)", at: doc.path(ofSlot: F.date))
+            throw JSONFileRun.Reject("unreadable date '\(EchoText.cap(shown, to: 80))' (not epoch milliseconds or seconds after "
+                                     + "1970-01-01 and before 2100-01-01, nor a date text)", at: doc.path(ofSlot: F.date))
         }
         let written = at.offset ?? writtenOffset(doc, F.dateString, utc: at.utc)
         let cgm = cgmSource(doc)

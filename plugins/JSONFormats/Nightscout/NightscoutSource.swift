@@ -64,10 +64,15 @@ final class NightscoutMapper {
     /// text, extended JSON `$date`/`$numberLong`/`$numberDouble` folded by the parser) or ISO 8601.
     /// UTC seconds, and the offset the text carried when it had one. An ISO time without an offset
     /// is wall-clock time in the run's zone (UTC without one).
+    /// Nil too when the date lies outside the readings' window (`NumberRule.readingEpochSeconds`):
+    /// `"date": 0` is a missing date, 8.64e15 ms a JavaScript limit; the document is then rejected
+    /// whole, with its own raw text, rather than stored on 1 January 1970.
     func time(_ doc: JSONDocument, _ slot: Int) -> (utc: Int64, offset: Int32?)? {
         guard let b = doc.bytes(slot), let kind = doc.kind(slot) else { return nil }
-        if kind == .number { return JSONScalars.epochMilliseconds(b).map { (CivilDate.floorDiv($0, 1000), nil) } }
-        return doc.withText(slot) { textTime($0) } ?? nil
+        let t = kind == .number ? JSONScalars.epochMilliseconds(b).map { (utc: CivilDate.floorDiv($0, 1000), offset: Int32?.none) }
+            : (doc.withText(slot) { textTime($0) } ?? nil)
+        guard let t, NumberRule.readingEpochSeconds.allows(Double(t.utc)) else { return nil }
+        return t
     }
 
     /// `time` of a date text (digits, a Java date, ISO 8601).
