@@ -38,13 +38,14 @@ public enum ForecastEvaluation {
         return result
     }
 
-    public static func evaluate(_ s: SubjectSeries, model: ForecastModelKind, horizonMinutes: Int) -> ErrorScores {
+    /// `withinEnvelope: false` scores the model as published (its reference numbers), not as it is shown.
+    public static func evaluate(_ s: SubjectSeries, model: ForecastModelKind, horizonMinutes: Int, withinEnvelope: Bool = true) -> ErrorScores {
         var scores = ErrorScores()
         guard let first = s.times.first else { return scores }
         let steps = horizonMinutes / 5
         let horizon = Int64(steps * 300)
         let scoreFrom = first + trainingSeconds + scoringDelaySeconds
-        let forecaster = SubjectForecaster(model: model, steps: steps)
+        let forecaster = SubjectForecaster(model: model, steps: steps, withinEnvelope: withinEnvelope)
         var nextTreatment = 0
         for i in s.times.indices {
             let t = s.times[i]
@@ -53,7 +54,8 @@ public enum ForecastEvaluation {
                 forecaster.addTreatment(time: d.time, carbs: d.carbs, insulin: d.insulin)
                 nextTreatment += 1
             }
-            guard let f = forecaster.add(time: t, utcOffset: s.offsets[i], value: s.values[i]) else { continue }
+            // A forecast the envelope shortened has no point at the horizon: scored like none.
+            guard let f = forecaster.add(time: t, utcOffset: s.offsets[i], value: s.values[i]), f.values.count == steps else { continue }
             let target = f.origin + horizon
             guard target >= scoreFrom, let actual = s.value(near: target) else { continue }
             scores.add(prediction: f.values[steps - 1], reference: actual)

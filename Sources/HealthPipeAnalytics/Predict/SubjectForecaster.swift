@@ -12,6 +12,8 @@ public final class SubjectForecaster {
     public let fitAfter: Int64
     /// Fewest training rows (at the last step) before a personal fit replaces the population one.
     public let minimumTrainingRows: Int
+    /// Whether forecasts pass `ForecastEnvelope` (always, but for scoring a model as published).
+    public let withinEnvelope: Bool
 
     private var history: ReadingHistory
     private var treatments = TreatmentHistory()
@@ -23,8 +25,10 @@ public final class SubjectForecaster {
     private var pending: [(time: Int64, value: Double, features: [Double])] = []
     private var features: [Double]
 
-    public init(model: ForecastModelKind, steps: Int = 6, fitAfterDays: Int = 7, minimumTrainingRows: Int = 1008) {
+    public init(model: ForecastModelKind, steps: Int = 6, fitAfterDays: Int = 7, minimumTrainingRows: Int = 1008,
+                withinEnvelope: Bool = true) {
         self.model = model
+        self.withinEnvelope = withinEnvelope
         self.steps = steps
         self.fitAfter = Int64(fitAfterDays) * 86_400
         self.minimumTrainingRows = minimumTrainingRows
@@ -44,7 +48,8 @@ public final class SubjectForecaster {
     /// An independent forecaster in this one's state (a long-running process keeps one fitted and
     /// starts each view from a copy).
     public func copy() -> SubjectForecaster {
-        let c = SubjectForecaster(model: model, steps: steps, fitAfterDays: Int(fitAfter / 86_400), minimumTrainingRows: minimumTrainingRows)
+        let c = SubjectForecaster(model: model, steps: steps, fitAfterDays: Int(fitAfter / 86_400), minimumTrainingRows: minimumTrainingRows,
+                                  withinEnvelope: withinEnvelope)
         c.history = history
         c.treatments = treatments
         c.firstTime = firstTime
@@ -63,19 +68,25 @@ public final class SubjectForecaster {
     }
 
     /// Adds a reading (mg/dL) and returns the forecast issued at it: the origin time and one value
-    /// per 5-minute step, or nil when the model makes none (a gap in the lags, an AR2 error reading).
+    /// per 5-minute step, as far as `ForecastEnvelope` allows from this reading (fewer than `steps`
+    /// when the model's line leaves it), or nil when there is none (a gap in the lags, an AR2 error
+    /// reading, a first point beyond the envelope).
     /// Readings must arrive in time order; an older or duplicate reading is ignored.
     public func add(time: Int64, utcOffset: Int32, value: Double) -> (origin: Int64, values: [Double])? {
         if let last = history.newestTime, time <= last { return nil }
         if firstTime == nil { firstTime = time }
         history.append(time: time, value: value)
+        var made: (origin: Int64, values: [Double])?
         switch model {
         case .ar2:
-            return NightscoutAR2.forecast(history.ar2Readings(since: time - 1200), steps: steps)
-                .map { ($0.origin, $0.points) }
+            made = NightscoutAR2.forecast(history.ar2Readings(since: time - 1200), steps: steps).map { ($0.origin, $0.points) }
         case .ridge, .ridgeTreatments:
-            return ridgeStep(time: time, utcOffset: utcOffset, value: value)
+            made = ridgeStep(time: time, utcOffset: utcOffset, value: value)
         }
+        guard made != nil else { return nil }
+        if withinEnvelope { ForecastEnvelope.limit(&made!.values, from: value) }  // in place: the array is not copied
+        guard let f = made, !f.values.isEmpty else { return nil }
+        return f
     }
 
     private func ridgeStep(time: Int64, utcOffset: Int32, value: Double) -> (origin: Int64, values: [Double])? {

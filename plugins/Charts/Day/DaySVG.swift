@@ -198,8 +198,7 @@ public struct DaySVG: ChartDrawing {
         m.raw("<path class=\"forecast\" d=\"\(Markup.path(xy))\"/>")
         for (p, c) in zip(f.points, xy.dropFirst()) {
             m.raw("<circle class=\"forecast-point\" cx=\"\(Fmt.coord(c.x))\" cy=\"\(Fmt.coord(c.y))\" r=\"2.4\">")
-            let moved = f.shift == 0 ? "" : " (the model's line moved by " + unit.text(f.shift) + " to start at the last reading)"
-            m.title("Forecast (\(f.model)) for " + Fmt.clock(localSeconds: LocalDays.local(p.utc, f.offset)) + ": " + unit.text(p.mgdl) + " " + unit.rawValue + moved)
+            m.title("Forecast (\(f.model)) for " + Fmt.clock(localSeconds: LocalDays.local(p.utc, f.offset)) + ": " + unit.text(p.mgdl) + " " + unit.rawValue)
             m.raw("</circle>")
         }
         if let end = xy.last {

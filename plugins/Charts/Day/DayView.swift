@@ -66,8 +66,6 @@ public struct DayView: Sendable {
         /// Value at `issuedAt` (the last reading), then one point per 5 minutes.
         public var origin: Double
         public var points: [(utc: Int64, mgdl: Double)]
-        /// mg/dL added to the model's values so the line starts at the last reading (0: drawn as issued).
-        public var shift: Double = 0
     }
 
     /// Delivered basal over a span of the day (U/h): a pump's scheduled rate until its next change,

@@ -96,24 +96,13 @@ public struct DayViewBuilder {
         return out
     }
 
-    /// The most a forecast may move in its first 5 minutes: 3 mg/dL a minute, a fast real change.
-    static let firstStepLimit = 15.0
-
     /// The forecast as the day view draws it: only its points up to the day's 24:00 (none left: no
-    /// forecast, the next day shows the glucose itself), and starting at the last reading: when the
-    /// model's first point jumps further than `firstStepLimit` from that reading, every point is
-    /// moved by the excess (the shape kept), so the line continues the trace instead of leaping.
+    /// forecast, the next day shows the glucose itself). Its points are the forecaster's, which
+    /// `ForecastEnvelope` already keeps within what glucose can do from the last reading.
     static func insideDay(_ f: DayView.Forecast, midnight: Int64) -> DayView.Forecast? {
         var out = f
         out.points = f.points.filter { LocalDays.local($0.utc, f.offset) <= midnight + 86_400 }
-        guard let first = out.points.first else { return nil }
-        let step = first.mgdl - f.origin
-        if abs(step) > firstStepLimit {
-            let shift = (abs(step) - firstStepLimit) * (step > 0 ? -1 : 1)
-            out.points = out.points.map { ($0.utc, $0.mgdl + shift) }
-            out.shift = shift
-        }
-        return out
+        return out.points.isEmpty ? nil : out
     }
 
     static func side(day: Int64, readings: [Measurement]) -> DayView.SideDay {

@@ -88,7 +88,6 @@ extension DayView {
             w.key("minute"); w.double(ChartJSON.minutes(Double(LocalDays.local(f.issuedAt, f.offset) - midnight) / 60))
             w.key("value"); w.double(unit.rounded(f.origin))
             w.key("horizon_minutes"); w.int(f.points.count * 5)
-            w.key("shift"); w.double(unit.rounded(f.shift))
             w.key("points"); w.beginArray()
             for p in f.points {
                 w.beginObject()
