@@ -85,6 +85,16 @@ public enum UploadImport {
         return subject
     }
 
+    /// Brings the derived rows of the days an edit outside an import made pending up to date (an
+    /// uploaded treatment that replaced another: `TreatmentReplacement`), as `entries delete` does.
+    public static func refresh(database: String, subject: String?, timezone: String?) throws {
+        let settings = RunSettings(timezone: timezone, subject: try Self.subject(subject, database: database),
+                                   baseDirectory: (database as NSString).deletingLastPathComponent)
+        let report = try StoreDerivation.refresh(db: database, registry: try BuiltinPlugins.builtInRegistry(), run: settings,
+                                                 quarantine: DefaultQuarantine.beside(database: database, workingDirectory: settings.baseDirectory))
+        if let report, report.outcome != .completed { throw Failure.failed(report.error ?? "the refresh was \(report.outcome.rawValue)") }
+    }
+
     private static func fileSize(_ path: String) -> UInt64 {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
     }

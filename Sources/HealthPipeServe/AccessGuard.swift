@@ -113,13 +113,18 @@ struct AccessGuard: RouterMiddleware {
     }
 
     /// `secret` and `token` of a JSON object body (an upload of one document, as Nightscout reads
-    /// `req.body`). The body is collected (within the upload limit) and left for the route to read.
+    /// `req.body`). The body is collected (within the upload limit) and left for the route to read —
+    /// without those two fields, so a credential is never stored and served back to readers.
     private static func bodyCredentials(_ request: inout Request, context: ServeContext) async throws -> (String?, String?) {
         guard request.headers[.contentType]?.lowercased().contains("json") == true else { return (nil, nil) }
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
         guard buffer.readableBytesView.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
-              let object = (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] else { return (nil, nil) }
-        return (object["secret"] as? String, object["token"] as? String)
+              var object = (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] else { return (nil, nil) }
+        let found = (object.removeValue(forKey: "secret") as? String, object.removeValue(forKey: "token") as? String)
+        if found.0 != nil || found.1 != nil, let rest = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+            request.body = .init(buffer: ByteBuffer(bytes: rest))
+        }
+        return found
     }
 
     private func bearer(_ request: Request) -> String? {

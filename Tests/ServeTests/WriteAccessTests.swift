@@ -137,6 +137,11 @@ import Testing
         #expect(try post("/api/v1/entries", entry(9, #","secret":"not-the-secret""#), [:]) == 401)
         #expect(try HTTPExchange.send(server.base + "/api/v1/entries.json?count=20", headers: ["api-secret": reader]).status == 200)
         #expect(try S.get(server, "/api/v1/entries.json?count=20&find[date][$gte]=1709000000000").count == 5)
+        // A credential in the body is never stored, so never served back to a reader.
+        let note = #"{"eventType":"Note","notes":"hello","created_at":"2024-03-01T08:00:00Z","secret":"\#(S.hash)"}"#
+        #expect(try post("/api/v1/treatments", note, [:]) == 200)
+        let served = try HTTPExchange.send(server.base + "/api/v1/treatments.json?find[created_at][$gte]=2024-01-01T00:00:00Z", headers: ["api-secret": reader])
+        #expect(served.text.contains("hello") && !served.text.contains(S.hash), "\(served.text)")
     }
 
     /// DNS rebinding: only the loopback addresses and `localhost` are this machine's names.

@@ -1,5 +1,6 @@
 import HealthPipeCLI
 import HealthPipeCore
+import SQLiteStore
 
 /// Uploads that arrive while the writer is busy are imported together: one `UploadImport` run (one
 /// transaction, one derived-data refresh of the days touched) for every v1 upload of a collection
@@ -18,6 +19,8 @@ actor UploadBatches {
     private struct Waiting {
         var lines: [UInt8]
         var count: Int
+        /// Each treatment document's identity (by position), which it replaces (`TreatmentReplacing`).
+        var identities: [TreatmentReplacement.Identity?]
         var continuation: CheckedContinuation<Answer, any Error>
     }
 
@@ -28,9 +31,9 @@ actor UploadBatches {
     init(settings: ServeSettings) { self.settings = settings }
 
     /// Imports `lines` (`count` documents, one per line) under `name`, with whatever else is waiting.
-    func submit(_ lines: [UInt8], count: Int, name: String) async throws -> Answer {
+    func submit(_ lines: [UInt8], count: Int, identities: [TreatmentReplacement.Identity?] = [], name: String) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
-            waiting[name, default: []].append(Waiting(lines: lines, count: count, continuation: continuation))
+            waiting[name, default: []].append(Waiting(lines: lines, count: count, identities: identities, continuation: continuation))
             if !draining {
                 draining = true
                 Task { await drain() }
@@ -49,12 +52,19 @@ actor UploadBatches {
     private func run(_ batch: [Waiting], name: String) async {
         var lines: [UInt8] = []
         lines.reserveCapacity(batch.reduce(0) { $0 + $1.lines.count })
-        for w in batch { lines += w.lines }
-        let settings = self.settings, all = lines
+        var identities: [Int: TreatmentReplacement.Identity] = [:], line = 1
+        for w in batch {
+            lines += w.lines
+            for (i, identity) in w.identities.enumerated() { identities[line + i] = identity }
+            line += w.count
+        }
+        let settings = self.settings, all = lines, named = identities
         do {
             let outcome = try await StoreWork.write {
-                try UploadImport.run(all, name: name, format: "nightscout", database: settings.database,
-                                     subject: settings.subject, timezone: settings.timezone)
+                try TreatmentReplacing.run(database: settings.database, subject: settings.subject, timezone: settings.timezone, identities: named) {
+                    try UploadImport.run(all, name: name, format: "nightscout", database: settings.database,
+                                         subject: settings.subject, timezone: settings.timezone)
+                }
             }
             var first = 1
             for w in batch {

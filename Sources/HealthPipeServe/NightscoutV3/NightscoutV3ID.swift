@@ -14,7 +14,7 @@ enum NightscoutV3ID {
             let type = doc["type"] as? String ?? (doc["mbg"] != nil && doc["sgv"] == nil ? "mbg" : "sgv")
             return seconds(doc, ["date", "dateString", "sysTime"]).map { NightscoutID.make("entries", type, seconds: $0) }
         case "treatments":
-            func has(_ key: String) -> Bool { ((doc[key] as? NSNumber)?.doubleValue ?? 0) > 0 }
+            func has(_ key: String) -> Bool { carries(doc, key) }
             let key = (doc["eventType"] as? String ?? "") + "\u{0}" + (has("insulin") ? "insulin" : "") + (has("carbs") ? "carbs" : "")
             return seconds(doc, ["created_at", "timestamp", "mills", "date"]).map { NightscoutID.make("treatments", key, seconds: $0) }
         case "devicestatus":
@@ -27,6 +27,9 @@ enum NightscoutV3ID {
             return nil
         }
     }
+
+    /// Whether a treatment carries an amount (`insulin`, `carbs`): part of its identity.
+    static func carries(_ doc: [String: Any], _ key: String) -> Bool { ((doc[key] as? NSNumber)?.doubleValue ?? 0) > 0 }
 
     /// The UTC second an identifier names; nil for text that is not one of ours.
     static func second(of identifier: String) -> Int64? {

@@ -68,10 +68,14 @@ struct NightscoutV3Writes {
     private func importDocument(_ doc: [String: Any]) async throws -> String? {
         let bytes = Array(try JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys])) + [0x0A]
         let name = "/nightscout-api/v3/" + collection, settings = self.settings
+        // A treatment replaces the one of its identity (PATCH then PUT leaves one dose, the last written).
+        let identities = collection == "treatments" ? TreatmentReplacing.identity(doc).map { [1: $0] } ?? [:] : [:]
         do {
             let outcome = try await StoreWork.write {
-                try UploadImport.run(bytes, name: name, format: "nightscout", database: settings.database,
-                                     subject: settings.subject, timezone: settings.timezone)
+                try TreatmentReplacing.run(database: settings.database, subject: settings.subject, timezone: settings.timezone, identities: identities) {
+                    try UploadImport.run(bytes, name: name, format: "nightscout", database: settings.database,
+                                         subject: settings.subject, timezone: settings.timezone)
+                }
             }
             return outcome.rejected.first.map(\.reason)
         } catch let failure as UploadImport.Failure {
