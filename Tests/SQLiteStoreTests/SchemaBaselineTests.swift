@@ -68,10 +68,10 @@ import Testing
         _ = try SQLiteSchema.open(path: path)
         // The baseline's text, not version 1's: version 1 declared `path TEXT NOT NULL UNIQUE` inline.
         #expect(try RawSQLite.value(path, "SELECT sql FROM sqlite_schema WHERE name = 'imports'")?.contains("UNIQUE (path)") == true)
-        // A database with tables but no version is not empty: it takes the steps (and fails here, as before).
+        // A database with tables but no version is not empty and not HealthPipe's: refused before anything is written.
         let other = dir.path("other.sqlite")
         try RawSQLite.execute(other, "CREATE TABLE imports (x)")
-        #expect(throws: SQLiteError.self) { try SQLiteSchema.open(path: other) }
+        #expect(throws: SQLiteForeignDatabaseError.self) { try SQLiteSchema.open(path: other) }
     }
 
     @Test func theDescriptionCoversEveryTableAndWriterColumns() throws {

@@ -86,9 +86,11 @@ extension HostileCorpus {
             Data((glucose("0", close: ">") + "  <MetadataEntry key=\"HKMetadataKeyBloodGlucoseMealTime\" value=\"1\"/>\n"
                   + "  <MetadataEntry key=\"note\" value=\"after lunch\"/>\n </Record>\n").utf8)
         },
-        xmlCase("xml-rejected-record-with-a-ten-kilobyte-note-is-capped-whole",
-                Expectation(exit: 3, measurements: 10, quarantined: [.line(9, "plausible range", raw: "<MetadataEntry key=\"note\"")],
-                            stderrLimit: 16 << 10)) {
+        // Issue 36: a rejected record is quarantined whole, byte for byte (it was cut at 4 KiB).
+        xmlCase("xml-rejected-record-with-a-ten-kilobyte-note-is-kept-whole",
+                Expectation(exit: 3, measurements: 10,
+                            quarantined: [.line(9, "plausible range", raw: String(repeating: "n", count: 10_000) + "\"/>\n </Record>")],
+                            rawLimit: (1 << 20) + 64, stderrLimit: 16 << 10)) {
             Data((glucose("2000", close: ">") + "  <MetadataEntry key=\"note\" value=\"\(String(repeating: "n", count: 10_000))\"/>\n </Record>\n").utf8)
         },
         HostileCase("serial-binary-hundred-stray-bytes-are-not-frames",

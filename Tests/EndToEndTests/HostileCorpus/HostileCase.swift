@@ -39,6 +39,8 @@ struct Expectation: Sendable {
     var noDatabase = false
     /// Quarantined rows in file order: the line (nil: any) and a substring of the reason.
     var quarantined: [Quarantined] = []
+    /// The most bytes a quarantined raw text may have (a rejected XML element is kept whole up to 1 MiB).
+    var rawLimit = 8192
     /// The dead-letter file, relative to the sandbox (nil: the import default h.quarantine.ndjson).
     var quarantineFile: String? = nil
     /// Substrings stderr must contain.

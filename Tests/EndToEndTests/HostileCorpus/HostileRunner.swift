@@ -48,7 +48,7 @@ enum HostileRunner {
                 if let raw = want.raw, !((row["raw"] as? String) ?? "").contains(raw) {
                     problems.append("quarantined raw text lacks '\(raw)': \(String(describing: row["raw"] ?? "").prefix(200))")
                 }
-                if ((row["raw"] as? String) ?? "").utf8.count > 8192 { problems.append("quarantined raw text is not capped") }
+                if ((row["raw"] as? String) ?? "").utf8.count > e.rawLimit { problems.append("quarantined raw text is not capped") }
             }
         }
         for s in e.stderr where !outcome.stderr.contains(s) { problems.append("stderr lacks '\(s)'") }
