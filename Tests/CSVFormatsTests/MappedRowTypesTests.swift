@@ -69,5 +69,17 @@ import Testing
         #expect(throws: ConfigError.self) { try MappedSupport.adapter(eachRowWithField) }
         let emptyWhen = Self.log.replacingOccurrences(of: "when: [Sensor]", with: "when: []")
         #expect(throws: ConfigError.self) { try MappedSupport.adapter(emptyWhen) }
+        // A type both read and skipped; skip_types without a type column; a unit column on a non-glucose value.
+        let readAndSkipped = Self.log.replacingOccurrences(of: "note_columns: [text]", with: "note_columns: [text]\nskip_types: [Meal]")
+        #expect(throws: ConfigError.self) { try MappedSupport.adapter(readAndSkipped) }
+        #expect(try MappedSupport.adapter(Self.log.replacingOccurrences(of: "note_columns: [text]", with: "note_columns: [text]\nskip_types: [Pressure]")).name == "log-x")
+        let skipWithoutColumn = noTypeColumn.replacingOccurrences(of: "note_columns: [text]", with: "note_columns: [text]\nskip_types: [Pressure]")
+        #expect(throws: (any Error).self) { try MappedSupport.adapter(skipWithoutColumn) }
+        do { _ = try MappedSupport.adapter(skipWithoutColumn) } catch {
+            #expect("\(error)".contains("skip_types names row types: name the column that holds them with row_type_column"))
+        }
+        let unitOnSteps = Self.log.replacingOccurrences(of: "memo: { each_row: true, when: [Note], event: note }",
+                                                        with: "memo: { from: value, when: [Note], metric: step_count, unit: count, unit_column: text }")
+        #expect(throws: ConfigError.self) { try MappedSupport.adapter(unitOnSteps) }
     }
 }
