@@ -76,7 +76,9 @@ public struct Markup: Sendable {
     /// overrides, as on the terminal — shown as `\u{1b}` (`EchoText.isHidden`), so a name with
     /// `ESC [31m` or NUL still gives a well-formed document that says what the data held.
     public static func escape(_ s: String) -> String {
-        guard s.utf8.contains(where: mayNeedEscape) else { return s }
+        // Bytes first (most text is ASCII without markup), then characters: "·" or "–" shares a lead
+        // byte with C1 or the bidi overrides but needs nothing, and is returned without a copy.
+        guard s.utf8.contains(where: mayNeedEscape), s.unicodeScalars.contains(where: needsEscape) else { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count + 16)
         for c in s.unicodeScalars {
@@ -91,6 +93,10 @@ public struct Markup: Sendable {
             }
         }
         return out
+    }
+
+    private static func needsEscape(_ u: Unicode.Scalar) -> Bool {
+        u == "&" || u == "<" || u == ">" || u == "\"" || u == "'" || EchoText.isHidden(u)
     }
 
     /// A byte that may start something `escape` rewrites: a markup character, a C0 control or
