@@ -8,7 +8,10 @@ public enum Fmt {
         guard v.isFinite else { return "–" }
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
-        let n = Int64((abs(v) * Double(scale)).rounded())
+        let scaled = (abs(v) * Double(scale)).rounded()
+        // Beyond the integers (an older store's 1.7e308) Swift's own text, never a trapping conversion.
+        guard scaled < 9.2e18 else { return String(v) }
+        let n = Int64(scaled)
         let sign = v < 0 && n != 0 ? "-" : ""
         let whole = String(n / scale)
         guard decimals > 0 else { return sign + whole }
