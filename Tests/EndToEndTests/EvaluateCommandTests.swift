@@ -14,28 +14,30 @@ import Testing
         return try #require(models[name] as? [String: Any])
     }
 
-    /// Nine patients (child#003 left out, as in the reference table): AR2 reproduces 18.51 on the
-    /// same 17,992 forecasts; the ridge models beat it by the required margins.
+    /// Nine patients (child#003 left out, as in the reference table), the forecasts as issued: the
+    /// reference's AR2 (18.51 on 17,992 forecasts: EvaluateTests.modelsAsPublishedReproduceTheReference)
+    /// less the 36 that `ForecastEnvelope` withholds (issue 36: a line faster than 4 mg/dL a minute),
+    /// and the ridge models beat it by the required margins (66 and 180 withheld).
     @Test func reproducesAR2AndBeatsItWithRidge() throws {
         let r = try E2E.run(["evaluate", "--input", Self.simglucose, "--exclude", "child#003", "--json"])
         #expect(r.code == 0, "\(r.stderr)")
         let doc = try json(r.stdout)
         let ar2 = try model(doc, "ar2")
-        #expect(ar2["n"] as? Int == 17_992)
-        #expect(abs((ar2["rmse"] as? Double ?? 0) - 18.51) < 0.01)
-        #expect(abs((ar2["rmse_mean_subjects"] as? Double ?? 0) - 17.96) < 0.01)
-        #expect(abs((ar2["mae"] as? Double ?? 0) - 13.21) < 0.01)
-        #expect(abs((ar2["mard"] as? Double ?? 0) - 11.34) < 0.01)
+        #expect(ar2["n"] as? Int == 17_956)
+        #expect(abs((ar2["rmse"] as? Double ?? 0) - 18.45) < 0.01)
+        #expect(abs((ar2["rmse_mean_subjects"] as? Double ?? 0) - 17.92) < 0.01)
+        #expect(abs((ar2["mae"] as? Double ?? 0) - 13.18) < 0.01)
+        #expect(abs((ar2["mard"] as? Double ?? 0) - 11.33) < 0.01)
         #expect(abs((ar2["clarke_a"] as? Double ?? 0) - 84.6) < 0.1)
         #expect(abs((ar2["clarke_ab"] as? Double ?? 0) - 98.1) < 0.1)
 
         let ridge = try model(doc, "ridge")
-        #expect(ridge["n"] as? Int == 18_036)
+        #expect(ridge["n"] as? Int == 17_970)
         #expect((ridge["rmse"] as? Double ?? 99) <= 16.5)
         #expect((ridge["clarke_a"] as? Double ?? 0) >= 87)
 
         let treatments = try model(doc, "ridge-treatments")
-        #expect(treatments["n"] as? Int == 18_036)
+        #expect(treatments["n"] as? Int == 17_856)
         #expect((treatments["rmse"] as? Double ?? 99) <= 12.5)
         #expect((treatments["clarke_a"] as? Double ?? 0) >= 92)
 
@@ -43,8 +45,8 @@ import Testing
         #expect(subjects.count == 9 && subjects["child#003"] == nil)
         let child = try #require(subjects["child#001"] as? [String: Any])
         let childAR2 = try #require(child["ar2"] as? [String: Any])
-        #expect(childAR2["n"] as? Int == 1997)
-        #expect(abs((childAR2["rmse"] as? Double ?? 0) - 29.3) < 0.05)
+        #expect(childAR2["n"] as? Int == 1965)
+        #expect(abs((childAR2["rmse"] as? Double ?? 0) - 29.22) < 0.05)
     }
 
     /// The same numbers come out of a database written by `healthpipe import` (the sqlite-source).

@@ -188,8 +188,8 @@ private func reaggregate(_ db: URL, _ settings: URL) throws -> E2E.Result {
         #expect(e.code == 0, "\(e.stderr)")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(e.stdout.utf8)) as? [String: Any])
         let scores = try #require((doc["models"] as? [String: Any])?["ridge-treatments"] as? [String: Any])
-        #expect(stored.first == "18036")
-        #expect(scores["n"] as? Int == 18_036)
+        #expect(stored.first == "17856")  // 18,036 targets less the 180 forecasts ForecastEnvelope withholds (issue 36)
+        #expect(scores["n"] as? Int == 17_856)
         let rmse = try #require(scores["rmse"] as? Double)
         #expect(abs((Double(stored.last ?? "") ?? 0) - rmse) < 1e-6)
         #expect(rmse <= 12.5)
@@ -210,7 +210,13 @@ private func reaggregate(_ db: URL, _ settings: URL) throws -> E2E.Result {
         #expect(r.code == 0 || r.code == 3, "\(r.stderr)")
         let db = dir.appendingPathComponent("out.sqlite")
         #expect(E2E.count(db, "forecasts", "model = 'ridge-treatments'") == 6)
-        #expect(E2E.scalar(db, "SELECT max(issued_at) = (SELECT max(start) FROM measurements WHERE metric = 'glucose') FROM forecasts") == "1")
+        // The newest forecast made: the export ends falling 126 → 108 mg/dL, and the model's line from
+        // 108 falls faster than 4 mg/dL a minute, so ForecastEnvelope withholds it (issue 36); the
+        // forecast issued at the reading before is the newest.
+        #expect(E2E.scalar(db, """
+            SELECT max(issued_at) = (SELECT max(start) FROM measurements WHERE metric = 'glucose'
+              AND start < (SELECT max(start) FROM measurements WHERE metric = 'glucose')) FROM forecasts
+            """) == "1")
         let alerts = E2E.count(db, "alerts")
         #expect(alerts > 0)
 

@@ -44,4 +44,19 @@ import Testing
         let treatments = ForecastEvaluation.evaluate(s, model: .ridgeTreatments, horizonMinutes: 30)
         #expect(treatments.n == 2004 && treatments.rmse < 11.7)
     }
+
+    /// The models as published, before `ForecastEnvelope` (issue 36) withholds the forecasts that
+    /// move faster than glucose can: AR2 reproduces the reference row (reference/analytics.md §8:
+    /// 18.51 on 17,992 forecasts of 9 patients) and the ridge models score every origin. What
+    /// `evaluate` reports — the forecasts as issued — is asserted in EvaluateCommandTests.
+    @Test func modelsAsPublishedReproduceTheReference() throws {
+        let all = try SimGlucose.load()
+        let series = all.keys.sorted().filter { $0 != "child#003" }.map { SimGlucose.series($0, all[$0]!) }
+        let r = ForecastEvaluation.run(series: series, models: [.ar2, .ridge], withinEnvelope: false)
+        let ar2 = try #require(r.overall[.ar2]), ridge = try #require(r.overall[.ridge])
+        #expect(ar2.n == 17_992 && abs(ar2.rmse - 18.51) < 0.01 && abs(r.rmseMeanOfSubjects(.ar2) - 17.96) < 0.01)
+        #expect(ridge.n == 18_036 && abs(ridge.rmse - 16.46) < 0.01)
+        let shown = ForecastEvaluation.run(series: series, models: [.ar2], withinEnvelope: true)
+        #expect(shown.overall[.ar2]?.n == 17_956)
+    }
 }

@@ -22,13 +22,13 @@ public enum ForecastEvaluation {
     public static let trainingSeconds: Int64 = 7 * 86_400
     public static let scoringDelaySeconds: Int64 = 3600
 
-    public static func run(series: [SubjectSeries], models: [ForecastModelKind], horizonMinutes: Int = 30) -> Result {
+    public static func run(series: [SubjectSeries], models: [ForecastModelKind], horizonMinutes: Int = 30, withinEnvelope: Bool = true) -> Result {
         var result = Result()
         for model in models {
             var pooled = ErrorScores()
             var bySubject: [String: ErrorScores] = [:]
             for s in series {
-                let scores = evaluate(s, model: model, horizonMinutes: horizonMinutes)
+                let scores = evaluate(s, model: model, horizonMinutes: horizonMinutes, withinEnvelope: withinEnvelope)
                 bySubject[s.subject] = scores
                 pooled = pooled + scores
             }
