@@ -13,7 +13,8 @@ public struct HealthPipeMain: ParsableCommand {
             commandName: "healthpipe",
             abstract: "Import wearable and CGM exports, compute daily views, write SQLite and JSON.",
             discussion: """
-            Exit codes: 0 ok, 1 failed or interrupted, 2 configuration error, 3 finished with quarantined rows.
+            Exit codes: 0 ok, 1 failed or interrupted (or its output or report could not be written), \
+            2 configuration error, 3 finished with quarantined rows.
             """,
             version: "0.1.0",
             subcommands: [ImportCommand.self, RunCommand.self, ValidateCommand.self, PluginsCommand.self,

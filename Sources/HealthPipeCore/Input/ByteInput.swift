@@ -157,13 +157,25 @@ public final class ByteInput: @unchecked Sendable {
         if let d = decoder { decoder = UTF16Transcoder(bigEndian: d.bigEndian) }
     }
 
+    /// Text readers give up on a line still without its end after this many bytes: no format's rows
+    /// are that long, and an endless one (a device, a stream with no line breaks) is never done.
+    public static let maxLineRunBytes: Int64 = 64 << 20
+
+    /// Why a text input is given up on at line `line` (nil: not known, as in a copy).
+    public static func endlessLine(_ path: String, line: Int64?) -> InputError {
+        InputError(file: path, reason: (line.map { "line \($0)" } ?? "a line") + " runs past \(maxLineRunBytes >> 20) MiB without a line end: "
+                   + "not a file of rows (binary data, or a stream without line breaks); the rest is not read")
+    }
+
     /// A stream copied to an unlinked temporary file, so it can be read twice; a regular file as is.
-    /// The copy holds the bytes as `read` delivers them (UTF-16 already decoded).
-    public func seekable() throws -> ByteInput {
+    /// The copy holds the bytes as `read` delivers them (UTF-16 already decoded). A text reader
+    /// (`text: true`) has the copy stop at a line longer than `maxLineRunBytes`: an endless stream
+    /// without line breaks would otherwise be copied until the disk is full.
+    public func seekable(text: Bool = false) throws -> ByteInput {
         guard kind == .stream else { return self }
         let (tempFD, _) = try Self.temporaryFile(keepName: false)
         let copy = ByteInput(path: path, fd: tempFD, kind: .regularFile, size: 0)
-        try copyRest(to: tempFD)
+        try copyRest(to: tempFD, text: text)
         guard lseek(tempFD, 0, SEEK_SET) >= 0 else { throw InputError(file: path, reason: "cannot rewind a temporary copy") }
         var st = stat()
         if fstat(tempFD, &st) == 0 { copy.size = Int64(st.st_size) }
@@ -182,12 +194,18 @@ public final class ByteInput: @unchecked Sendable {
         return name
     }
 
-    private func copyRest(to out: Int32) throws {
+    private func copyRest(to out: Int32, text: Bool = false) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
+        var run: Int64 = 0  // bytes since the last line end (text only)
         while true {
             let n = try read(into: buffer)
             if n == 0 { return }
+            if text {
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<n])
+                if let end = bytes.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) { run = Int64(n - end - 1) } else { run += Int64(n) }
+                if run > Self.maxLineRunBytes { throw Self.endlessLine(path, line: nil) }
+            }
             var done = 0
             while done < n {
                 let w = write(out, buffer.baseAddress! + done, n - done)

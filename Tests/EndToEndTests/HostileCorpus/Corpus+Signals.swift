@@ -13,13 +13,17 @@ extension HostileCorpus {
         }
     }
 
-    static let signals: [HostileCase] = devZero + [
-        // An endless line of text (no NUL, no line end) is given up after 64 MiB, not read for ever.
-        HostileCase("an-endless-line-on-standard-input-is-refused",
+    /// An endless line of text (no NUL, no line end) is given up after 64 MiB, not read for ever —
+    /// nor copied for ever (LibreView reads a stream twice, from a temporary copy).
+    static let endlessLines: [HostileCase] = ["dexcom-clarity", "libreview"].map { format in
+        HostileCase("an-endless-line-on-standard-input-forced-as-\(format)-is-refused",
                     Expectation(exit: 1, stderr: ["runs past 64 MiB without a line end"], stderrNot: ["interrupted"])) { box in
             Invocation(arguments: ["yes 0123456789abcdef | tr -d '\\n' | exec $HEALTHPIPE"]
-                           + box.importing(["-"], ["--format", "dexcom-clarity"]), terminateAfter: 20, shell: true)
-        },
+                           + box.importing(["-"], ["--format", format]), terminateAfter: 20, shell: true)
+        }
+    }
+
+    static let signals: [HostileCase] = devZero + endlessLines + [
         HostileCase("silent-fifo-stops-on-sigterm", Expectation(exit: 1, stderr: ["interrupted"], stopWithin: 1.0)) { box in
             mkfifo(box.path("silent.csv"), 0o644)
             // A writer that opens the FIFO and never writes: the read blocks without the poll.

@@ -21,7 +21,7 @@ struct CSVInput {
     }
 
     /// This input, readable twice (a stream is copied to a temporary file); call before reading it.
-    func seekable() throws -> CSVInput { CSVInput(input: try input.seekable(), head: head) }
+    func seekable() throws -> CSVInput { CSVInput(input: try input.seekable(text: true), head: head) }
 
     /// Back to the first byte, for a second pass (after `seekable`).
     func rewind() throws { try input.rewind() }

@@ -17,7 +17,7 @@ public final class CSVRowReader {
         /// A line still without its end after this many bytes refuses the rest of the input: no
         /// format's rows are that long, and an endless one (a device, a stream with no line breaks)
         /// would otherwise be read for ever.
-        public var maxEndlessLineBytes: Int64 = 64 << 20
+        public var maxEndlessLineBytes = ByteInput.maxLineRunBytes
         /// A row spanning lines (an open quote) is cut off and reported when it grows past this.
         public var maxRowBytes = 1 << 20
         public var chunkBytes = 1 << 20
@@ -115,10 +115,7 @@ public final class CSVRowReader {
                 if chunk.starts(with: [0xEF, 0xBB, 0xBF]) { chunk = UnsafeRawBufferPointer(rebasing: chunk[3...]) }
             }
             try splitter.split(chunk) { try handle($0, body) }
-            if splitter.overlongBytes > options.maxEndlessLineBytes {
-                throw InputError(file: path, reason: "line \(lineNo + 1) runs past \(options.maxEndlessLineBytes >> 20) MiB without a line end: "
-                                 + "not a file of rows (binary data, or a stream without line breaks); the rest is not read")
-            }
+            if splitter.overlongBytes > options.maxEndlessLineBytes { throw ByteInput.endlessLine(path, line: lineNo + 1) }
         }
         atUnterminatedEnd = true
         try splitter.finish { try handle($0, body) }
