@@ -46,11 +46,14 @@ struct ClarityRowMapper {
 
     /// What became of every data row, by Event Type: a slot per kind, named by the file's spelling;
     /// untimed metadata rows (FirstName, Device…) and types no language names counted by their text.
+    /// A type no language names is known when its cells tell what the row is (a glucose value, a dose,
+    /// carbs, a duration: `inferKind`); one whose cells tell nothing is unknown (kept as a note, warned).
     private(set) var tally = RowTally(knownTypes: Self.kindSlots)
     /// One slot per known kind; `.unknown`'s slot is the tally's slot for rows with an empty type.
     static let kindSlots = Int(ClarityEventKind.unknown.rawValue)
-    /// Slots of rows counted by their type's text: a type no language names, a metadata row.
-    private static let unknownSlot = -1, metadataSlot = -2
+    /// Slots of rows counted by their type's text: a type nothing identifies; a metadata row or a
+    /// type its cells identify.
+    private static let unknownSlot = -1, namedSlot = -2
 
     /// Maps the row and counts it under its Event Type: stored, skipped (a metadata row), or
     /// quarantined (thrown). Blank rows and the header are not data rows.
@@ -80,7 +83,7 @@ struct ClarityRowMapper {
             guard let cols = columns else { return }
             let type = row.trimmed(cols.eventType)
             if type.isEmpty { return count(row, tally.untyped, fate) }
-            tally.byName(type, fate, known: slot == Self.metadataSlot)
+            tally.byName(type, fate, known: slot == Self.namedSlot)
         }
     }
 
@@ -121,7 +124,7 @@ struct ClarityRowMapper {
                 if !row.isEmpty(cols.deviceInfo) { deviceInfo = row.trimmed(cols.deviceInfo).text }
             }
             // Skipped as metadata, counted by its own type (FirstName, LastName… share a kind).
-            slot = Self.metadataSlot
+            slot = Self.namedSlot
             return .skipped
         }
         sawTimedRow = true
@@ -135,6 +138,7 @@ struct ClarityRowMapper {
         let prov = Provenance(file: file, line: row.line)
 
         let effective = kind == .unknown ? inferKind(row, cols, uploaderCell) : kind
+        if kind == .unknown, effective != .unknown { slot = Self.namedSlot }
         switch effective {
         case .egv, .calibration, .fastingGlucose:
             if effective == .egv, let ticks { try rejectOverlapReading(at.utc, ticks) }
