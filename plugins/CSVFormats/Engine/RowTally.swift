@@ -31,6 +31,9 @@ struct RowTally {
         if names[slot] == nil { names[slot] = cell.text }
     }
 
+    /// Names a slot whose type a source knows by a fixed word (a t:connect section).
+    mutating func name(_ slot: Int, _ text: String) { names[slot] = text }
+
     mutating func stored(_ slot: Int) { stored[slot] += 1 }
     mutating func quarantined(_ slot: Int) { quarantined[slot] += 1 }
     mutating func skipped(_ slot: Int) { skipped[slot] += 1 }
