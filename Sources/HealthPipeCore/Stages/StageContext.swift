@@ -120,6 +120,10 @@ public final class StageContext: @unchecked Sendable {
             out.measurements = max(0, out.measurements - g.measurements)
             out.events = max(0, out.events - g.events)
             out.rejected += g.measurements + g.events + g.other
+            // A source that accounted for its rows counted these as stored: they are quarantined now, so
+            // the file's line still adds up (a refused record is taken as its row; the type lines say
+            // what the source did).
+            if out.accounted { out.stored = max(0, out.stored - (g.measurements + g.events + g.other)) }
             return out
         }
     }
