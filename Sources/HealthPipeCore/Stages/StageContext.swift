@@ -76,8 +76,8 @@ public final class StageContext: @unchecked Sendable {
     }
 
     /// Every data row of a file accounted for (`RowTypeCount`): stored, skipped, and per type; rows of a
-    /// type the source does not know are warned about once per type (they were quarantined, or skipped
-    /// under `on_error: skip`, and make the run's exit status 3).
+    /// type the source does not know are warned about once per type (quarantined, skipped under
+    /// `on_error: skip`, or stored by a source that reads them by their cells) and make the exit status 3.
     public func finishRows(_ index: Int, stored: Int64, skipped: Int64, types: [RowTypeCount]) {
         updateInput(index) {
             $0.stored = stored
@@ -87,8 +87,9 @@ public final class StageContext: @unchecked Sendable {
         }
         let path = inputs[index].path, format = inputs[index].format
         for t in types where !t.known {
+            let fate = t.stored == 0 ? "quarantined" : "\(t.stored) stored by their cells, \(t.quarantined) quarantined"
             warn("\(path): \(t.rows) row\(t.rows == 1 ? "" : "s") of type '\(EchoText.cap(t.type))', which the \(format) format "
-                 + "neither maps nor lists as not data (quarantined)")
+                 + "neither maps nor lists as not data (\(fate))")
         }
     }
 
@@ -119,6 +120,10 @@ public final class StageContext: @unchecked Sendable {
             out.measurements = max(0, out.measurements - g.measurements)
             out.events = max(0, out.events - g.events)
             out.rejected += g.measurements + g.events + g.other
+            // A source that accounted for its rows counted these as stored: they are quarantined now, so
+            // the file's line still adds up (a refused record is taken as its row; the type lines say
+            // what the source did).
+            if out.accounted { out.stored = max(0, out.stored - (g.measurements + g.events + g.other)) }
             return out
         }
     }

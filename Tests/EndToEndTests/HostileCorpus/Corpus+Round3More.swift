@@ -77,8 +77,9 @@ extension HostileCorpus {
         HostileCase("clarity-years-9999-and-0001-are-quarantined",
                     Expectation(exit: 3, measurements: 8, quarantined: [.line(21, "9999-12-31 is outside the plausible dates"),
                                                                         .line(22, "0001-01-01 is outside the plausible dates")],
-                                // The file's line counts what landed: the date gate's refusals are rejected rows, not measurements.
-                                stderr: ["→ 8 measurements, 0 events, 2 rejected"])) { box in
+                                // The file's line counts what landed: the date gate's refusals are quarantined rows, not measurements
+                                // (nor rows stored: the line adds up).
+                                stderr: ["21 data rows = 8 stored + 2 quarantined + 11 skipped → 8 measurements, 0 events"])) { box in
             Invocation(arguments: box.importing([try box.write("in.csv", clarityWith([
                 "997,9999-12-31T23:59:59,EGV,,,,G7,120,,,,", "996,0001-01-01T00:00:00,EGV,,,,G7,120,,,,",
             ]))]))

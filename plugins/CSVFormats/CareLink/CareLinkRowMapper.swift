@@ -33,7 +33,24 @@ struct CareLinkRowMapper {
                                  file: options.path, format: format)
     }
 
+    /// What became of every data row. CareLink has no type column (a row holds a reading, a dose and
+    /// an alarm side by side), so its rows count without a type: stored when some record came of
+    /// them, skipped when no cell this reader maps holds anything (BWZ settings, empty sensor rows, a
+    /// repeated bolus), quarantined when rejected.
+    private(set) var tally = RowTally(knownTypes: 0)
+
     mutating func map(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
+        let before = out.measurements + out.events
+        do {
+            try mapRow(row, into: &out, emit)
+        } catch let e where e is CSVFileRun.Reject || e is ZoneResolutionError {
+            tally.quarantined(tally.untyped)
+            throw e
+        }
+        if out.measurements + out.events > before { tally.stored(tally.untyped) } else { tally.skipped(tally.untyped) }
+    }
+
+    private mutating func mapRow(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         let c = columns
         func cell(_ i: Int?) -> UnsafeRawBufferPointer {
             i.map { row.trimmed($0) } ?? UnsafeRawBufferPointer(start: nil, count: 0)

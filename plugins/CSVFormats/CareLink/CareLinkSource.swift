@@ -26,7 +26,7 @@ final class CareLinkSource: Source, InputDescribing {
         var autoInsulin = false
 
         let file = CSVFileRun(input: input, format: Self.format, context: context)
-        try file.run(delimiter: delimiter, emit: emit) { row, out in
+        try file.run(delimiter: delimiter, emit: emit, handle: { row, out in
             let first = row.trimmed(0)
             // Data rows start with their Index number: the common case costs one byte test.
             if mapper != nil, let b = first.first, b &- 0x30 <= 9 {
@@ -82,7 +82,7 @@ final class CareLinkSource: Source, InputDescribing {
                 throw InputError(file: options.path, line: row.line, reason: "not a CareLink export: "
                                  + "no 'Index;Date;Time' header in the first \(Self.headerSearchRows) rows")
             }
-        }
+        }, rows: { mapper?.tally })
         if mapper == nil {
             throw InputError(file: options.path, reason: "not a CareLink export: no 'Index;Date;Time' header")
         }

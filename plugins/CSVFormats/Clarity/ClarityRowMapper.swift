@@ -44,24 +44,75 @@ struct ClarityRowMapper {
     /// Cells in the header row, once it has been read.
     var headerWidth: Int? { columns?.count }
 
+    /// What became of every data row, by Event Type: a slot per kind, named by the file's spelling;
+    /// untimed metadata rows (FirstName, Device…) and types no language names counted by their text.
+    /// A type no language names is known when its cells tell what the row is (a glucose value, a dose,
+    /// carbs, a duration: `inferKind`); one whose cells tell nothing is unknown (kept as a note, warned).
+    private(set) var tally = RowTally(knownTypes: Self.kindSlots)
+    /// One slot per known kind; `.unknown`'s slot is the tally's slot for rows with an empty type.
+    static let kindSlots = Int(ClarityEventKind.unknown.rawValue)
+    /// Slots of rows counted by their type's text: a type nothing identifies; a metadata row or a
+    /// type its cells identify.
+    private static let unknownSlot = -1, namedSlot = -2
+
+    /// Maps the row and counts it under its Event Type: stored, skipped (a metadata row), or
+    /// quarantined (thrown). Blank rows and the header are not data rows.
     mutating func map<Row: TableRow>(_ row: inout Row, _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
+        var slot = tally.untyped
+        do {
+            if let fate = try mapRow(&row, &slot, &out, emit) { count(row, slot, fate) }
+        } catch let e where e is CSVFileRun.Reject || e is ZoneResolutionError {
+            count(row, slot, .quarantined)
+            throw e
+        }
+    }
+
+    /// Counts a row a source refuses before mapping it (a CSV row wider than the header) under its type.
+    mutating func refused<Row: TableRow>(_ row: Row) {
+        guard let cols = columns else { return }
+        let kind = kinds.kind(row.trimmed(cols.eventType))
+        count(row, kind == .unknown ? Self.unknownSlot : Int(kind.rawValue), .quarantined)
+    }
+
+    private mutating func count<Row: TableRow>(_ row: Row, _ slot: Int, _ fate: RowTally.Outcome) {
+        switch (slot, fate) {
+        case (0..., .stored): tally.stored(slot)
+        case (0..., .skipped): tally.skipped(slot)
+        case (0..., .quarantined): tally.quarantined(slot)
+        default:
+            guard let cols = columns else { return }
+            let type = row.trimmed(cols.eventType)
+            if type.isEmpty { return count(row, tally.untyped, fate) }
+            tally.byName(type, fate, known: slot == Self.namedSlot)
+        }
+    }
+
+    /// nil: not a data row (blank, the header).
+    private mutating func mapRow<Row: TableRow>(_ row: inout Row, _ slot: inout Int, _ out: inout BatchBuilder,
+                                                _ emit: (RecordBatch) throws -> Void) throws -> RowTally.Outcome? {
         guard let cols = columns else {
-            if row.isBlank { return }
+            if row.isBlank { return nil }
             guard let c = ClarityColumns(header: row.strings()) else {
                 throw InputError(file: options.path, line: row.line,
                                  reason: "not a Dexcom Clarity export: the header has no Timestamp/Event Type/Glucose Value columns")
             }
             columns = c
-            return
+            return nil
         }
         let ts = row.trimmed(cols.timestamp)
         let typeCell = row.trimmed(cols.eventType)
         let kind = kinds.kind(typeCell)
+        if kind != .unknown {
+            slot = Int(kind.rawValue)
+            tally.name(slot, typeCell)
+        } else if !typeCell.isEmpty {
+            slot = Self.unknownSlot
+        }
         if ts.isEmpty {
             // Metadata rows (patient, device, alert settings) have no timestamp: remember the
             // device, store nothing. They are the rows before the first timed row (any language),
             // or carry a known metadata type; any other row without a timestamp is an error.
-            if row.isBlank { return }
+            if row.isBlank { return nil }
             let preamble = !sawTimedRow && row.count > cols.eventType && !typeCell.isEmpty
             guard preamble || ClarityColumns.isMetadataKind(kind) else {
                 throw CSVFileRun.Reject(row.count < 3 ? "row has \(row.count) field(s); expected Clarity's \(cols.eventType + 1)+ (wrong separator?)"
@@ -72,7 +123,9 @@ struct ClarityRowMapper {
                 if !row.isEmpty(cols.sourceDevice) { defaultSource = sources.symbol(row.trimmed(cols.sourceDevice)) }
                 if !row.isEmpty(cols.deviceInfo) { deviceInfo = row.trimmed(cols.deviceInfo).text }
             }
-            return
+            // Skipped as metadata, counted by its own type (FirstName, LastName… share a kind).
+            slot = Self.namedSlot
+            return .skipped
         }
         sawTimedRow = true
         guard let parsed = pattern.parse(ts) else { throw CSVFileRun.Reject("unreadable timestamp '\(ts.echo)'") }
@@ -85,6 +138,7 @@ struct ClarityRowMapper {
         let prov = Provenance(file: file, line: row.line)
 
         let effective = kind == .unknown ? inferKind(row, cols, uploaderCell) : kind
+        if kind == .unknown, effective != .unknown { slot = Self.namedSlot }
         switch effective {
         case .egv, .calibration, .fastingGlucose:
             if effective == .egv, let ticks { try rejectOverlapReading(at.utc, ticks) }
@@ -108,6 +162,7 @@ struct ClarityRowMapper {
         default:
             try out.add(otherEvent(row, cols, effective, typeCell, at, src, prov), emit)
         }
+        return .stored
     }
 
     /// Clarity sorts by local time, so in a DST fall-back the two passes of the repeated hour are

@@ -38,10 +38,13 @@ final class ClaritySource: Source, InputDescribing {
         let input = try CSVInput(path: options.path)
         let delimiter = input.head.lines(1).first.map(HeaderText.sniffDelimiter) ?? UInt8(ascii: ",")
         var mapper = ClarityRowMapper(options: options)
-        try CSVFileRun(input: input, format: Self.format, context: context).run(delimiter: delimiter, emit: emit) { row, out in
+        try CSVFileRun(input: input, format: Self.format, context: context).run(delimiter: delimiter, emit: emit, handle: { row, out in
             // A separator inside an unquoted value shifts every later cell: refuse the row, not misread it.
-            if let width = mapper.headerWidth, row.count > width { throw CSVFileRun.Reject.wider(row.count, than: width) }
+            if let width = mapper.headerWidth, row.count > width {
+                mapper.refused(row)
+                throw CSVFileRun.Reject.wider(row.count, than: width)
+            }
             try mapper.map(&row, &out, emit)
-        }
+        }, rows: { mapper.tally })
     }
 }

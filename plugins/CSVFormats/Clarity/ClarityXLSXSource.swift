@@ -30,13 +30,16 @@ final class ClarityXLSXSource: Source, InputDescribing {
         var hasher = ContentHasher()
         var rows: Int64 = 0, rejected: Int64 = 0, measurements: Int64 = 0, events: Int64 = 0
         var skipped: [String] = [], read = 0
+        var tally = RowTally(knownTypes: ClarityRowMapper.kindSlots)
         defer {
             context.finishInput(index, rows: rows, measurements: measurements, events: events,
                                 rejected: rejected, hash: hasher.finalize())
+            context.finishRows(index, stored: tally.totalStored, skipped: tally.totalSkipped, types: tally.counts)
         }
         try withoutActuallyEscaping(emit) { emit in
             for sheet in package.sheets {
                 var mapper = ClarityRowMapper(options: options)
+                defer { tally.add(mapper.tally) }
                 var out = BatchBuilder()
                 var notClarity = false
                 var titles = 0

@@ -30,14 +30,35 @@ struct LibreViewRowMapper {
                                  file: options.path, format: format)
     }
 
+    /// What became of every data row, by Record Type: slots 0–6 (the documented types), the tally's
+    /// own slot for an empty type, any other text counted by itself as unknown.
+    private(set) var tally = RowTally(knownTypes: 7)
+    private static let unknownSlot = -1
+
     mutating func map(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         rowEvents.removeAll(keepingCapacity: true)
-        try mapRow(row, into: &out, emit)
-        // Every event of the row is checked before any is held: a rejected row lands in no part.
-        for e in rowEvents {
-            if let problem = Plausibility.eventProblem(insulin: e.insulin, carbs: e.carbs) { throw CSVFileRun.Reject(problem) }
+        var slot = tally.untyped
+        do {
+            guard let fate = try mapRow(row, &slot, into: &out, emit) else { return }
+            // Every event of the row is checked before any is held: a rejected row lands in no part.
+            for e in rowEvents {
+                if let problem = Plausibility.eventProblem(insulin: e.insulin, carbs: e.carbs) { throw CSVFileRun.Reject(problem) }
+            }
+            for e in rowEvents { events.add(e) }
+            count(row, slot, fate)
+        } catch let e where e is CSVFileRun.Reject || e is ZoneResolutionError {
+            count(row, slot, .quarantined)
+            throw e
         }
-        for e in rowEvents { events.add(e) }
+    }
+
+    private mutating func count(_ row: CSVRow, _ slot: Int, _ fate: RowTally.Outcome) {
+        guard slot >= 0 else { return tally.byName(row.trimmed(columns.recordType), fate, known: false) }
+        switch fate {
+        case .stored: tally.stored(slot)
+        case .quarantined: tally.quarantined(slot)
+        case .skipped: tally.skipped(slot)
+        }
     }
 
     /// Adds the held events (notes, doses, meals) once the file is read.
@@ -45,15 +66,24 @@ struct LibreViewRowMapper {
         try events.drain(into: &out, emit)
     }
 
-    private mutating func mapRow(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
-        if row.isBlank { return }
+    /// nil: a blank line, not a data row; `slot`: the row's Record Type (`tally`).
+    private mutating func mapRow(_ row: CSVRow, _ slot: inout Int, into out: inout BatchBuilder,
+                                 _ emit: (RecordBatch) throws -> Void) throws -> RowTally.Outcome? {
+        if row.isBlank { return nil }
+        let typeCell = row.trimmed(columns.recordType)
+        let type = ByteText.int(typeCell)
+        if let type, (0...6).contains(type) {
+            slot = Int(type)
+            tally.name(slot, typeCell)
+        } else if !typeCell.isEmpty {
+            slot = Self.unknownSlot
+        }
         // Every LibreView row is as wide as the header (trailing commas included): a shorter one was cut off.
         if row.count > columns.count { throw CSVFileRun.Reject.wider(row.count, than: columns.count) }
         guard row.count >= columns.count else {
             throw CSVFileRun.Reject("row has \(row.count) of the header's \(columns.count) columns (truncated?)")
         }
-        let typeCell = row.trimmed(columns.recordType)
-        guard let type = ByteText.int(typeCell) else { throw CSVFileRun.Reject("record type '\(typeCell.echo)' is not a number") }
+        guard let type else { throw CSVFileRun.Reject("record type '\(typeCell.echo)' is not a number") }
         // A type LibreView does not document (0–6) holds cells nobody knows the meaning of: the row is
         // quarantined whole, never kept as an empty note with its value in no table.
         guard (0...6).contains(type) else {
@@ -61,7 +91,7 @@ struct LibreViewRowMapper {
         }
         let isReading = (0...2).contains(type)
         // Entries with nothing in them (Libre 3 writes many empty type-6 rows) are read, not stored.
-        if !isReading, columns.valueColumns.allSatisfy({ row.isEmpty($0) }) { return }
+        if !isReading, columns.valueColumns.allSatisfy({ row.isEmpty($0) }) { return .skipped }
 
         let ts = row.trimmed(columns.timestamp)
         guard let local = NumericDateTime.localSeconds(ts, order: order) else {
@@ -92,6 +122,7 @@ struct LibreViewRowMapper {
             let subtype = type == 6 ? Symbol.empty : unknownType
             rowEvents.append(stamp.event(.note, subtype: subtype, note: Self.join(text(row, columns.notes), timeChange(row))))
         }
+        return .stored
     }
 
     /// "<device> (scan)", interned once per device.

@@ -47,6 +47,8 @@ final class LibreViewSource: Source, InputDescribing {
             }
         } finish: { out in
             try mapper?.finish(into: &out, emit)
+        } rows: {
+            mapper?.tally
         }
         if mapper == nil {
             throw InputError(file: options.path,
