@@ -1,0 +1,52 @@
+import Foundation
+import HealthPipeCore
+import Testing
+@testable import Wearables
+
+/// Fitbit sleep logs stored as Apple Health's sleep analysis (a real excerpt: one classic, two stages logs).
+@Suite struct FitbitSleepTests {
+    static let path = FitbitSourcesTests.real.appendingPathComponent("sleep-2020-03-31.json").path
+
+    @Test func sleepLogsAreDetectedByContentAndStoredAsSessionsWithStageSpans() throws {
+        #expect(try FitbitSourcesTests.detected(Self.path) == "fitbit-sleep")
+        let out = try FitbitSourcesTests.run("fitbit-sleep", Self.path, options: "timezone: Australia/Melbourne\n")
+        #expect(out.quarantineLines.isEmpty)
+        let sessions = out.measurements.filter { $0.metric == Symbol("sleep_analysis.in_bed") }
+        #expect(sessions.map(\.value) == [196, 411, 448])
+        // startTime 2020-04-16T00:06:00.000 is Melbourne local time (+10:00 after DST ended on 5 April).
+        #expect(sessions[0].start == 1_586_959_560 && sessions[0].utcOffset == 36_000)
+        #expect(sessions[0].end == sessions[0].start + 11_760)
+        #expect(sessions[0].metadata == #"{"logId":19347529955,"type":"classic","dateOfSleep":"2020-04-16","minutesAsleep":177,"mainSleep":true}"#)
+        for session in sessions {
+            // The spans tile the session: no overlap (short wakes are cut out), nothing outside it.
+            let spans = out.measurements.filter { $0.metric != session.metric && $0.start >= session.start && $0.end <= session.end }
+                .sorted { $0.start < $1.start }
+            #expect(zip(spans, spans.dropFirst()).allSatisfy { $0.end <= $1.start })
+            #expect(spans.allSatisfy { $0.value == Double($0.end - $0.start) / 60 && $0.unit == CanonicalUnits.minutes })
+        }
+        // Fitbit's minutesAsleep of the second log (stages) is its light + deep + rem, within Fitbit's rounding.
+        let night = sessions[1]
+        let asleep = out.measurements.filter { $0.metric.text.hasPrefix("sleep_analysis.asleep") && $0.start >= night.start && $0.end <= night.end }
+        #expect(abs(asleep.reduce(0) { $0 + $1.value } - 378) <= 1)
+    }
+
+    @Test func shortWakesAreCutOutOfTheSpansTheyInterrupt() {
+        typealias S = FitbitSleepStages
+        let data = [S.Span(start: 0, end: 600, metric: S.light), S.Span(start: 600, end: 900, metric: S.deep)]
+        let short = [S.Span(start: 120, end: 180, metric: S.awake), S.Span(start: 570, end: 630, metric: S.awake)]
+        let flat = S.flatten(data: data, short: short).map { [$0.start, $0.end] }
+        #expect(flat == [[0, 120], [120, 180], [180, 570], [570, 630], [630, 900]])
+    }
+
+    @Test func anUnknownLevelRejectsTheLogWithItsPath() throws {
+        let text = """
+            [{"logId" : 1, "dateOfSleep" : "2020-04-16", "startTime" : "2020-04-16T00:06:00.000", "duration" : 60000,
+              "type" : "classic", "levels" : {"data" : [{"dateTime" : "2020-04-16T00:06:00.000", "level" : "dozing", "seconds" : 60}]}}]
+            """
+        let dir = try FitbitSourcesTests.folder(["sleep-2020-04-16.json": text])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = try FitbitSourcesTests.run("fitbit-sleep", dir.appendingPathComponent("sleep-2020-04-16.json").path)
+        #expect(out.measurements.isEmpty)
+        #expect(out.quarantineLines.count == 1)
+    }
+}
