@@ -30,7 +30,7 @@ import ZIPFoundation
                 == [["heart_rate", "360", "31506.0"], ["resting_heart_rate", "2", "109.082"],
                     ["sleep_analysis.asleep_core", "52", "422.5"], ["sleep_analysis.asleep_deep", "9", "158.5"],
                     ["sleep_analysis.asleep_rem", "16", "180.5"], ["sleep_analysis.asleep_unspecified", "11", "177.0"],
-                    ["sleep_analysis.awake", "58", "100.0"], ["sleep_analysis.in_bed", "3", "1055.0"],
+                    ["sleep_analysis.awake", "58", "100.0"], ["sleep_analysis.in_bed", "3", "1056.0"],
                     ["sleep_analysis.restless", "11", "17.0"], ["step_count", "2", "42.0"]])
     }
 

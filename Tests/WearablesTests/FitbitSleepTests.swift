@@ -12,16 +12,20 @@ import Testing
         let out = try FitbitSourcesTests.run("fitbit-sleep", Self.path, options: "timezone: Australia/Melbourne\n")
         #expect(out.quarantineLines.isEmpty)
         let sessions = out.measurements.filter { $0.metric == Symbol("sleep_analysis.in_bed") }
-        #expect(sessions.map(\.value) == [196, 411, 448])
+        // startTime–endTime: Fitbit's timeInBed (196, 411, 448) and, on two of them, 30 s more.
+        #expect(sessions.map(\.value) == [196.5, 411.5, 448])
         // startTime 2020-04-16T00:06:00.000 is Melbourne local time (+10:00 after DST ended on 5 April).
         #expect(sessions[0].start == 1_586_959_560 && sessions[0].utcOffset == 36_000)
-        #expect(sessions[0].end == sessions[0].start + 11_760)
-        #expect(sessions[0].metadata == #"{"logId":19347529955,"type":"classic","dateOfSleep":"2020-04-16","minutesAsleep":177,"mainSleep":true}"#)
+        #expect(sessions[0].end == sessions[0].start + 11_790)
+        #expect(sessions[0].metadata == #"{"logId":19347529955,"type":"classic","dateOfSleep":"2020-04-16","minutesAsleep":177,"timeInBed":196,"mainSleep":true}"#)
         for session in sessions {
-            // The spans tile the session: no overlap (short wakes are cut out), nothing outside it.
-            let spans = out.measurements.filter { $0.metric != session.metric && $0.start >= session.start && $0.end <= session.end }
+            // The spans tile the session: no overlap (short wakes are cut out), no gap, nothing outside it.
+            // A stages log's levels end at endTime; a classic log's 30 s before it (at startTime + duration).
+            let spans = out.measurements.filter { $0.metric != session.metric && $0.start >= session.start && $0.start < session.end }
                 .sorted { $0.start < $1.start }
-            #expect(zip(spans, spans.dropFirst()).allSatisfy { $0.end <= $1.start })
+            let stages = session.metadata?.contains(#""type":"stages""#) == true
+            #expect(spans.first?.start == session.start && spans.last?.end == (stages ? session.end : session.end - 30))
+            #expect(zip(spans, spans.dropFirst()).allSatisfy { $0.end == $1.start })
             #expect(spans.allSatisfy { $0.value == Double($0.end - $0.start) / 60 && $0.unit == CanonicalUnits.minutes })
         }
         // Fitbit's minutesAsleep of the second log (stages) is its light + deep + rem, within Fitbit's rounding.
@@ -48,5 +52,27 @@ import Testing
         let out = try FitbitSourcesTests.run("fitbit-sleep", dir.appendingPathComponent("sleep-2020-04-16.json").path)
         #expect(out.measurements.isEmpty)
         #expect(out.quarantineLines.count == 1)
+    }
+
+    /// The night the clock springs forward (Amsterdam, 2022-03-27 02:00 → 03:00), as a real export writes
+    /// it: duration and levels count on in the start's offset and an `unknown` hour fills up to endTime's
+    /// wall clock. Every time is placed with the start's offset; the filler is counted, not stored.
+    @Test func aClockChangeNightKeepsTheStartsOffsetAndUnknownIsNotStored() throws {
+        let text = """
+            [{"logId" : 2, "dateOfSleep" : "2022-03-27", "startTime" : "2022-03-26T23:09:30.000",
+              "endTime" : "2022-03-27T06:48:30.000", "duration" : 27540000, "type" : "stages",
+              "levels" : {"data" : [{"dateTime" : "2022-03-26T23:09:30.000", "level" : "light", "seconds" : 23940},
+                                    {"dateTime" : "2022-03-27T05:48:30.000", "level" : "unknown", "seconds" : 3600}]}}]
+            """
+        let dir = try FitbitSourcesTests.folder(["sleep-2022-03-27.json": text])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = try FitbitSourcesTests.run("fitbit-sleep", dir.appendingPathComponent("sleep-2022-03-27.json").path,
+                                             options: "timezone: Europe/Amsterdam\n")
+        #expect(out.quarantineLines.isEmpty)
+        #expect(out.measurements.map(\.metric.text) == ["sleep_analysis.in_bed", "sleep_analysis.asleep_core"])
+        let light = try #require(out.measurements.last)
+        // 23:09:30 at +01:00 is 22:09:30Z; the light span's 399 minutes end at the real wake-up, 04:48:30Z.
+        #expect(light.start == 1_648_332_570 && light.end == 1_648_356_510 && light.utcOffset == 3600)
+        #expect(out.context.warnings.contains { $0.contains("1 sleep level span(s) 'unknown' (60 min)") })
     }
 }

@@ -7,7 +7,7 @@ import HealthPipeCore
 enum FitbitSleepStages {
     static let inBed = Symbol("sleep_analysis.in_bed")
 
-    /// The stored metric of a level, nil for a level Fitbit does not document.
+    /// The stored metric of a level (`unknown`: not stored), nil for a level Fitbit does not write.
     static func metric(_ level: UnsafeRawBufferPointer) -> Symbol? {
         switch String(decoding: level, as: UTF8.self) {
         case "wake", "awake": return awake
@@ -16,6 +16,7 @@ enum FitbitSleepStages {
         case "rem": return rem
         case "asleep": return asleep
         case "restless": return restless
+        case "unknown": return unknown
         default: return nil
         }
     }
@@ -23,6 +24,8 @@ enum FitbitSleepStages {
     static let awake = Symbol("sleep_analysis.awake"), light = Symbol("sleep_analysis.asleep_core")
     static let deep = Symbol("sleep_analysis.asleep_deep"), rem = Symbol("sleep_analysis.asleep_rem")
     static let asleep = Symbol("sleep_analysis.asleep_unspecified"), restless = Symbol("sleep_analysis.restless")
+    /// Fitbit's filler where it has no stage: counted by the source, never stored.
+    static let unknown = Symbol("sleep_analysis.unknown")
 
     /// A stage span in local seconds.
     struct Span { var start: Int64; var end: Int64; var metric: Symbol }
