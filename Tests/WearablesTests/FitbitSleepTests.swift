@@ -75,4 +75,15 @@ import Testing
         #expect(light.start == 1_648_332_570 && light.end == 1_648_356_510 && light.utcOffset == 3600)
         #expect(out.context.warnings.contains { $0.contains("1 sleep level span(s) 'unknown' (60 min)") })
     }
+
+    /// sleep_score.csv's timestamp is the sleep log's endTime wall clock (its Z is not UTC): read in --timezone.
+    @Test func sleepScoreIsAtTheNightsLocalWakeUp() throws {
+        let path = FitbitSourcesTests.real.appendingPathComponent("sleep_score.csv").path
+        #expect(try FitbitSourcesTests.detected(path) == "fitbit-sleep-score")
+        let out = try FitbitSourcesTests.run("fitbit-sleep-score", path, options: "timezone: Europe/Amsterdam\n")
+        #expect(out.quarantineLines.isEmpty)
+        let first = try #require(out.measurements.first { $0.metric == Symbol("fitbit.sleep_score") })
+        // 2020-08-17T05:35:00Z is 05:35 in Amsterdam (+02:00 in summer) = 03:35 UTC.
+        #expect(first.start == 1_597_635_300 && first.utcOffset == 7200 && first.value == 88)
+    }
 }

@@ -17,6 +17,11 @@ Heart Rate Variability folder:
   deep -> asleep_deep, rem -> asleep_rem, asleep -> asleep_unspecified, restless -> restless; unknown
   (Fitbit's filler) is not stored. A stages log whose levels differ from Fitbit's own levels.summary
   by more than a minute is named on stderr.
+Sleep folder:
+- sleep_score.csv: `sleep_log_entry_id,timestamp,overall_score,composition_score,revitalization_score,
+  duration_score,deep_sleep_in_minutes,resting_heart_rate,restlessness`, one row per sleep log; each
+  non-empty score is fitbit.sleep_score(_composition, _revitalization, _duration), restlessness
+  fitbit.sleep_restlessness; deep_sleep_in_minutes and resting_heart_rate are not stored.
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
 import csv, datetime, json, pathlib, sys
 
@@ -31,6 +36,7 @@ FILES = [
     ("heart_rate_2024-10-27.csv", "fitbit-takeout-heart-rate", None, "Google Takeout heart rate CSV, UTC with Z"),
     ("Daily Heart Rate Variability Summary - 2024-07-(21).csv", "fitbit-hrv-daily", "Europe/Amsterdam",
      "nightly HRV summary CSV, naive local midnight"),
+    ("sleep_score.csv", "fitbit-sleep-score", "Europe/Amsterdam", "sleep score CSV, one row per log, wall clock with Z"),
     ("sleep-2020-03-31.json", "fitbit-sleep", "Australia/Melbourne", "account export sleep logs, classic and stages, local times"),
 ]
 
@@ -89,6 +95,19 @@ def count(path):
     if path.suffix == ".csv":
         with open(path, encoding="utf-8", newline="") as f:
             rows = list(csv.reader(f))
+        if rows[0][:3] == ["sleep_log_entry_id", "timestamp", "overall_score"]:
+            names = {"overall_score": "fitbit.sleep_score", "composition_score": "fitbit.sleep_score_composition",
+                     "revitalization_score": "fitbit.sleep_score_revitalization",
+                     "duration_score": "fitbit.sleep_score_duration", "restlessness": "fitbit.sleep_restlessness"}
+            out = {}
+            for r in rows[1:]:
+                if not r:
+                    continue
+                for column, metric in names.items():
+                    cell = r[rows[0].index(column)]
+                    if cell:
+                        out.setdefault(metric, {})[r[1]] = float(cell)
+            return {m: total(v) for m, v in sorted(out.items())}
         if rows[0][:2] == ["timestamp", "rmssd"]:
             return {"heart_rate_variability_rmssd": total({r[0]: float(r[1]) for r in rows[1:] if r})}
         assert rows[0][:2] == ["timestamp", "beats per minute"]
