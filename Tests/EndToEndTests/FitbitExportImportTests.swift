@@ -8,7 +8,7 @@ import ZIPFoundation
     static let real = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/real/fitbit")
 
-    /// `MyFitbitData/Me/…` as the account export lays it out, with a sleep log no format reads yet.
+    /// `MyFitbitData/Me/…` as the account export lays it out, with an exercise log no format reads yet.
     static func export(in dir: URL) throws -> URL {
         let root = dir.appendingPathComponent("MyFitbitData/Me")
         let activity = root.appendingPathComponent("Physical Activity"), sleep = root.appendingPathComponent("Sleep")
@@ -18,14 +18,20 @@ import ZIPFoundation
         }
         try E2E.write("[{\n  \"dateTime\" : \"10/07/22 07:00:00\",\n  \"value\" : \"12\"\n},{\n  \"dateTime\" : \"10/07/22 07:01:00\",\n  \"value\" : \"30\"\n}]\n",
                       to: activity.appendingPathComponent("steps-2022-10-07.json"))
-        try E2E.write("[{\n  \"logId\" : 1,\n  \"dateOfSleep\" : \"2022-10-07\",\n  \"type\" : \"classic\"\n}]\n",
-                      to: sleep.appendingPathComponent("sleep-2022-10-07.json"))
+        try FileManager.default.copyItem(at: real.appendingPathComponent("sleep-2020-03-31.json"),
+                                         to: sleep.appendingPathComponent("sleep-2020-03-31.json"))
+        try E2E.write("[{\n  \"logId\" : 1,\n  \"activityName\" : \"Run\",\n  \"duration\" : 1843000\n}]\n",
+                      to: activity.appendingPathComponent("exercise-0.json"))
         return dir.appendingPathComponent("MyFitbitData")
     }
 
     static func expectStored(_ db: URL) {
         #expect(E2E.query(db, "SELECT metric, count(*), round(sum(value), 3) FROM measurements GROUP BY metric ORDER BY metric")
-                == [["heart_rate", "360", "31506.0"], ["resting_heart_rate", "2", "109.082"], ["step_count", "2", "42.0"]])
+                == [["heart_rate", "360", "31506.0"], ["resting_heart_rate", "2", "109.082"],
+                    ["sleep_analysis.asleep_core", "52", "422.5"], ["sleep_analysis.asleep_deep", "9", "158.5"],
+                    ["sleep_analysis.asleep_rem", "16", "180.5"], ["sleep_analysis.asleep_unspecified", "11", "177.0"],
+                    ["sleep_analysis.awake", "58", "100.0"], ["sleep_analysis.in_bed", "3", "1056.0"],
+                    ["sleep_analysis.restless", "11", "17.0"], ["step_count", "2", "42.0"]])
     }
 
     @Test func aFolderImportsEveryFileByContent() throws {
@@ -35,9 +41,9 @@ import ZIPFoundation
         let args = ["import", folder.path, "--db", db.path, "--timezone", "America/Los_Angeles"]
         let r = try E2E.run(args)
         #expect(r.code == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("1 file(s) in the folder(s) given are no format HealthPipe reads") && r.stderr.contains("sleep-2022-10-07.json"))
+        #expect(r.stderr.contains("1 file(s) in the folder(s) given are no format HealthPipe reads") && r.stderr.contains("exercise-0.json"))
         #expect(E2E.query(db, "SELECT format FROM imports ORDER BY format").map { $0[0] }
-                == ["fitbit-heart-rate", "fitbit-minute-series", "fitbit-resting-heart-rate"])
+                == ["fitbit-heart-rate", "fitbit-minute-series", "fitbit-resting-heart-rate", "fitbit-sleep"])
         Self.expectStored(db)
         let again = try E2E.run(args)
         #expect(again.code == 0, "\(again.stderr)")
@@ -52,7 +58,7 @@ import ZIPFoundation
         try FileManager.default.zipItem(at: folder, to: zip)
         let r = try E2E.run(["import", zip.path, "--db", db.path, "--timezone", "America/Los_Angeles"])
         #expect(r.code == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("sleep-2022-10-07.json"))
+        #expect(r.stderr.contains("exercise-0.json"))
         Self.expectStored(db)
     }
 }

@@ -16,6 +16,8 @@ enum SourceFixtures {
         "fitbit-heart-rate": ["Tests/Fixtures/real/fitbit/heart_rate-2022-10-07.json"],
         "fitbit-minute-series": ["Tests/SourceContractTests/Fixtures/steps-2023-02-26.json"],
         "fitbit-resting-heart-rate": ["Tests/Fixtures/real/fitbit/resting_heart_rate-2024-03-01.json"],
+        "fitbit-sleep": ["Tests/Fixtures/real/fitbit/sleep-2020-03-31.json"],
+        "fitbit-sleep-score": ["Tests/Fixtures/real/fitbit/sleep_score.csv"],
         "fitbit-takeout-heart-rate": ["Tests/Fixtures/real/fitbit/heart_rate_2024-10-27.csv"],
         "glooko-basal": ["Tests/SourceContractTests/Fixtures/glooko-basal.csv"],
         "glooko-bg": ["Tests/Fixtures/real/glooko/glooko-de-bg.csv"],

@@ -4,6 +4,6 @@ import HealthPipeCore
 /// its content and read as a stream; docs/formats.md lists the families and their time rules.
 public enum WearablesPlugin {
     public static let components: [ComponentDescriptor] = [
-        fitbitHeartRateComponent, fitbitRestingHeartRateComponent, fitbitMinuteSeriesComponent,
+        fitbitHeartRateComponent, fitbitRestingHeartRateComponent, fitbitMinuteSeriesComponent, fitbitSleepComponent,
     ]
 }

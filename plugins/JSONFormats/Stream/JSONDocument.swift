@@ -86,6 +86,7 @@ package final class JSONDocument {
     }
 
     @inline(__always) package func kind(_ slot: Int) -> JSONKind? { node(slot).map { nodes[$0].kind } }
+    @inline(__always) package func kind(node n: Int) -> JSONKind { nodes[n].kind }
 
     /// The raw bytes of a scalar (a string's bytes without quotes, escapes not decoded).
     @inline(__always) package func bytes(_ slot: Int) -> UnsafeRawBufferPointer? {
@@ -93,7 +94,7 @@ package final class JSONDocument {
         return valueBytes(n)
     }
 
-    @inline(__always) func valueBytes(_ n: Int) -> UnsafeRawBufferPointer {
+    @inline(__always) package func valueBytes(_ n: Int) -> UnsafeRawBufferPointer {
         let node = nodes[n]
         return UnsafeRawBufferPointer(start: base + Int(node.valueStart), count: Int(node.valueCount))
     }
@@ -109,7 +110,7 @@ package final class JSONDocument {
         return number(node: n)
     }
 
-    func number(node n: Int) -> Double? {
+    package func number(node n: Int) -> Double? {
         switch nodes[n].kind {
         case .number, .string: return DecimalText.double(valueBytes(n))
         default: return nil
@@ -130,7 +131,7 @@ package final class JSONDocument {
         }
     }
 
-    func bool(_ slot: Int) -> Bool? {
+    package func bool(_ slot: Int) -> Bool? {
         guard let n = node(slot), nodes[n].kind == .bool else { return nil }
         return valueBytes(n).first == UInt8(ascii: "t")
     }
@@ -156,7 +157,7 @@ package final class JSONDocument {
     // MARK: Walking (cold paths: profiles, metadata)
 
     /// Indices of the direct children of node `n` (or of the document when nil).
-    func children(of n: Int?) -> [Int] {
+    package func children(of n: Int?) -> [Int] {
         let parent = Int32(n ?? -1)
         var out: [Int] = []
         var i = (n ?? -1) + 1
@@ -168,7 +169,7 @@ package final class JSONDocument {
         return out
     }
 
-    func child(of n: Int?, named key: String) -> Int? {
+    package func child(of n: Int?, named key: String) -> Int? {
         let k = Array(key.utf8)
         for c in children(of: n) {
             let kb = keyBytes(c)
@@ -187,7 +188,7 @@ package final class JSONDocument {
     }
 
     /// The node's path for error messages: `$[12].bolus.amount` (array files) or `$.bolus.amount`.
-    func path(of n: Int?) -> String {
+    package func path(of n: Int?) -> String {
         var parts: [String] = []
         var i = n ?? -1
         while i >= 0 {
