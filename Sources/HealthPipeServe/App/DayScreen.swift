@@ -11,43 +11,42 @@ struct DayScreen {
     let store: AppStore
 
     struct Rendered: Sendable {
-        var subject: String
         var subtitle: String
         var html: Markup
     }
 
     /// `day` nil: the latest day with readings (else today).
     func render(day requested: Int64?, request r: AppRequest) throws -> Rendered {
-        let glucose = try store.glucose(r.prefs)
-        let subject = glucose.loader.subject
-        let day = requested ?? glucose.span?.upperBound ?? store.today()
+        let subject = r.person.name
+        let glucose = try store.glucose(r.prefs, person: subject)
+        let day = requested ?? glucose.span?.upperBound ?? store.today(subject)
         let view = try glucose.loader.dayView(day)
         let iso = CivilDate.isoDate(fromDays: day)
         let back = "/day/" + iso
-        let forms = FormMarkup(token: r.formToken)
+        let forms = r.forms
         var m = Markup(capacity: 256 * 1024)
 
         m.raw("<section id=\"day\" class=\"card\"><div class=\"controls\">")
-        m.raw("<form class=\"goto\" method=\"get\" action=\"/day\"><label for=\"day-picker\">Go to</label>")
+        m.raw("<form class=\"goto\" method=\"get\" action=\"/day\"><label for=\"day-picker\">Go to</label>" + r.person.hiddenField)
         m.raw("<input type=\"date\" id=\"day-picker\" name=\"date\" value=\"\(iso)\" required")
         if let span = glucose.span {
-            m.raw(" min=\"\(CivilDate.isoDate(fromDays: min(span.lowerBound, day)))\" max=\"\(CivilDate.isoDate(fromDays: max(span.upperBound, store.today())))\"")
+            m.raw(" min=\"\(CivilDate.isoDate(fromDays: min(span.lowerBound, day)))\" max=\"\(CivilDate.isoDate(fromDays: max(span.upperBound, store.today(subject))))\"")
         }
         m.raw("><button type=\"submit\" class=\"btn\">Go</button></form>")
-        m.raw("<a class=\"btn\" href=\"/\" id=\"go-latest\">Latest day</a>")
+        m.raw("<a class=\"btn\" href=\"" + Markup.escape(r.person.link("/")) + "\" id=\"go-latest\">Latest day</a>")
         m.raw("<label class=\"switch\"><input type=\"checkbox\" id=\"show-basal\"\(r.prefs.showBasal ? " checked" : "")> Show basal insulin</label></div>")
         if glucose.span == nil {
             m.raw("<p class=\"page-span\">No glucose readings yet: import a CGM export or run <code>healthpipe stream</code>; what you log shows here at once.</p>")
         }
         m.raw("<div class=\"app-day\" data-day=\"\(iso)\">")
-        DayArticle(view: view, unit: r.prefs.unit, isCurrent: true, link: { "/day/" + CivilDate.isoDate(fromDays: $0) },
+        DayArticle(view: view, unit: r.prefs.unit, isCurrent: true, link: { r.person.link("/day/" + CivilDate.isoDate(fromDays: $0)) },
                    offTitle: { _, _ in "" }).render(&m)
         m.raw("</div></section>")
 
         let log = try store.healthLog()
         try ReminderBanner(store: store).render(&m, subject: subject, forms: forms, back: back)
         LogSection(day: day, entries: try log.entries(subject: subject, fromDay: day, toDay: day), forms: forms, back: back,
-                   clock: FormClock(zones: store.zones())).render(&m)
+                   clock: FormClock(zones: store.zones(subject))).render(&m)
         let row = try glucose.loader.dayTable(firstDay: day, lastDay: day).rows.first
         HealthSection(day: day, illness: try log.openEpisode(subject: subject, subtype: "illness"),
                       stress: try log.openEpisode(subject: subject, subtype: "stress"),
@@ -55,7 +54,7 @@ struct DayScreen {
         let bands = view.bands
         let subtitle = "glucose in " + r.prefs.unit.rawValue + " · bands: "
             + bands.bands.enumerated().map { $0.element.title + " " + bands.rangeText($0.offset, unit: r.prefs.unit) }.joined(separator: ", ")
-        return Rendered(subject: subject, subtitle: subtitle, html: m)
+        return Rendered(subtitle: subtitle, html: m)
     }
 }
 
