@@ -94,13 +94,16 @@ struct AppRoutes {
         let form = try await FormBody.read(request, context: context)
         // Whose screen the form is on (its address carries them); someone the database does not hold is refused.
         let asked = AppRequest.queryPerson(request)
-        let subject: String
+        let subject: String, today: Int64
         do {
-            subject = try await StoreWork.read { [store] in try store.person(named: asked) }
+            (subject, today) = try await StoreWork.read { [store] in
+                let person = try store.person(named: asked)
+                return (person, store.today(person))
+            }
         } catch let missing as PersonNotFound {
             throw HTTPError(.notFound, message: PersonNotFoundPage.sentence(missing))
         }
-        guard let arguments = AppActions(database: settings.database, subject: subject, defaultTimezone: settings.timezone).arguments(action, form) else {
+        guard let arguments = AppActions(database: settings.database, subject: subject, defaultTimezone: settings.timezone, today: today).arguments(action, form) else {
             throw HTTPError(.badRequest, message: "unknown form")
         }
         let outcome = try await AppActions.run(arguments)
