@@ -3,6 +3,8 @@
 enum AppStyle {
     static let css = """
     .tabs a[aria-current=page]{background:#fff;color:#0B3D66}
+    .star-form{margin:0}.star-toggle{font:inherit;font-size:18px;background:none;border:0;padding:4px 8px;min-height:34px;cursor:pointer;color:inherit}
+    .star-toggle:focus-visible{outline:2px solid #0072B2;border-radius:6px}
     form.people{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:4px 0;font-size:14px}
     form.people select{font:inherit;font-size:15px;padding:4px 6px;border-radius:6px;border:1px solid #CBD5E1;max-width:60vw}
     form.people .btn{min-height:30px;padding:2px 10px}

@@ -40,10 +40,27 @@ struct DaysScreen {
               + "hyper, exercise, stress and illness marks and favourites (★, with their note on hover). A date opens that day.</p>")
         PeriodForm(action: "/days", person: r.person, first: first, last: last, span: glucose.span).render(&m)
         let bands = try glucose.loader.bands(around: last)
-        DayTableHTML(table: table, bands: bands, link: { r.person.link("/day/" + CivilDate.isoDate(fromDays: $0)) }).render(&m)
+        // The star toggles the day's favourite (seed 002), back to this window of the table.
+        let forms = r.forms, back = "/days?from=" + CivilDate.isoDate(fromDays: first) + "&to=" + CivilDate.isoDate(fromDays: last)
+        DayTableHTML(table: table, bands: bands, link: { r.person.link("/day/" + CivilDate.isoDate(fromDays: $0)) },
+                     star: { m, row in Self.starForm(&m, row, forms: forms, back: back) }).render(&m)
         m.raw("</section>")
         return .init(subtitle: Fmt.shortDate(first) + " – " + Fmt.shortDate(last) + " · glucose in " + r.prefs.unit.rawValue,
                      html: m)
+    }
+}
+
+extension DaysScreen {
+    /// The star of a row as a button: ★ takes the star away, ☆ gives it (`favourite add|remove`).
+    static func starForm(_ m: inout Markup, _ row: DayLogRow, forms: FormMarkup, back: String) {
+        let date = Fmt.shortDate(row.day), iso = CivilDate.isoDate(fromDays: row.day)
+        forms.open(&m, action: "/app/favourite", back: back, classes: "app-form inline star-form", extra: " id=\"star-\(iso)\"")
+        m.raw("<input type=\"hidden\" name=\"day\" value=\"\(iso)\">")
+        m.raw("<button type=\"submit\" class=\"star-toggle\" name=\"star\" value=\"\(row.favourite ? "0" : "1")\" aria-pressed=\"\(row.favourite)\" aria-label=\"")
+        m.escaped(row.favourite ? "Remove the star of " + date : "Star " + date)
+        m.raw("\">")
+        DayTableHTML.star(&m, row)
+        m.raw("</button></form>")
     }
 }
 
