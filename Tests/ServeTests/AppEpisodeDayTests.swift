@@ -4,16 +4,18 @@ import Testing
 /// The illness and stress switches act on the day shown (issue 38 item 3): switched on while looking
 /// at a past day they store that whole day (00:00–23:59 on the person's clock), not an episode from
 /// now; an episode begun today does not show on the days before it; switched off, the day's episode goes.
+/// The days table's star toggles the day's favourite (seed 002).
 @Suite struct AppEpisodeDayTests {
     typealias T = AppPeopleTests
 
-    /// Posts the switch form `id` of `page` as the browser would (its hidden fields); the answer.
+    /// Posts the form `id` of `page` as the browser would (its hidden fields and its first button's value); the answer.
     func press(_ server: ServeProcess, _ page: String, _ id: String) throws -> String {
         let cookie = try #require(T.header(page, "Set-Cookie")?.split(separator: ";").first.map(String.init))
         let form = try #require(T.matches(#"<form method="post"[^>]*action="([^"]*)" id="\#(id)">[\s\S]*?</form>"#, in: page).first)
         let fields = T.matches(#"<input type="hidden" name="([^"]*)" value="([^"]*)">"#, in: form[0])
-            .map { T.encoded($0[1]) + "=" + T.encoded(T.unescaped($0[2])) }.joined(separator: "&")
-        return try AppPeopleTests().post(server.port, T.unescaped(form[1]), body: fields, cookie: cookie)
+            + T.matches(#"<button type="submit"[^>]* name="([^"]*)" value="([^"]*)""#, in: form[0]).prefix(1)
+        let body = fields.map { T.encoded($0[1]) + "=" + T.encoded(T.unescaped($0[2])) }.joined(separator: "&")
+        return try AppPeopleTests().post(server.port, T.unescaped(form[1]), body: body, cookie: cookie)
     }
 
     func switchState(_ page: String, _ kind: String) -> String? {
@@ -46,5 +48,22 @@ import Testing
         #expect(try press(server, try get("/day/2009-12-10"), "switch-illness").hasPrefix("HTTP/1.1 303"))
         #expect(PersonZoneAppTests.sqlite(db, "SELECT count(*) FROM events WHERE kind = 'episode'") == "1")
         #expect(switchState(try get("/day/2009-12-10"), "illness") == "false off")
+    }
+
+    @Test func theDaysTablesStarTogglesTheFavourite() throws {
+        let db = try T.database()
+        let server = try ServeProcess(["--db", db.path], environment: T.utc)
+        defer { _ = server.stop() }
+        let days = { try AppPeopleTests().get(server.port, "/days?person=anna%20lee") }
+        let star = #"<form method="post" class="app-form inline star-form""#
+        let first = try days()
+        #expect(first.contains(star) && first.contains("aria-label=\"Star Wed 14 May 2025\""), "\(first.suffix(2000))")
+        let starred = try press(server, first, "star-2025-05-14")
+        #expect(starred.hasPrefix("HTTP/1.1 303"), "\(starred.prefix(300))")
+        #expect(PersonZoneAppTests.sqlite(db, "SELECT subject, day FROM favourites") == "anna lee|2025-05-14")
+        let second = try days()
+        #expect(second.contains("aria-pressed=\"true\" aria-label=\"Remove the star of Wed 14 May 2025\"><span class=\"star on\""))
+        #expect(try press(server, second, "star-2025-05-14").hasPrefix("HTTP/1.1 303"))
+        #expect(PersonZoneAppTests.sqlite(db, "SELECT count(*) FROM favourites") == "0")
     }
 }
