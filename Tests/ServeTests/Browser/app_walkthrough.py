@@ -104,13 +104,20 @@ def walk(browser, last_day):
     page.click("nav.tabs a[href^='/days?']")
     expect(page.locator(f"#day-table tr.fav[data-date='{iso(last_day)}'] .star.on")).to_have_attribute("title", "Favourite: Good day <b>")
     shot(page, "desktop-days")
+    # The table's star is a button: on, then off again, redrawn in place.
+    other = iso(last_day - datetime.timedelta(days=1))
+    page.click(f"#star-{other} button")
+    expect(page.locator(f"#day-table tr.fav[data-date='{other}'] .star.on")).to_be_visible()
+    page.click(f"#star-{other} button")
+    expect(page.locator(f"#day-table tr[data-date='{other}'] .star.on")).to_have_count(0)
+    not_reloaded(page, "table star")
     page.click(f"#day-table tr[data-date='{iso(last_day)}'] a")
     expect(page.locator("#main article.dayview h3")).to_have_text(day_heading(last_day))
 
-    # Illness on, then off.
+    # Illness on, then off — on the day shown (yesterday): that whole day, not an episode from now.
     page.click("#switch-illness button")
     expect(page.locator("#switch-illness button.toggle.on")).to_be_visible()
-    expect(page.locator("#switch-illness small")).to_contain_text("on since")
+    expect(page.locator("#switch-illness small")).to_contain_text("on this day")
     page.click("#switch-illness button")
     expect(page.locator("#switch-illness button.toggle.on")).to_have_count(0)
     not_reloaded(page, "illness")
