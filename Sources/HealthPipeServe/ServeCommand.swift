@@ -39,7 +39,7 @@ struct ServeRun: ParsableCommand {
     var openReads = false
     @Option(name: .customLong("idle-timeout"), help: "Seconds before a silent connection is closed.")
     var idleTimeout: Int64 = ServeLimits.idleSeconds
-    @Option(help: "Whose data the Nightscout API reads and writes (default: the database's only subject, else 'default').")
+    @Option(help: "Whose data the Nightscout API reads and writes, and the person the app opens on (default: the database's only subject, else 'default'; the app lists everyone).")
     var subject: String?
     @Option(help: "IANA zone or offset of a person without a zone of their own (`healthpipe person`): the app's typed times, its 'now', reminders, and uploads without an offset.")
     var timezone: String?

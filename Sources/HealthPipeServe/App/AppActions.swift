@@ -1,5 +1,6 @@
 import Foundation
 import HealthPipeCLI
+import HealthPipeCore
 
 /// The app's forms as `healthpipe` command lines: each form runs the CLI command that does the same
 /// thing (`add insulin`, `entries edit`, `favourite add`, `reports add`, `alerts snooze`, `alerts set` …), so a
@@ -10,6 +11,8 @@ struct AppActions {
     let subject: String
     /// `serve --timezone`: the zone of a person without one of their own (`healthpipe person`).
     var defaultTimezone: String?
+    /// The person's today: an episode switched on another day is that day's.
+    var today: Int64
 
     /// The command line of a form posted to `/app/<action>`; nil for an unknown action.
     func arguments(_ action: String, _ f: FormBody) -> [String]? {
@@ -34,8 +37,16 @@ struct AppActions {
         case "entries/delete":
             return ["entries", "delete"] + common() + ["--", f["id"] ?? ""]
         case "episode":
+            // The day on screen (`EpisodeSwitch`): today starts or ends now; another day is that whole day.
             guard let kind = f["kind"], kind == "illness" || kind == "stress" else { return nil }
-            return f["on"] == "1" ? ["add", "episode"] + common() + ["--", kind] : ["episode", "end"] + common() + ["--", kind]
+            let day = f["day"].flatMap { CivilDate.days(fromISO: $0) }.flatMap { $0 == today ? nil : CivilDate.isoDate(fromDays: $0) }
+            if f["on"] == "1" {
+                let span: [String] = day.map { ["--start=" + $0 + " 00:00", "--end=" + $0 + " 23:59"] } ?? []
+                return ["add", "episode"] + common() + span + ["--", kind]
+            }
+            if let id = f["id"] { return ["entries", "delete"] + common() + ["--", id] }
+            let at: [String] = day.map { ["--at=" + $0 + " 00:00"] } ?? []
+            return ["episode", "end"] + common() + at + ["--", kind]
         case "favourite":
             guard let day = f["day"] else { return nil }
             return f["star"] == "0" ? ["favourite", "remove"] + common() + ["--", day]

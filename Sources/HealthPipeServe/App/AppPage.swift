@@ -22,7 +22,11 @@ struct AppPage {
 
     var title: String
     var tab: Tab?
-    var subject: String
+    /// Whose screen this is; every tab keeps them.
+    var person: AppPerson
+    /// The database's people, for the switcher, and the screen it switches (path, other query fields).
+    var people: [String]
+    var switcher: (path: String, kept: [(String, String)])
     /// A line under the title (the period, the unit, the bands).
     var subtitle: String = ""
     /// The form token for this browser (`FormGuard`), carried by every form and the script.
@@ -33,23 +37,25 @@ struct AppPage {
     var signedIn = false
     var body: Markup
 
-    func response(newCookie: Cookie?) -> Response {
+    func response(newCookie: Cookie?, status: HTTPResponse.Status = .ok) -> Response {
         let nonce = Data(Digests.randomBytes(16)).base64EncodedString()
         var m = Markup(capacity: body.utf8Count + 64 * 1024)
         m.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         m.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\">")
         m.raw("<meta name=\"form-token\" content=\"\(formToken)\"><title>")
-        m.escaped(title + " · " + subject + " · HealthPipe")
+        m.escaped(title + (person.name.isEmpty ? "" : " · " + person.name) + " · HealthPipe")
         m.raw("</title>")
         m.raw(Self.style)
         m.raw("</head><body>")
         m.raw("<header class=\"top\"><div class=\"wrap\"><div class=\"brand\">HealthPipe</div><h1>")
-        m.escaped(subject)
-        m.raw("</h1><p id=\"subtitle\">")
+        m.escaped(person.name.isEmpty ? "HealthPipe" : person.name)
+        m.raw("</h1>")
+        if !people.isEmpty { PersonSwitcher(people: people, current: person.name, path: switcher.path, kept: switcher.kept).render(&m) }
+        m.raw("<p id=\"subtitle\">")
         m.escaped(subtitle)
         m.raw("</p><nav class=\"tabs\">")
         for t in Tab.allCases where tab != nil {
-            m.raw("<a href=\"\(t.href)\"" + (t == tab ? " aria-current=\"page\"" : "") + ">" + t.rawValue + "</a>")
+            m.raw("<a href=\"" + Markup.escape(person.link(t.href)) + "\"" + (t == tab ? " aria-current=\"page\"" : "") + ">" + t.rawValue + "</a>")
         }
         if signedIn {
             m.raw("<form method=\"post\" class=\"signout\" action=\"/signout?form_token=\(formToken)\"><button type=\"submit\">Sign out</button></form>")
@@ -61,7 +67,7 @@ struct AppPage {
         m.raw(body)
         m.raw("</main><div id=\"bubble\" role=\"tooltip\" hidden></div>")
         m.raw("<script nonce=\"\(nonce)\">\n" + AppScript.js + "</script></body></html>\n")
-        var response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+        var response = Response(status: status, headers: [.contentType: "text/html; charset=utf-8"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: m.utf8)))
         response.headers[.contentSecurityPolicy] = Self.policy(nonce: nonce)
         if let newCookie { response.setCookie(newCookie) }

@@ -17,7 +17,8 @@ struct AppRoutes {
     init(settings: ServeSettings, forms: FormGuard) {
         self.settings = settings
         self.forms = forms
-        store = AppStore(path: settings.database, defaultZone: settings.timezone.flatMap(ZoneResolver.timeZone(named:)) ?? .current)
+        store = AppStore(path: settings.database, defaultZone: settings.timezone.flatMap(ZoneResolver.timeZone(named:)) ?? .current,
+                         defaultSubject: settings.subject)
     }
 
     /// The form that saves only the browser's display preferences (a cookie), never the store.
@@ -29,12 +30,17 @@ struct AppRoutes {
         router.get("/") { request, _ in try await screen(request, tab: .day, title: "Day") { r in try DayScreen(store: store).render(day: nil, request: r) } }
         router.get("/day") { request, _ in
             // The date picker's form without JavaScript: /day?date=2024-03-05 → /day/2024-03-05.
-            guard let day = try AppDates.day(request.uri.queryParameters["date"].map(String.init)) else { return Response.redirect(to: "/") }
-            return Response.redirect(to: "/day/" + CivilDate.isoDate(fromDays: day))
+            // The person goes on with them (an unknown one is the day screen's 404).
+            let person = AppRequest.queryPerson(request).map(AppPerson.init(name:))
+            guard let day = try AppDates.day(request.uri.queryParameters["date"].map(String.init)) else { return Response.redirect(to: person?.link("/") ?? "/") }
+            let path = "/day/" + CivilDate.isoDate(fromDays: day)
+            return Response.redirect(to: person?.link(path) ?? path)
         }
         router.get("/day/:date") { request, context in
-            let day = try AppDates.day(context.parameters.get("date")) ?? store.today()
-            return try await screen(request, tab: .day, title: Fmt.shortDate(day)) { r in try DayScreen(store: store).render(day: day, request: r) }
+            let day = try AppDates.day(context.parameters.get("date"))
+            return try await screen(request, tab: .day, title: day.map { Fmt.shortDate($0) } ?? "Day") { r in
+                try DayScreen(store: store).render(day: day ?? store.today(r.person.name), request: r)
+            }
         }
         router.get("/agp") { request, _ in
             let q = request.uri.queryParameters
@@ -66,19 +72,40 @@ struct AppRoutes {
     }
 
     /// A screen, read on `StoreWork.read`.
+    /// The person of the address is found first: someone the database does not hold is a 404 page
+    /// that says so and links everyone who is there.
     private func screen(_ request: Request, tab: AppPage.Tab, title: String,
                         _ body: @escaping @Sendable (AppRequest) throws -> DayScreen.Rendered) async throws -> Response {
-        let r = AppRequest(request, forms: forms, signedIn: settings.secret != nil)
-        let rendered = try await StoreWork.read { try body(r) }
-        return r.page(title, tab: tab, subject: rendered.subject, subtitle: rendered.subtitle, body: rendered.html)
+        let asked = AppRequest(request, forms: forms, signedIn: settings.secret != nil)
+        do {
+            let (r, rendered, people) = try await StoreWork.read { [store] () throws -> (AppRequest, DayScreen.Rendered, [String]) in
+                var r = asked
+                r.person = AppPerson(name: try store.person(named: asked.requestedPerson))
+                return (r, try body(r), try store.stored().people)
+            }
+            return r.page(title, tab: tab, people: people, subtitle: rendered.subtitle, body: rendered.html)
+        } catch let missing as PersonNotFound {
+            return asked.page("No such person", tab: nil, people: missing.people, subtitle: "", body: PersonNotFoundPage(missing: missing).html,
+                              status: .notFound)
+        }
     }
 
     /// A form: its command runs; then back to the screen with the command's message, or — for the
     /// app's script (`Accept: application/json`) — the message as JSON and the script redraws.
     private func perform(_ action: String, _ request: Request, _ context: ServeContext) async throws -> Response {
         let form = try await FormBody.read(request, context: context)
-        let subject = try await StoreWork.read { [store] in try store.subject() }
-        guard let arguments = AppActions(database: settings.database, subject: subject, defaultTimezone: settings.timezone).arguments(action, form) else {
+        // Whose screen the form is on (its address carries them); someone the database does not hold is refused.
+        let asked = AppRequest.queryPerson(request)
+        let subject: String, today: Int64
+        do {
+            (subject, today) = try await StoreWork.read { [store] in
+                let person = try store.person(named: asked)
+                return (person, store.today(person))
+            }
+        } catch let missing as PersonNotFound {
+            throw HTTPError(.notFound, message: PersonNotFoundPage.sentence(missing))
+        }
+        guard let arguments = AppActions(database: settings.database, subject: subject, defaultTimezone: settings.timezone, today: today).arguments(action, form) else {
             throw HTTPError(.badRequest, message: "unknown form")
         }
         let outcome = try await AppActions.run(arguments)

@@ -15,6 +15,8 @@ enum AppScript {
       var open=[].map.call(d.querySelectorAll('#main details[open][id]'),function(x){return x.id});
       d.getElementById('main').innerHTML=m.innerHTML;d.title=doc.title;
       var s=doc.getElementById('subtitle');if(s)d.getElementById('subtitle').textContent=s.textContent;
+      var h=doc.querySelector('header.top h1');if(h)d.querySelector('header.top h1').textContent=h.textContent;
+      var p=doc.getElementById('people'),q=d.getElementById('people');if(p&&q&&!q.contains(d.activeElement))q.outerHTML=p.outerHTML;
       var tabs=doc.querySelector('nav.tabs');if(tabs)d.querySelector('nav.tabs').innerHTML=tabs.innerHTML;
       open.forEach(function(id){var x=d.getElementById(id);if(x)x.open=true});
       if(push)history.pushState(null,'',url);root.setAttribute('data-loaded',url);counts();return true}
@@ -24,6 +26,8 @@ enum AppScript {
         if(my!==seq)return;if(!r.ok||r.redirected){location.href=url;return}
         return r.text().then(function(t){if(my!==seq)return;wanted=null;if(!swap(t,url,push))location.href=url})})
       .catch(function(){location.href=url}).then(function(){if(my===seq)busy=false})}
+    // The person of the address goes on with the day: /day/2024-03-05?person=…
+    function dayURL(iso){var p=new URLSearchParams(location.search).get('person');return '/day/'+iso+(p?'?person='+encodeURIComponent(p):'')}
     function shift(iso,n){var t=new Date(iso+'T00:00:00Z');t.setUTCDate(t.getUTCDate()+n);return t.toISOString().slice(0,10)}
     function internal(a){return a&&a.origin===location.origin&&!a.hasAttribute('download')&&/^\\/(day\\/|agp|days|reports|settings|$)/.test(a.pathname)}
     d.addEventListener('click',function(e){var a=e.target.closest&&e.target.closest('a');
@@ -32,7 +36,7 @@ enum AppScript {
       var el=e.target.closest&&e.target.closest('.event,.reading,.range-bar,.forecast-point,.tir-part,.history-bar,.daily-profile,.side-day');
       if(el&&tip(el,e.pageX,e.pageY)){e.preventDefault();return}if(bubble)bubble.hidden=true});
     window.addEventListener('popstate',function(){load(location.href,false)});
-    function go(rel){var day=d.querySelector('#main .app-day');if(!day)return;wanted=shift(wanted||day.getAttribute('data-day'),rel==='prev'?-1:1);load('/day/'+wanted,true)}
+    function go(rel){var day=d.querySelector('#main .app-day');if(!day)return;wanted=shift(wanted||day.getAttribute('data-day'),rel==='prev'?-1:1);load(dayURL(wanted),true)}
     d.addEventListener('keydown',function(e){if(e.key==='Escape'&&bubble){bubble.hidden=true;return}
       if(/INPUT|SELECT|TEXTAREA|BUTTON/.test(e.target.tagName)||e.altKey||e.ctrlKey||e.metaKey||e.shiftKey)return;
       if(e.key==='ArrowLeft')go('prev');else if(e.key==='ArrowRight')go('next')});
@@ -42,7 +46,7 @@ enum AppScript {
     d.addEventListener('touchend',function(e){if(sx===null)return;var t=e.changedTouches[0],dx=t.clientX-sx,dy=t.clientY-sy;sx=null;
       if(Math.abs(dx)>60&&Math.abs(dx)>2*Math.abs(dy))go(dx>0?'prev':'next')},{passive:true});
     d.addEventListener('change',function(e){var t=e.target;
-      if(t.id==='day-picker'&&t.value&&/^\\d{4}-\\d\\d-\\d\\d$/.test(t.value))load('/day/'+t.value,true);
+      if(t.id==='day-picker'&&t.value&&/^\\d{4}-\\d\\d-\\d\\d$/.test(t.value))load(dayURL(t.value),true);
       if(t.closest&&t.closest('#day-filters'))counts();
       if(t.id==='importance-filter'){var n=parseInt(t.value,10);
         [].forEach.call(d.querySelectorAll('td.has-reports'),function(c){c.classList.toggle('dim',parseInt(c.getAttribute('data-importance'),10)<n)});

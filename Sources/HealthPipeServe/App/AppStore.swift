@@ -13,27 +13,32 @@ final class AppStore: Sendable {
     let path: String
     /// The zone of people without one of their own (`serve --timezone`, else this computer's).
     let defaultZone: TimeZone
-    /// The subject's fitted forecaster, valid while the database's version says nothing changed
+    /// `serve --subject`: the person the app opens on (the API's only person).
+    let defaultSubject: String?
+    /// Each subject's fitted forecaster, valid while the database's version says nothing changed
     /// (else while the readings it was fitted on are the same).
     let forecasts: ForecastCheckpoints
     private let memo = Mutex<(version: String, stored: Stored)?>(nil)
 
-    init(path: String, defaultZone: TimeZone = .current) {
+    init(path: String, defaultZone: TimeZone = .current, defaultSubject: String? = nil) {
         self.path = path
         self.defaultZone = defaultZone
+        self.defaultSubject = defaultSubject
         forecasts = ForecastCheckpoints(storeVersion: { LiveVersion.of(database: path) })
     }
 
     /// What every screen reads from the store's settings and subjects, read again only when the
-    /// database has moved (`LiveVersion`): the person shown, the bands the store classifies with
-    /// and the report settings.
+    /// database has moved (`LiveVersion`): its people, the bands the store classifies with and the
+    /// report settings.
     struct Stored: Sendable {
-        /// The one with glucose readings, else the database's only subject, else `default` (the
-        /// subject a first entry writes).
-        var subject: String
+        /// Everyone the database holds anything for, and the default person, sorted: the switcher's list.
+        var people: [String]
+        /// The person of an address without `?person=`: `serve --subject`, else the first with glucose
+        /// readings, else the database's first subject, else `default` (the subject a first entry writes).
+        var defaultPerson: String
         var bands: BandScheme?
-        /// The person's zone history: their typed times, "now" and "today" (`healthpipe person`).
-        var zones: ZoneHistory
+        /// Each person's zone history: their typed times, "now" and "today" (`healthpipe person`).
+        var zones: [String: ZoneHistory]
         /// Settings that cannot be read fail only the screens that show them.
         var reportSettings: Result<ReportAlertSettings, Unreadable>
         var reports: ReportAlertSettings { get throws { try reportSettings.get() } }
@@ -48,16 +53,25 @@ final class AppStore: Sendable {
         let version = LiveVersion.of(database: path)
         if let kept = memo.withLock({ $0 }), kept.version == version { return kept.stored }
         let store = SQLiteHealthStore(path: path)
-        let subject = try store.reader().subjects().first ?? (try? store.allSubjects())?.first ?? "default"
-        let zones = ZoneHistory(periods: try store.zonePeriods(subject: subject), fallback: defaultZone)
-        let stored = Stored(subject: subject, bands: StoredBands.scheme(at: path), zones: zones,
+        let all = (try? store.allSubjects()) ?? []
+        let defaultPerson = try defaultSubject ?? store.reader().subjects().first ?? all.first ?? "default"
+        let people = Set(all + [defaultPerson]).sorted()
+        var zones: [String: ZoneHistory] = [:]
+        for person in people { zones[person] = ZoneHistory(periods: try store.zonePeriods(subject: person), fallback: defaultZone) }
+        let stored = Stored(people: people, defaultPerson: defaultPerson, bands: StoredBands.scheme(at: path), zones: zones,
                             reportSettings: Result { try ReportSettings.stored(path) }.mapError { Stored.Unreadable(description: "\($0)") })
         memo.withLock { $0 = (version, stored) }
         return stored
     }
 
-    /// The person shown (`Stored.subject`).
-    func subject() throws -> String { try stored().subject }
+    /// The person an address asks for (`?person=`), else the default one; someone the database does
+    /// not hold is `PersonNotFound` (a 404 that lists who is there).
+    func person(named requested: String?) throws -> String {
+        let s = try stored()
+        guard let requested else { return s.defaultPerson }
+        guard s.people.contains(requested) else { throw PersonNotFound(name: requested, people: s.people) }
+        return requested
+    }
 
     /// The views' settings for these preferences; the bands of the preference, else the store's.
     func settings(_ prefs: AppPreferences) -> ViewSettings {
@@ -74,10 +88,9 @@ final class AppStore: Sendable {
         var span: ClosedRange<Int64>?
     }
 
-    func glucose(_ prefs: AppPreferences) throws -> Glucose {
+    func glucose(_ prefs: AppPreferences, person: String) throws -> Glucose {
         let reader = try SQLiteHealthStore(path: path).reader()
-        let subject = try subject()
-        let loader = ChartLoader(source: StoreChartSource(reader: reader, subject: subject), subject: subject, settings: settings(prefs),
+        let loader = ChartLoader(source: StoreChartSource(reader: reader, subject: person), subject: person, settings: settings(prefs),
                                  forecastCheckpoints: forecasts)
         return Glucose(loader: loader, span: try loader.span().map { $0.first...$0.last })
     }
@@ -85,10 +98,18 @@ final class AppStore: Sendable {
     func healthLog() throws -> HealthLogQueries { try HealthLogQueries(path: path) }
 
     /// The person's zones; the default alone when the store cannot be read (the screen says why).
-    func zones() -> ZoneHistory { (try? stored().zones) ?? ZoneHistory(periods: [], fallback: defaultZone) }
+    func zones(_ person: String) -> ZoneHistory {
+        (try? stored().zones[person]) ?? ZoneHistory(periods: [], fallback: defaultZone)
+    }
 
     /// Today in the person's zone (the seeds' "today"; typed times are read in their zone too).
-    func today() -> Int64 { zones().day(at: Int64(Date().timeIntervalSince1970)) }
+    func today(_ person: String) -> Int64 { zones(person).day(at: Int64(Date().timeIntervalSince1970)) }
+}
+
+/// An address asked for someone the database does not hold.
+struct PersonNotFound: Error, Sendable {
+    var name: String
+    var people: [String]
 }
 
 /// How this browser wants the views drawn (the seeds' settings page: bands, basal on/off, unit),

@@ -3,6 +3,11 @@
 enum AppStyle {
     static let css = """
     .tabs a[aria-current=page]{background:#fff;color:#0B3D66}
+    .star-form{margin:0}.star-toggle{font:inherit;font-size:18px;background:none;border:0;padding:4px 8px;min-height:34px;cursor:pointer;color:inherit}
+    .star-toggle:focus-visible{outline:2px solid #0072B2;border-radius:6px}
+    form.people{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:4px 0;font-size:14px}
+    form.people select{font:inherit;font-size:15px;padding:4px 6px;border-radius:6px;border:1px solid #CBD5E1;max-width:60vw}
+    form.people .btn{min-height:30px;padding:2px 10px}
     .tabs form.signout{margin-left:auto}.tabs form.signout button{font:inherit;color:#fff;background:none;border:0;padding:8px 10px;cursor:pointer;text-decoration:underline}
     .flash{margin:0 0 12px;padding:8px 12px;border-radius:8px;background:#ECFDF5;border:1px solid #A7F3D0;color:#065F46;white-space:pre-line}
     .flash.bad{background:#FEF2F2;border-color:#FCA5A5;color:#7F1D1D}.flash.empty{display:none}

@@ -11,51 +11,52 @@ struct DayScreen {
     let store: AppStore
 
     struct Rendered: Sendable {
-        var subject: String
         var subtitle: String
         var html: Markup
     }
 
     /// `day` nil: the latest day with readings (else today).
     func render(day requested: Int64?, request r: AppRequest) throws -> Rendered {
-        let glucose = try store.glucose(r.prefs)
-        let subject = glucose.loader.subject
-        let day = requested ?? glucose.span?.upperBound ?? store.today()
+        let subject = r.person.name
+        let glucose = try store.glucose(r.prefs, person: subject)
+        let day = requested ?? glucose.span?.upperBound ?? store.today(subject)
         let view = try glucose.loader.dayView(day)
         let iso = CivilDate.isoDate(fromDays: day)
         let back = "/day/" + iso
-        let forms = FormMarkup(token: r.formToken)
+        let forms = r.forms
         var m = Markup(capacity: 256 * 1024)
 
         m.raw("<section id=\"day\" class=\"card\"><div class=\"controls\">")
-        m.raw("<form class=\"goto\" method=\"get\" action=\"/day\"><label for=\"day-picker\">Go to</label>")
+        m.raw("<form class=\"goto\" method=\"get\" action=\"/day\"><label for=\"day-picker\">Go to</label>" + r.person.hiddenField)
         m.raw("<input type=\"date\" id=\"day-picker\" name=\"date\" value=\"\(iso)\" required")
         if let span = glucose.span {
-            m.raw(" min=\"\(CivilDate.isoDate(fromDays: min(span.lowerBound, day)))\" max=\"\(CivilDate.isoDate(fromDays: max(span.upperBound, store.today())))\"")
+            m.raw(" min=\"\(CivilDate.isoDate(fromDays: min(span.lowerBound, day)))\" max=\"\(CivilDate.isoDate(fromDays: max(span.upperBound, store.today(subject))))\"")
         }
         m.raw("><button type=\"submit\" class=\"btn\">Go</button></form>")
-        m.raw("<a class=\"btn\" href=\"/\" id=\"go-latest\">Latest day</a>")
+        m.raw("<a class=\"btn\" href=\"" + Markup.escape(r.person.link("/")) + "\" id=\"go-latest\">Latest day</a>")
         m.raw("<label class=\"switch\"><input type=\"checkbox\" id=\"show-basal\"\(r.prefs.showBasal ? " checked" : "")> Show basal insulin</label></div>")
         if glucose.span == nil {
             m.raw("<p class=\"page-span\">No glucose readings yet: import a CGM export or run <code>healthpipe stream</code>; what you log shows here at once.</p>")
         }
         m.raw("<div class=\"app-day\" data-day=\"\(iso)\">")
-        DayArticle(view: view, unit: r.prefs.unit, isCurrent: true, link: { "/day/" + CivilDate.isoDate(fromDays: $0) },
+        DayArticle(view: view, unit: r.prefs.unit, isCurrent: true, link: { r.person.link("/day/" + CivilDate.isoDate(fromDays: $0)) },
                    offTitle: { _, _ in "" }).render(&m)
         m.raw("</div></section>")
 
         let log = try store.healthLog()
         try ReminderBanner(store: store).render(&m, subject: subject, forms: forms, back: back)
-        LogSection(day: day, entries: try log.entries(subject: subject, fromDay: day, toDay: day), forms: forms, back: back,
-                   clock: FormClock(zones: store.zones())).render(&m)
+        let entries = try log.entries(subject: subject, fromDay: day, toDay: day)
+        LogSection(day: day, entries: entries, forms: forms, back: back, clock: FormClock(zones: store.zones(subject))).render(&m)
         let row = try glucose.loader.dayTable(firstDay: day, lastDay: day).rows.first
-        HealthSection(day: day, illness: try log.openEpisode(subject: subject, subtype: "illness"),
-                      stress: try log.openEpisode(subject: subject, subtype: "stress"),
-                      favourite: row?.favourite ?? false, note: row?.note, forms: forms, back: back).render(&m)
+        let switches = try ["illness", "stress"].map { kind in
+            EpisodeSwitch(kind: kind, day: day, isToday: day == store.today(subject), open: try log.openEpisode(subject: subject, subtype: kind),
+                          dayEntries: entries)
+        }
+        HealthSection(day: day, switches: switches, favourite: row?.favourite ?? false, note: row?.note, forms: forms, back: back).render(&m)
         let bands = view.bands
         let subtitle = "glucose in " + r.prefs.unit.rawValue + " · bands: "
             + bands.bands.enumerated().map { $0.element.title + " " + bands.rangeText($0.offset, unit: r.prefs.unit) }.joined(separator: ", ")
-        return Rendered(subject: subject, subtitle: subtitle, html: m)
+        return Rendered(subtitle: subtitle, html: m)
     }
 }
 
@@ -169,8 +170,7 @@ struct LogSection {
 /// day as a favourite with a note.
 struct HealthSection {
     let day: Int64
-    let illness: HealthLogQueries.StoredEntry?
-    let stress: HealthLogQueries.StoredEntry?
+    let switches: [EpisodeSwitch]
     let favourite: Bool
     let note: String?
     let forms: FormMarkup
@@ -178,15 +178,22 @@ struct HealthSection {
 
     func render(_ m: inout Markup) {
         m.raw("<section id=\"health\" class=\"card\"><h2>Illness, stress and favourite</h2><div class=\"switches\">")
-        for (kind, open) in [("illness", illness), ("stress", stress)] {
+        for s in switches {
+            let kind = s.kind, on = s.state != nil
             forms.open(&m, action: "/app/episode", back: back, classes: "app-form switch-form", extra: " id=\"switch-\(kind)\"")
-            m.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\"><input type=\"hidden\" name=\"on\" value=\"\(open == nil ? "1" : "0")\">")
-            m.raw("<button type=\"submit\" role=\"switch\" aria-checked=\"\(open != nil)\" class=\"toggle\(open != nil ? " on" : "")\">")
+            m.raw("<input type=\"hidden\" name=\"kind\" value=\"\(kind)\"><input type=\"hidden\" name=\"on\" value=\"\(on ? "0" : "1")\">")
+            m.raw("<input type=\"hidden\" name=\"day\" value=\"\(CivilDate.isoDate(fromDays: day))\">")
+            if let id = s.removedID {
+                m.raw("<input type=\"hidden\" name=\"id\" value=\"")
+                m.escaped(id)
+                m.raw("\">")
+            }
+            m.raw("<button type=\"submit\" role=\"switch\" aria-checked=\"\(on)\" class=\"toggle\(on ? " on" : "")\">")
             m.raw("<span class=\"knob\"></span>" + kind.prefix(1).uppercased() + kind.dropFirst() + "</button><small>")
-            if let open {
-                m.escaped("on since " + LocalTimeText.wallClock(utc: open.event.start, offset: open.event.utcOffset))
-            } else {
-                m.raw("off")
+            switch s.state {
+            case .running(let open)?: m.escaped("on since " + LocalTimeText.wallClock(utc: open.event.start, offset: open.event.utcOffset))
+            case .thisDay?: m.raw("on this day")
+            case nil: m.raw("off")
             }
             m.raw("</small></form>")
         }
@@ -198,6 +205,38 @@ struct HealthSection {
         m.raw("<button type=\"submit\" class=\"btn primary\" name=\"star\" value=\"1\">\(favourite ? "Save note" : "★ Star this day")</button>")
         if favourite { m.raw("<button type=\"submit\" class=\"btn\" name=\"star\" value=\"0\">Remove star</button>") }
         m.raw("</form></section>")
+    }
+}
+
+/// An illness or stress switch on the day shown: on while an open episode had begun by that day, or
+/// when the day has its own (one-day) episode. Switched on, today starts an open episode now and
+/// another day gets an episode of that whole day (00:00–23:59); switched off, today's open episode
+/// ends now, an episode begun on the day shown is deleted, and an open one begun earlier ends at the
+/// day's midnight (`AppActions`).
+struct EpisodeSwitch {
+    let kind: String
+    let day: Int64
+    let isToday: Bool
+    let open: HealthLogQueries.StoredEntry?
+    let dayEntries: [HealthLogQueries.StoredEntry]
+
+    enum State {
+        case running(HealthLogQueries.StoredEntry)
+        case thisDay(HealthLogQueries.StoredEntry)
+    }
+
+    var state: State? {
+        if let open, open.event.localDay <= day { return .running(open) }
+        return dayEntries.first { $0.event.kind == .episode && $0.event.subtype.text == kind && !EpisodeSpan.isOpen($0.event) }.map { .thisDay($0) }
+    }
+
+    /// The episode switching off deletes: one begun on the day shown (today's open one is ended instead).
+    var removedID: String? {
+        switch state {
+        case .thisDay(let e)?: return e.id
+        case .running(let e)? where e.event.localDay == day && !isToday: return e.id
+        default: return nil
+        }
     }
 }
 

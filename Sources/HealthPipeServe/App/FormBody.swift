@@ -1,5 +1,6 @@
 import Charts
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// A form's fields (`application/x-www-form-urlencoded`, what a browser posts and the app's script
@@ -39,6 +40,12 @@ struct AppRequest: Sendable {
     var message: String?
     var error: String?
     var signedIn: Bool
+    /// `?person=` of the address (nil: the default person); `person` once the store has found them.
+    var requestedPerson: String?
+    var person = AppPerson(name: "")
+    /// The screen's path and its other query fields, which the person switcher keeps.
+    var path: String
+    var kept: [(String, String)]
 
     init(_ request: Request, forms: FormGuard, signedIn: Bool) {
         let t = forms.token(for: request)
@@ -48,11 +55,24 @@ struct AppRequest: Sendable {
         message = request.uri.queryParameters["msg"].map { String($0.prefix(300)) }
         error = request.uri.queryParameters["err"].map { String($0.prefix(600)) }
         self.signedIn = signedIn
+        // Read as a form's fields: a GET form sends a space in a name as `+`.
+        let query = FormBody(encoded: request.uri.query ?? "").fields
+        requestedPerson = Self.person(in: query)
+        path = request.uri.path
+        kept = query.filter { !["msg", "err", AppPerson.parameter].contains($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
-    func page(_ title: String, tab: AppPage.Tab?, subject: String, subtitle: String, body: Markup) -> Response {
-        AppPage(title: title, tab: tab, subject: subject, subtitle: subtitle, formToken: formToken, message: message, error: error,
-                signedIn: signedIn, body: body).response(newCookie: newCookie)
+    /// `?person=` of a request's address; nil when missing or empty (the default person).
+    static func queryPerson(_ request: Request) -> String? { person(in: FormBody(encoded: request.uri.query ?? "").fields) }
+
+    private static func person(in query: [String: String]) -> String? { query[AppPerson.parameter].flatMap { $0.isEmpty ? nil : $0 } }
+
+    var forms: FormMarkup { FormMarkup(token: formToken, person: person) }
+
+    func page(_ title: String, tab: AppPage.Tab?, people: [String], subtitle: String, body: Markup,
+              status: HTTPResponse.Status = .ok) -> Response {
+        AppPage(title: title, tab: tab, person: person, people: people, switcher: (path, kept), subtitle: subtitle, formToken: formToken,
+                message: message, error: error, signedIn: signedIn, body: body).response(newCookie: newCookie, status: status)
     }
 }
 
@@ -60,13 +80,15 @@ struct AppRequest: Sendable {
 /// its address (FormGuard reads it there, never from a body it does not own) and says where to go back.
 struct FormMarkup {
     let token: String
+    /// Whom the form writes to, and whose screen it comes back to.
+    let person: AppPerson
 
-    /// `<form method="post" action="/app/…?form_token=…">` with the page to come back to.
+    /// `<form method="post" action="/app/…?person=…&form_token=…">` with the page to come back to.
     func open(_ m: inout Markup, action: String, back: String, classes: String = "app-form", extra: String = "") {
         m.raw("<form method=\"post\" class=\"\(classes)\" action=\"")
-        m.escaped(action + (action.contains("?") ? "&" : "?") + "form_token=" + token)
+        m.escaped(person.link(action) + "&form_token=" + token)
         m.raw("\"\(extra)><input type=\"hidden\" name=\"back\" value=\"")
-        m.escaped(back)
+        m.escaped(person.link(back))
         m.raw("\">")
     }
 

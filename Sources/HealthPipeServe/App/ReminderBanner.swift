@@ -13,7 +13,7 @@ struct ReminderBanner {
     func render(_ m: inout Markup, subject: String, forms: FormMarkup, back: String) throws {
         let now = Int64(Date().timeIntervalSince1970)
         // The reminder falls due on the person's clock (`healthpipe alerts check` reads it so too).
-        let zones = try store.stored().zones
+        let zones = store.zones(subject)
         let checker = AlertsDue(queries: try store.healthLog(), settings: try store.stored().reports, zone: zones.zone(at: now))
         let due = try checker.due(subject: subject, now: now)
         guard !due.isEmpty else { return }
@@ -27,7 +27,7 @@ struct ReminderBanner {
                 m.escaped(d.text)
             }
             if d.kind == .reminder {
-                m.raw(" <a class=\"btn primary\" href=\"/reports#new-report\">Write today's report</a>")
+                m.raw(" <a class=\"btn primary\" href=\"" + Markup.escape(forms.person.link("/reports#new-report")) + "\">Write today's report</a>")
                 forms.open(&m, action: "/app/snooze", back: back, classes: "app-form inline snooze", extra: " id=\"snooze\"")
                 // Half an hour on, but no later than 23:59 of the person's today.
                 let offset = Int64(zones.offset(at: now))

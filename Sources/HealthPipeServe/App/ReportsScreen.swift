@@ -11,26 +11,28 @@ struct ReportsScreen {
     let store: AppStore
 
     func render(month: String?, request r: AppRequest) throws -> DayScreen.Rendered {
-        let subject = try store.subject()
+        let subject = r.person.name
         let log = try store.healthLog()
         let data = ReportChartData(queries: log, path: store.path, subject: subject)
         let lastReport = try log.reportSpan(subject: subject)?.last
         let (y, mo) = try Self.month(month) ?? {
-            let d = CivilDate.date(fromDays: lastReport.map { max($0, store.today()) } ?? store.today())
+            let d = CivilDate.date(fromDays: lastReport.map { max($0, store.today(subject)) } ?? store.today(subject))
             return (d.year, d.month)
         }()
         let first = CivilDate.days(year: y, month: mo, day: 1)
         let last = first + Int64(CivilDate.daysInMonth(year: y, month: mo)) - 1
-        let forms = FormMarkup(token: r.formToken)
+        let forms = r.forms
         let back = "/reports?month=" + Self.monthText(first)
         var m = Markup(capacity: 128 * 1024)
         try ReminderBanner(store: store).render(&m, subject: subject, forms: forms, back: back)
-        NewReportForm(forms: forms, back: back, clock: FormClock(zones: store.zones())).render(&m)
+        NewReportForm(forms: forms, back: back, clock: FormClock(zones: store.zones(subject))).render(&m)
 
         m.raw("<section id=\"reports\" class=\"card\"><nav class=\"daynav monthnav\">")
-        m.raw("<a class=\"nav prev\" rel=\"prev\" href=\"/reports?month=\(Self.monthText(first - 1))\">‹ " + Fmt.shortMonth(first - 1) + "</a><h2>")
+        m.raw("<a class=\"nav prev\" rel=\"prev\" href=\"" + Markup.escape(r.person.link("/reports?month=" + Self.monthText(first - 1))) + "\">‹ "
+              + Fmt.shortMonth(first - 1) + "</a><h2>")
         m.escaped(Fmt.longMonth(first))
-        m.raw("</h2><a class=\"nav next\" rel=\"next\" href=\"/reports?month=\(Self.monthText(last + 1))\">" + Fmt.shortMonth(last + 1) + " ›</a></nav>")
+        m.raw("</h2><a class=\"nav next\" rel=\"next\" href=\"" + Markup.escape(r.person.link("/reports?month=" + Self.monthText(last + 1))) + "\">"
+              + Fmt.shortMonth(last + 1) + " ›</a></nav>")
         m.raw("<p class=\"lead\">Each day: how many reports, their highest importance, ✎ a note, ! an alert. A day opens its summary report "
               + "(the average of each value) and its reports.</p>")
         ReportCalendarHTML(calendar: try data.calendar(first: first, last: last)).render(&m)
@@ -52,7 +54,7 @@ struct ReportsScreen {
             for v in values { m.raw(ReportValuesSVG(view: v).element()) }
             m.raw(ReportDaysSVG(view: days).element() + "</div></section>")
         }
-        return .init(subject: subject, subtitle: "Health reports · " + Fmt.longMonth(first), html: m)
+        return .init(subtitle: "Health reports · " + Fmt.longMonth(first), html: m)
     }
 
     static func month(_ text: String?) throws -> (Int, Int)? {

@@ -10,8 +10,7 @@ struct SettingsScreen {
     let store: AppStore
 
     func render(request r: AppRequest) throws -> DayScreen.Rendered {
-        let subject = try store.subject()
-        let forms = FormMarkup(token: r.formToken)
+        let forms = r.forms
         var m = Markup(capacity: 16 * 1024)
         m.raw("<section id=\"view-settings\" class=\"card\"><h2>How the views are drawn</h2>")
         forms.open(&m, action: "/app/settings", back: "/settings", extra: " id=\"settings-form\"")
@@ -32,6 +31,6 @@ struct SettingsScreen {
         m.raw("<button type=\"submit\" class=\"btn primary\">Save settings</button></form></section>")
 
         AlertSettingsForms(settings: try store.stored().reports, forms: forms).render(&m)
-        return .init(subject: subject, subtitle: "Settings", html: m)
+        return .init(subtitle: "Settings", html: m)
     }
 }

@@ -38,7 +38,7 @@ struct SignIn {
             FormMarkup.input(&m, label: "API secret", name: "secret", type: "password", attributes: "required autocomplete=\"current-password\" autofocus")
             m.raw("<button type=\"submit\" class=\"btn primary\">Sign in</button></form></section>")
         }
-        return AppPage(title: "Sign in", tab: nil, subject: "HealthPipe", formToken: r.formToken, message: nil, error: r.error,
+        return AppPage(title: "Sign in", tab: nil, person: AppPerson(name: ""), people: [], switcher: ("/", []), formToken: r.formToken, message: nil, error: r.error,
                        body: m).response(newCookie: r.newCookie)
     }
 

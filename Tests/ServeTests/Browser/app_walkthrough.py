@@ -40,7 +40,7 @@ def shot(page, name):
 
 
 def set_reminder(page, hhmm):
-    page.click("nav.tabs a[href='/settings']")
+    page.click("nav.tabs a[href^='/settings?']")
     page.fill("#reminder-form input[name=reminder]", hhmm)
     page.click("#reminder-form button.primary")
     expect(page.locator("#flash")).to_contain_text("reminder: " + hhmm)
@@ -101,16 +101,23 @@ def walk(browser, last_day):
     page.click("#favourite button[value='1']")
     expect(page.locator("#favourite .star.on")).to_be_visible()
     not_reloaded(page, "favourite")
-    page.click("nav.tabs a[href='/days']")
+    page.click("nav.tabs a[href^='/days?']")
     expect(page.locator(f"#day-table tr.fav[data-date='{iso(last_day)}'] .star.on")).to_have_attribute("title", "Favourite: Good day <b>")
     shot(page, "desktop-days")
+    # The table's star is a button: on, then off again, redrawn in place.
+    other = iso(last_day - datetime.timedelta(days=1))
+    page.click(f"#star-{other} button")
+    expect(page.locator(f"#day-table tr.fav[data-date='{other}'] .star.on")).to_be_visible()
+    page.click(f"#star-{other} button")
+    expect(page.locator(f"#day-table tr[data-date='{other}'] .star.on")).to_have_count(0)
+    not_reloaded(page, "table star")
     page.click(f"#day-table tr[data-date='{iso(last_day)}'] a")
     expect(page.locator("#main article.dayview h3")).to_have_text(day_heading(last_day))
 
-    # Illness on, then off.
+    # Illness on, then off — on the day shown (yesterday): that whole day, not an episode from now.
     page.click("#switch-illness button")
     expect(page.locator("#switch-illness button.toggle.on")).to_be_visible()
-    expect(page.locator("#switch-illness small")).to_contain_text("on since")
+    expect(page.locator("#switch-illness small")).to_contain_text("on this day")
     page.click("#switch-illness button")
     expect(page.locator("#switch-illness button.toggle.on")).to_have_count(0)
     not_reloaded(page, "illness")
@@ -125,7 +132,7 @@ def walk(browser, last_day):
     now = datetime.datetime.now()
     if (now.hour, now.minute) < (23, 58):
         set_reminder(page, "23:59")
-        page.click("nav.tabs a[href='/reports']")
+        page.click("nav.tabs a[href^='/reports?']")
         expect(page.locator("#new-report")).to_be_visible()
         expect(page.locator("#reminders .due-reminder")).to_have_count(0)
     set_reminder(page, "00:01")
@@ -170,11 +177,11 @@ def walk(browser, last_day):
     not_reloaded(page, "reports")
 
     # The bands setting changes the views.
-    page.click("nav.tabs a[href='/settings']")
+    page.click("nav.tabs a[href^='/settings?']")
     page.check("#settings-form input[name=bands][value=consensus]")
     page.click("#settings-form button[type=submit]")
     expect(page.locator("#flash")).to_contain_text("settings saved")
-    page.click("nav.tabs a[href='/']")
+    page.click("nav.tabs a[href^='/?']")
     expect(page.locator("#subtitle")).to_contain_text("Very high")
     shot(page, "desktop-day-consensus")
 
@@ -200,13 +207,13 @@ def walk(browser, last_day):
     expect(page.locator("#thresholds li.threshold")).to_have_count(1)
     not_reloaded(page, "thresholds")
     shot(page, "desktop-settings")
-    page.click("nav.tabs a[href='/reports']")
+    page.click("nav.tabs a[href^='/reports?']")
     expect(page.locator("#reminders .due-alert")).to_contain_text("body_temperature")
-    page.click("nav.tabs a[href='/settings']")
+    page.click("nav.tabs a[href^='/settings?']")
     page.click("#thresholds li.threshold button.danger")
     expect(page.locator("#flash")).to_contain_text("thresholds: none")
     expect(page.locator("#thresholds li.threshold")).to_have_count(0)
-    page.click("nav.tabs a[href='/reports']")
+    page.click("nav.tabs a[href^='/reports?']")
     expect(page.locator("#new-report")).to_be_visible()
     expect(page.locator("#reminders .due-alert")).to_have_count(0)
     # The refused meal above answers 422 on purpose; the browser logs every such answer.
@@ -224,6 +231,10 @@ def phone(browser, last_day):
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > 390:
             raise SystemExit(f"{path}: the page is {width}px wide on a 390px phone (it scrolls sideways)")
+        # The person switcher is on every screen, whole on the phone's width.
+        box = page.locator("#person-picker").bounding_box()
+        if box is None or box["x"] < 0 or box["x"] + box["width"] > 390:
+            raise SystemExit(f"{path}: the person switcher is not within the 390px phone ({box})")
         shot(page, name)
     page.close()
 

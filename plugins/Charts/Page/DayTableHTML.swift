@@ -8,11 +8,14 @@ package struct DayTableHTML {
     /// Where a day's date links to (the seed's "View" button): its day view on the page, or in the
     /// app; nil for a day without one.
     let link: (Int64) -> String?
+    /// The star cell's content where the star can be changed (the app's form); nil: the star alone.
+    let star: ((inout Markup, DayLogRow) -> Void)?
 
-    package init(table: DayTable, bands: ChartBands, link: @escaping (Int64) -> String?) {
+    package init(table: DayTable, bands: ChartBands, link: @escaping (Int64) -> String?, star: ((inout Markup, DayLogRow) -> Void)? = nil) {
         self.table = table
         self.bands = bands
         self.link = link
+        self.star = star
     }
 
     /// The "last N days" choices; each row gets a class `lN` when it falls within the last N days.
@@ -67,16 +70,25 @@ package struct DayTableHTML {
                 m.raw("<span class=\"flag flag-\(f.rawValue)\(on ? " on" : "")\" title=\"\(f.title): \(on ? "yes" : "no")\">\(f.title)</span>")
             }
             m.raw("</td><td class=\"fav-col\">")
-            if r.favourite {
-                m.raw("<span class=\"star on\" title=\"Favourite")
-                if let note = r.note, !note.isEmpty { m.raw(": "); m.escaped(note) }
-                m.raw("\">★</span>")
+            if let star {
+                star(&m, r)
             } else {
-                m.raw("<span class=\"star\" title=\"Not a favourite\">☆</span>")
+                Self.star(&m, r)
             }
             m.raw("</td></tr>")
         }
         m.raw("</tbody></table></div>")
+    }
+
+    /// ★ with the favourite's note as its title, or ☆.
+    package static func star(_ m: inout Markup, _ r: DayLogRow) {
+        if r.favourite {
+            m.raw("<span class=\"star on\" title=\"Favourite")
+            if let note = r.note, !note.isEmpty { m.raw(": "); m.escaped(note) }
+            m.raw("\">★</span>")
+        } else {
+            m.raw("<span class=\"star\" title=\"Not a favourite\">☆</span>")
+        }
     }
 
     /// CSS that applies the filters with JavaScript off: a checked box hides the rows without its class.
