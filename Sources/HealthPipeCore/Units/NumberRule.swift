@@ -95,7 +95,8 @@ extension NumberRule {
     /// The days a report threshold averages over.
     public static let thresholdDays = NumberRule(1...366, unit: "days", whole: true)
     /// A health report value's importance.
-    public static let importance = NumberRule(Double(HealthReport.importanceRange.lowerBound)...Double(HealthReport.importanceRange.upperBound), unit: "", whole: true)
+    public static let importance = NumberRule(Double(HealthReport.importanceRange.lowerBound)...Double(HealthReport.importanceRange.upperBound),
+                                              unit: "", whole: true)
     /// An insulin dose, a meal's grams, an event's duration: the catalogue's plausible amounts.
     public static let insulinDose = NumberRule(Plausibility.insulinDose, unit: "U")
     public static let mealGrams = NumberRule(Plausibility.mealGrams, unit: "g")
@@ -103,8 +104,9 @@ extension NumberRule {
 }
 
 extension NumberRule {
-    /// A reading's date written as an epoch number (Nightscout's `date`, seconds once read): after
-    /// 1970-01-01T00:00:00Z, where 0 is a missing date written as the epoch, and before 2100
-    /// (`PlausibleTime.latest`). Sources whose dates are texts keep `PlausibleTime`'s 1960 start.
+    /// The readings' date window, in seconds once read, for sources whose dates are epoch numbers
+    /// (Nightscout: every date field, numbers and texts alike): after 1970-01-01T00:00:00Z, where 0
+    /// is a missing date written as the epoch, and before 2100 (`PlausibleTime.latest`). Other
+    /// sources keep `PlausibleTime`'s window, whose 1960 start the shipped 1961 samples need.
     public static let readingEpochSeconds = NumberRule(1...Double(PlausibleTime.latest - 1), unit: "seconds since 1970", whole: true)
 }

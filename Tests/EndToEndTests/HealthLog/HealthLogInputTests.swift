@@ -19,9 +19,9 @@ import Testing
         (["reports", "add", "--at", "2024-03-05 08:00", "--id", "a b", "--value", "pain=2:3", "--value", "mood=3:1"], "--id", "may hold only"),
         (["add", "episode", "illness", "--start", "2024-03-06 09:00", "--end", "2024-03-05 10:00"], "--end", "before the start"),
         (["add", "exercise", "--minutes", "45", "--intensity", "extreme", "--at", "2024-03-05 17:00"], "'extreme' is invalid for '--intensity", "'light', 'medium' or 'heavy'"),
-        (["add", "exercise", "--minutes=-5", "--at", "2024-03-05 17:00"], "--minutes", "must be above 0"),
+        (["add", "exercise", "--minutes=-5", "--at", "2024-03-05 17:00"], "--minutes", "is not 0–20160 minutes"),
         (["add", "insulin", "0", "--at", "2024-03-05 08:00"], "units", "must be above 0"),
-        (["add", "meal", "--carbs=-3", "--at", "2024-03-05 08:00"], "--carbs", "0 g or more"),
+        (["add", "meal", "--carbs=-3", "--at", "2024-03-05 08:00"], "--carbs", "is not 0–5000 g"),
         (["add", "insulin", "4", "--at", "2099-01-01 08:00"], "--at", "more than a day in the future"),
         (["add", "episode", "flu", "--start", "2024-03-06 09:00"], "'flu' is invalid for '<kind>'", "'illness' and 'stress'"),
     ])
