@@ -10,8 +10,8 @@
 /// reacting to noise (one noisy 5-minute step drove a ridge forecast into a severe low at
 /// 9 mg/dL per minute, issue 36), and a slower line drawn in its place would still be its guess.
 public enum ForecastEnvelope {
-    /// mg/dL per minute. Dexcom's fastest trend arrow means "more than 3 mg/dL each minute" (G6/G7
-    /// user guides); in 1.27 million type 1 rates of change over 15 minutes the standard deviation
+    /// mg/dL per minute. Dexcom's fastest trend arrow means "more than 3 mg/dL each minute" (Dexcom
+    /// user manuals); in 1.27 million type 1 rates of change over 15 minutes the standard deviation
     /// was 1.1 mg/dL/min (Christensen et al., J Diabetes Sci Technol 2024;18(4):795–799). 4 mg/dL/min
     /// leaves every "rapidly falling/rising" arrow room and is over three and a half of those deviations.
     public static let maxRatePerMinute = 4.0
