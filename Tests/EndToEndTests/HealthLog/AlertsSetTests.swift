@@ -62,9 +62,9 @@ import Testing
         #expect(try set(log, ["--reminder", "20:00", "--threshold", "body_temperature above 37.5"]).code == 0)
         let before = (log.query("SELECT * FROM derivation_settings ORDER BY step"), log.query("SELECT * FROM alerts ORDER BY start"))
         for (args, message) in [
-            (["--threshold", "pain above 3 days=400"], "--threshold: threshold on pain: days must be 1–366"),
+            (["--threshold", "pain above 3 days=400"], "--threshold: threshold on pain: days 400 is not a whole number 1–366 days"),
             (["--threshold", "body_temperature above 39"], "two 'above' thresholds on body_temperature: keep one"),
-            (["--threshold", "pain above 3 importance=9"], "threshold on pain: min_importance must be 1–5"),
+            (["--threshold", "pain above 3 importance=9"], "threshold on pain: min_importance 9 is not a whole number 1–5"),
             (["--threshold", "glucose below 3kg"], "threshold on glucose:"),
             (["--reminder", "25:00"], "--reminder: reminder '25:00' is not a time of day such as 20:00"),
             (["--threshold", "pain over 3"], "write metric above|below VALUE[unit]"),
