@@ -108,5 +108,7 @@ extension NumberRule {
     /// (Nightscout: every date field, numbers and texts alike): after 1970-01-01T00:00:00Z, where 0
     /// is a missing date written as the epoch, and before 2100 (`PlausibleTime.latest`). Other
     /// sources keep `PlausibleTime`'s window, whose 1960 start the shipped 1961 samples need.
+    /// A time of day as seconds after midnight (a Nightscout profile's `timeAsSeconds`).
+    public static let secondOfDay = NumberRule(0...86_399, unit: "seconds of the day", whole: true)
     public static let readingEpochSeconds = NumberRule(1...Double(PlausibleTime.latest - 1), unit: "seconds since 1970", whole: true)
 }

@@ -16,7 +16,7 @@ extension NightscoutMapper {
         guard let active = doc.child(of: store, named: defaultName) else {
             throw JSONFileRun.Reject("defaultProfile '\(defaultName)' is not in the store", at: doc.path(ofSlot: F.defaultProfile))
         }
-        basalSchedules.add(basalSchedule(doc, active, start: started))
+        basalSchedules.add(try basalSchedule(doc, active, start: started))
         guard started >= newestProfileTime else { return }
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
@@ -41,15 +41,23 @@ extension NightscoutMapper {
     }
 
     /// The profile's `basal` schedule (`[{"time":"06:30","timeAsSeconds":23400,"value":0.85}]`) in its `timezone`.
-    private func basalSchedule(_ doc: JSONDocument, _ active: Int, start: Int64) -> BasalSchedules.Schedule {
+    /// An entry's time is a time of day (`NumberRule.secondOfDay`, or `HH:MM`); any other refuses the profile
+    /// with the entry named (a `timeAsSeconds` of 1e80 trapped converting to Int: found by fuzzing).
+    private func basalSchedule(_ doc: JSONDocument, _ active: Int, start: Int64) throws -> BasalSchedules.Schedule {
         var rates: [(Int, Double)] = []
         if let basal = doc.child(of: active, named: "basal") {
             for item in doc.children(of: basal) {
                 guard let v = doc.child(of: item, named: "value").flatMap({ doc.number(node: $0) }) else { continue }
-                var seconds = doc.child(of: item, named: "timeAsSeconds").flatMap { doc.number(node: $0) }.map { Int($0) }
-                if seconds == nil, let t = doc.child(of: item, named: "time").flatMap({ doc.string(node: $0) }) {
+                var seconds: Int?
+                if let given = doc.child(of: item, named: "timeAsSeconds").flatMap({ doc.number(node: $0) }) {
+                    if let why = NumberRule.secondOfDay.problem(given, name: "basal timeAsSeconds") { throw JSONFileRun.Reject(why) }
+                    seconds = Int(given)
+                } else if let t = doc.child(of: item, named: "time").flatMap({ doc.string(node: $0) }) {
                     let hm = t.split(separator: ":").compactMap { Int($0) }
-                    if hm.count >= 2 { seconds = hm[0] * 3600 + hm[1] * 60 }
+                    guard hm.count >= 2, (0..<24).contains(hm[0]), (0..<60).contains(hm[1]) else {
+                        throw JSONFileRun.Reject("basal time '\(t)' is not a time of day such as 06:30")
+                    }
+                    seconds = hm[0] * 3600 + hm[1] * 60
                 }
                 if let seconds { rates.append((seconds, v)) }
             }
