@@ -50,11 +50,6 @@ public struct NumberRule: Sendable, Equatable, CustomStringConvertible {
         return .success(value == 0 ? 0 : value)  // −0 is 0
     }
 
-    /// A whole-number rule's value as an `Int` (in range, so the conversion cannot trap).
-    public func readInt(_ text: String, name: String? = nil) -> Result<Int, NumberRuleError> {
-        read(text, name: name).map { Int($0) }
-    }
-
     /// `120` rather than `120.0`; other values as Swift prints them.
     static func number(_ v: Double) -> String {
         v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
@@ -108,7 +103,7 @@ extension NumberRule {
     /// (Nightscout: every date field, numbers and texts alike): after 1970-01-01T00:00:00Z, where 0
     /// is a missing date written as the epoch, and before 2100 (`PlausibleTime.latest`). Other
     /// sources keep `PlausibleTime`'s window, whose 1960 start the shipped 1961 samples need.
+    public static let readingEpochSeconds = NumberRule(1...Double(PlausibleTime.latest - 1), unit: "seconds since 1970", whole: true)
     /// A time of day as seconds after midnight (a Nightscout profile's `timeAsSeconds`).
     public static let secondOfDay = NumberRule(0...86_399, unit: "seconds of the day", whole: true)
-    public static let readingEpochSeconds = NumberRule(1...Double(PlausibleTime.latest - 1), unit: "seconds since 1970", whole: true)
 }
