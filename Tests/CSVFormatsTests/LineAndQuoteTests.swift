@@ -55,11 +55,21 @@ import Testing
         #expect(r.last?.problem == .unbalancedQuote(lastLine: 3))
     }
 
-    func place(_ wall: [String], zone: String = "Europe/London") throws -> [Int64] {
+    func place(_ wall: [String], zone: String = "Europe/London", pairs: Bool = false) throws -> [Int64] {
         var placer = LocalTimePlacer(zone: TimeZone(identifier: zone), ambiguous: .fileOrder, nonexistent: .shiftForward,
-                                     file: "f", format: "t")
+                                     file: "f", format: "t", pairsEqualClockTimes: pairs)
         let pattern = try TimestampPattern("%Y-%m-%dT%H:%M:%S")
         return try wall.map { try placer.place(pattern.parse($0)!, line: 1).utc }
+    }
+
+    /// Two rows at one clock time in the repeated hour are one instant (a bolus and its wizard row), unless
+    /// the format sorts by the clock and opted in to reading them as the two passes (LibreView).
+    @Test func equalClockTimesAreOneInstantUnlessTheFormatPairsThem() throws {
+        let wall = ["00:50", "01:10", "01:10", "01:20"].map { "2024-10-27T\($0):00" }
+        let plain = try place(wall)
+        #expect(plain[1] == plain[2])
+        let paired = try place(wall, pairs: true)
+        #expect(paired[2] - paired[1] == 3600)
     }
 
     @Test func theSecondPassThroughTheRepeatedHourIsTheLaterInstant() throws {

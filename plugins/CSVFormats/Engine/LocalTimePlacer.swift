@@ -6,7 +6,8 @@ import HealthPipeCore
 /// Under `ambiguous_time: file-order` (the default) it follows the file's clock through a DST
 /// fall-back: the repeated hour maps to its first instant until the clock goes back inside it, and
 /// to the second from there on, so readings of the two passes never land on the same instant.
-/// A file sorted by its local clock (LibreView's exports) writes the two passes side by side instead:
+/// A file sorted by its local clock (LibreView's exports, which opt in with `pairsEqualClockTimes`) writes
+/// the two passes side by side instead:
 /// while the clock has not gone back inside the hour, a row with the previous row's clock time is
 /// the other pass of that pair (the later instant in an oldest-first file, the earlier in a
 /// newest-first one), and the next clock time returns to the pass the hour began on.
@@ -32,12 +33,17 @@ struct LocalTimePlacer {
     /// whether the previous row was the second of a pair of equal clock times (placed on the other pass).
     private var clockWentBack = false
     private var previousWasPairSecond = false
+    /// Only a format known to sort by the local clock reads equal clock times as the two passes: other
+    /// formats write several rows at one instant (a bolus and its wizard row), which must stay one instant.
+    private let pairsEqualClockTimes: Bool
     /// A step back inside the repeated hour shorter than this is jitter, not the clock going back.
     static let backStepSeconds: Int64 = 120
     /// After a time in a spring-forward gap: the offset the file's clock still keeps, and the jump it skipped.
     private var unswitched: (offset: Int32, jump: Int64)?
 
-    init(zone: TimeZone?, ambiguous: AmbiguousTimePolicy, nonexistent: NonexistentTimePolicy, file: String, format: String) {
+    init(zone: TimeZone?, ambiguous: AmbiguousTimePolicy, nonexistent: NonexistentTimePolicy, file: String, format: String,
+         pairsEqualClockTimes: Bool = false) {
+        self.pairsEqualClockTimes = pairsEqualClockTimes
         resolver = zone.map { ZoneResolver(zone: $0, ambiguous: ambiguous, nonexistent: nonexistent) }
         followsFile = ambiguous == .fileOrder
         self.file = file
@@ -79,7 +85,7 @@ struct LocalTimePlacer {
                 if direction < 0, local > last + Self.backStepSeconds { secondPass = false; clockWentBack = true }
                 pass = secondPass
                 // Sorted by the clock: the second row of an equal clock time is the pair's other pass.
-                if !clockWentBack, local == last, !previousWasPairSecond {
+                if pairsEqualClockTimes, !clockWentBack, local == last, !previousWasPairSecond {
                     pass = !secondPass
                     previousWasPairSecond = true
                 } else {

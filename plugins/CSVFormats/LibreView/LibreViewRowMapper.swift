@@ -27,7 +27,7 @@ struct LibreViewRowMapper {
         subject = options.subject
         file = Symbol(options.path)
         placer = LocalTimePlacer(zone: options.zone, ambiguous: options.ambiguous, nonexistent: options.nonexistent,
-                                 file: options.path, format: format)
+                                 file: options.path, format: format, pairsEqualClockTimes: true)
     }
 
     /// What became of every data row, by Record Type: slots 0–6 (the documented types), the tally's
