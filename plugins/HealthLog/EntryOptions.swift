@@ -31,9 +31,6 @@ struct EntryOptions: Decodable {
     func records(_ b: ComponentBuilder, now: Int64) throws -> RecordBatch {
         let zone = try b.zone(timezone)
         let start = try instant(at, option: "at", zone: zone, now: now, b)
-        guard !PlausibleTime.isTooFarAhead(start.utc, now: now) else {
-            throw b.error("\(LocalTimeText.wallClock(utc: start.utc, offset: start.offset)) is more than a day in the future", option: "at")
-        }
         let subject = Symbol(subject ?? b.settings.subject)
         var batch = RecordBatch()
         if kind == .report {
@@ -79,7 +76,16 @@ struct EntryOptions: Decodable {
     }
 
     /// A moment with an offset, or a naive local time in the stage's (or run's) zone.
+    /// The typed time in the entry's zone, never more than a day past the clock.
     private func instant(_ text: String, option: String, zone: TimeZone?, now: Int64, _ b: ComponentBuilder) throws -> ZoneResolver.Resolved {
+        let r = try parsedInstant(text, option: option, zone: zone, now: now, b)
+        if let why = PlausibleTime.aheadProblem(option == "at" ? "time" : option, utc: r.utc, offset: r.offset, now: now) {
+            throw b.error(why, option: option)
+        }
+        return r
+    }
+
+    private func parsedInstant(_ text: String, option: String, zone: TimeZone?, now: Int64, _ b: ComponentBuilder) throws -> ZoneResolver.Resolved {
         if LocalTimeText.hasOffset(text), let r = LocalTimeText.parse(text, zone: TimeZone(secondsFromGMT: 0)!, now: now) { return r }
         guard let zone else {
             throw b.error("'\(text)' has no offset: give one (2024-03-05T20:00:00+01:00) or a timezone", option: option)

@@ -35,6 +35,14 @@ public enum PlausibleTime {
     /// True when a person's entry at `utc` lies more than `aheadOfClock` past `now`.
     public static func isTooFarAhead(_ utc: Int64, now: Int64) -> Bool { utc > now + aheadOfClock }
 
+    /// Nil when a person's typed or imported instant (`what`: start, end, time) is not too far ahead,
+    /// else the reason, naming it on the wall clock it was written in. Start and end alike: an
+    /// illness "ending" next month is as much a typing mistake as one starting then.
+    public static func aheadProblem(_ what: String, utc: Int64, offset: Int32, now: Int64) -> String? {
+        guard isTooFarAhead(utc, now: now) else { return nil }
+        return "\(what) \(LocalTimeText.wallClock(utc: utc, offset: offset)) is more than a day in the future"
+    }
+
     /// A local day number held inside the plausible window (for views reading an old store).
     public static func clampedDay(_ day: Int64) -> Int64 { min(max(day, earliestDay), latestDay) }
 

@@ -23,6 +23,7 @@ import Testing
         (["add", "insulin", "0", "--at", "2024-03-05 08:00"], "units", "must be above 0"),
         (["add", "meal", "--carbs=-3", "--at", "2024-03-05 08:00"], "--carbs", "is not 0–5000 g"),
         (["add", "insulin", "4", "--at", "2099-01-01 08:00"], "--at", "more than a day in the future"),
+        (["add", "episode", "illness", "--start", "2024-03-06 09:00", "--end", "2099-03-05 10:00"], "--end", "more than a day in the future"),
         (["add", "episode", "flu", "--start", "2024-03-06 09:00"], "'flu' is invalid for '<kind>'", "'illness' and 'stress'"),
     ])
     func refusedWithTheFieldAndNothingWritten(args: [String], field: String, reason: String) throws {

@@ -90,6 +90,27 @@ extension HostileCorpus {
                 """
             return Invocation(arguments: box.importing([try box.write("r.json", text)]))
         },
+        // The same rule for every instant a person writes: a CSV report, and an episode's end in either file.
+        HostileCase("health-reports-csv-dated-2099-is-refused-as-a-typed-one-is",
+                    Expectation(exit: 3, quarantined: [.line(4, "more than a day in the future", raw: "2099-03-05")])) { box in
+            let text = """
+                time,metric,value,unit,importance,note
+                2024-03-05 08:00,pain,3,,3,
+                2024-03-05 08:00,mood,4,,2,
+                2099-03-05 08:00,pain,4,,3,
+
+                """
+            return Invocation(arguments: box.importing([try box.write("r.csv", text)]))
+        },
+        HostileCase("health-reports-json-illness-ending-2099-is-refused",
+                    Expectation(exit: 3, quarantined: [.line(2, "end 2099-03-05", raw: "2099-03-05")])) { box in
+            let text = """
+                [{"kind": "illness", "start": "2024-03-05T20:00:00+01:00", "end": "2024-03-07T20:00:00+01:00"},
+                {"kind": "illness", "start": "2024-03-08T20:00:00+01:00", "end": "2099-03-05T20:00:00+01:00"}]
+
+                """
+            return Invocation(arguments: box.importing([try box.write("e.json", text)]))
+        },
         HostileCase("chart-report-values-of-a-store-holding-1.7e308-is-drawn",
                     Expectation(exit: 0, stderrNot: ["Fatal"], writes: Sandbox.defaultOutputs.union(["r.json", "o.svg"]),
                                 check: { box in

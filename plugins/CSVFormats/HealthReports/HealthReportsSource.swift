@@ -30,6 +30,7 @@ final class HealthReportsSource: Source, InputDescribing {
         var subjects = ByteSymbolCache()
         // Entries follow their events (which the batches count) in one batch at the end.
         var entries: [ManualEntry] = []
+        let now = Int64(Date().timeIntervalSince1970)
 
         try CSVFileRun(input: input, format: Self.format, context: context).run(delimiter: delimiter, emit: emit) { row, out in
             guard let l = layout else {
@@ -44,7 +45,7 @@ final class HealthReportsSource: Source, InputDescribing {
                 return
             }
             if row.isBlank { return }
-            let at = try placer.place(try time(row, l), line: row.line)
+            let at = try Self.notAhead(try placer.place(try time(row, l), line: row.line), "time", now: now)
             let subject = l.subject.flatMap { row.isEmpty($0) ? nil : subjects.symbol(row.trimmed($0)) } ?? options.subject
             let id = l.id.flatMap { row.isEmpty($0) ? nil : row.trimmed($0).text }
             let note = l.note.flatMap { row.isEmpty($0) ? nil : row.trimmed($0).text }
@@ -62,7 +63,9 @@ final class HealthReportsSource: Source, InputDescribing {
                 case .exercise: d.minutes = try number(row, l.value, "value"); d.name = note; d.note = nil
                 default: break  // an episode: its time (and `end`) say it all
                 }
-                if let e = l.end, !row.isEmpty(e) { d.end = try placer.place(try Self.parse(row.trimmed(e), "end"), line: row.line).utc }
+                if let e = l.end, !row.isEmpty(e) {
+                    d.end = try Self.notAhead(try placer.place(try Self.parse(row.trimmed(e), "end"), line: row.line), "end", now: now).utc
+                }
                 var entry = try d.entry().rejecting()
                 entry.event.provenance = provenance
                 entries.append(entry)
@@ -105,6 +108,12 @@ final class HealthReportsSource: Source, InputDescribing {
         if !out.isEmpty { try emit(out) }
         // The reports' readings count for the file, as every source's readings do.
         if !context.inputs.isEmpty { context.updateInput(context.inputs.count - 1) { $0.measurements += readings } }
+    }
+
+    /// A person's own record more than a day past the clock is a typing mistake (PlausibleTime's one rule).
+    private static func notAhead(_ r: ZoneResolver.Resolved, _ name: String, now: Int64) throws -> ZoneResolver.Resolved {
+        if let why = PlausibleTime.aheadProblem(name, utc: r.utc, offset: r.offset, now: now) { throw CSVFileRun.Reject(why) }
+        return r
     }
 
     private func time(_ row: CSVRow, _ l: HealthReportsLayout) throws -> ParsedTimestamp {

@@ -83,7 +83,7 @@ final class HealthReportsJSONSource: Source, InputDescribing {
         let t = try time(doc, doc.present(F.start) ? F.start : F.time, doc.present(F.start) ? "start" : "time", now: now)
         var d = EntryDraft(kind: kind, id: doc.string(F.id), subject: subject, start: t.utc, utcOffset: t.offset)
         d.timeFlags = t.flags
-        if doc.present(F.end) { d.end = try time(doc, F.end, "end").utc }
+        if doc.present(F.end) { d.end = try time(doc, F.end, "end", now: now).utc }
         d.openWithoutEnd = doc.bool(F.open) ?? false
         d.units = doc.number(F.units)
         d.basal = doc.bool(F.basal) ?? (doc.string(F.type) == "basal")
@@ -103,9 +103,8 @@ final class HealthReportsJSONSource: Source, InputDescribing {
     /// the clock, as a typed one (`PlausibleTime.isTooFarAhead`).
     private func time(_ doc: JSONDocument, _ slot: Int, _ name: String, now: Int64) throws -> ZoneResolver.Resolved {
         let r = try time(doc, slot, name)
-        if PlausibleTime.isTooFarAhead(r.utc, now: now) {
-            throw JSONFileRun.Reject("\(name) \(LocalTimeText.wallClock(utc: r.utc, offset: r.offset)) is more than a day in the future",
-                                     at: doc.path(ofSlot: slot))
+        if let why = PlausibleTime.aheadProblem(name, utc: r.utc, offset: r.offset, now: now) {
+            throw JSONFileRun.Reject(why, at: doc.path(ofSlot: slot))
         }
         return r
     }

@@ -30,14 +30,9 @@ enum FitbitDateTime {
 extension FitbitDateTime {
     /// Seconds since 1970 of the sleep logs' `2018-05-16T02:49:00.000` (milliseconds optional) read as
     /// if it were UTC — it is the wearer's local time, without an offset; nil when not that layout.
+    /// The date and time are Core's one ISO reader; only the length and the `T` are Fitbit's rule.
     static func isoSeconds(_ b: UnsafeRawBufferPointer) -> Int64? {
-        guard b.count == 19 || (b.count == 23 && b[19] == UInt8(ascii: ".")),
-              b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
-              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-              let c = two(b, 0), let y = two(b, 2), let month = two(b, 5), let day = two(b, 8),
-              let h = two(b, 11), let m = two(b, 14), let s = two(b, 17),
-              (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: c * 100 + y, month: month),
-              h < 24, m < 60, s < 60 else { return nil }
-        return CivilDate.days(year: c * 100 + y, month: month, day: day) * 86_400 + Int64(h * 3600 + m * 60 + s)
+        guard b.count == 19 || (b.count == 23 && b[19] == UInt8(ascii: ".")), b[10] == UInt8(ascii: "T") else { return nil }
+        return CivilDate.seconds(isoDateTime: b)
     }
 }
