@@ -28,9 +28,11 @@ enum ImportFolders {
                 continue
             }
             var found: [String] = []
+            // Each file is named as the operand names its folder, followed by its path inside it.
+            let rootLength = URL(fileURLWithPath: path).standardizedFileURL.path.count
+            let named = operand.hasSuffix("/") ? String(operand.dropLast()) : operand
             for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-                let relative = String(url.standardizedFileURL.path.dropFirst(URL(fileURLWithPath: path).standardizedFileURL.path.count))
-                found.append((operand.hasSuffix("/") ? String(operand.dropLast()) : operand) + relative)
+                found.append(named + String(url.standardizedFileURL.path.dropFirst(rootLength)))
             }
             found.sort()
             if found.isEmpty { out.empty.append(operand) }

@@ -61,3 +61,12 @@ import Testing
         if model == .ridge { #expect(issued == nil) }
     }
 }
+
+extension ForecastEnvelope {
+    /// `points` as `limit` leaves them (the tests' shorthand; the product limits in place).
+    static func limited(_ points: [Double], from origin: Double) -> [Double] {
+        var out = points
+        limit(&out, from: origin)
+        return out
+    }
+}

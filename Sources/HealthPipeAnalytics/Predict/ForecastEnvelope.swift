@@ -39,11 +39,4 @@ public enum ForecastEnvelope {
             previous = clamped
         }
     }
-
-    /// `points` as `limit` leaves them.
-    public static func limited(_ points: [Double], from origin: Double) -> [Double] {
-        var out = points
-        limit(&out, from: origin)
-        return out
-    }
 }
