@@ -82,8 +82,9 @@ struct ImportCommand: ParsableCommand {
             + [ndjson.map { FileRole(.output, ComponentBuilder.resolve($0, base: cwd), what: "NDJSON output") },
                report.map { FileRole(.output, ComponentBuilder.resolve($0, base: cwd), what: "report") },
                quarantinePath.map { FileRole(.output, $0, what: "quarantine file") }].compactMap { $0 })
-        let runSettings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: cwd,
-                                      pluginPaths: shared.pluginPaths)
+        let subject = shared.subject ?? SubjectRule.newStore
+        let runSettings = RunSettings(timezone: shared.timezone ?? Self.personZone(subject: subject, store: dbPath),
+                                      subject: subject, baseDirectory: cwd, pluginPaths: shared.pluginPaths)
         let derivation: DerivationSettings
         do { derivation = try ImportPipeline.settings(db: dbPath, preset: preset?.name, registry: registry, run: runSettings) } catch let e as PGError {
             printError("\(e)")  // the store cannot be reached: a failure, not a configuration mistake
@@ -111,6 +112,16 @@ struct ImportCommand: ParsableCommand {
 }
 
 extension ImportCommand {
+    /// Without `--timezone`, a file's times without an offset are read on the person's clock: the
+    /// zone `healthpipe person` (or their first `import --timezone`) gave them. A person who has moved
+    /// has several zones and a file does not say which its rows were written in, so then (and for a
+    /// person without a zone) the file still needs `--timezone`. A store that cannot be read yet is
+    /// left to the import's own checks, which say why.
+    static func personZone(subject: String, store: String) -> String? {
+        guard let periods = try? HealthStores.at(store).zonePeriods(subject: subject), periods.count == 1 else { return nil }
+        return periods[0].zone
+    }
+
     /// `--timezone` is the person's zone when they have none yet (`healthpipe person` changes it):
     /// their typed times, "now" and reminders then follow the zone their files were read in.
     func adoptZone(_ run: RunSettings, store: String) throws {

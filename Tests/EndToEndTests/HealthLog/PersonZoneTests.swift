@@ -76,4 +76,25 @@ import Testing
         let early = try E2E.run(["alerts", "check", "--json", "--dry-run", "--now", "2024-03-05T12:00:00Z", "--db", db.path], env: Self.utc)
         #expect(early.code == 0 && early.stdout.isEmpty, "\(early.stdout)")
     }
+
+    /// A file without offsets imported without `--timezone` is read on the person's clock; a person
+    /// who has moved (two zones) must still say which zone the file was written in.
+    @Test func aFileWithoutOffsetsIsReadOnThePersonsClock() throws {
+        let dir = E2E.tempDir(), given = dir.appendingPathComponent("given.sqlite"), person = dir.appendingPathComponent("person.sqlite")
+        let withFlag = try E2E.run(["import", Self.pump.path, "--db", given.path, "--timezone", "America/Los_Angeles", "--quiet"], env: Self.utc)
+        #expect(withFlag.code == 0, "\(withFlag.stderr)")
+        #expect(try E2E.run(["person", "--db", person.path, "--timezone", "America/Los_Angeles"], env: Self.utc).code == 0)
+        let byPerson = try E2E.run(["import", Self.pump.path, "--db", person.path, "--quiet"], env: Self.utc)
+        #expect(byPerson.code == 0, "\(byPerson.stderr)")
+        let events = "SELECT start, utc_offset, kind, insulin_u FROM events ORDER BY start, kind, insulin_u"
+        #expect(!E2E.query(given, events).isEmpty)
+        #expect(E2E.query(person, events) == E2E.query(given, events))
+
+        let moved = dir.appendingPathComponent("moved.sqlite")
+        #expect(try E2E.run(["person", "--db", moved.path, "--timezone", "America/Los_Angeles"], env: Self.utc).code == 0)
+        #expect(try E2E.run(["person", "--db", moved.path, "--timezone", "Europe/Berlin", "--from", "2024-06-01"], env: Self.utc).code == 0)
+        let unsure = try E2E.run(["import", Self.pump.path, "--db", moved.path, "--quiet"], env: Self.utc)
+        #expect(unsure.code != 0 && unsure.stderr.contains("--timezone"), "\(unsure.code) \(unsure.stderr)")
+        #expect(E2E.query(moved, "SELECT count(*) FROM events") == [["0"]])
+    }
 }
