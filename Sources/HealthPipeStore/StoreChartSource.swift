@@ -37,6 +37,14 @@ public struct StoreChartSource: ChartDataSource {
         try reader.readingSpan(subject: subject)
     }
 
+    public func checks(fromUTC: Int64, toUTC: Int64) throws -> [Measurement] {
+        try reader.readings(subject: subject, metric: Metrics.bloodGlucose.text, fromUTC: fromUTC, toUTC: toUTC)
+    }
+
+    public func checkSpan() throws -> (first: Measurement, last: Measurement)? {
+        try reader.readingSpan(subject: subject, metric: Metrics.bloodGlucose.text)
+    }
+
     public func dayRows(fromDay: Int64, toDay: Int64) throws -> [DayTable.Row] {
         try reader.dayLog(subject: subject, fromDay: CivilDate.isoDate(fromDays: fromDay), toDay: CivilDate.isoDate(fromDays: toDay))
     }

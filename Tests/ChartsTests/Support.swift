@@ -35,6 +35,14 @@ final class MemorySource: ChartDataSource {
     }
 
     func dayRows(fromDay: Int64, toDay: Int64) throws -> [DayTable.Row] { rows.filter { $0.day >= fromDay && $0.day <= toDay } }
+
+    /// Finger-stick checks, apart from the CGM series as the store keeps them (metric `blood_glucose`).
+    var checkList: [Measurement] = []
+    func checks(fromUTC: Int64, toUTC: Int64) throws -> [Measurement] { checkList.filter { $0.start >= fromUTC && $0.start < toUTC } }
+    func checkSpan() throws -> (first: Measurement, last: Measurement)? {
+        guard let f = checkList.first, let l = checkList.last else { return nil }
+        return (f, l)
+    }
 }
 
 /// Foundation has a `Measurement` too.

@@ -48,8 +48,13 @@ public struct DayLogRow: Sendable, Hashable {
     /// The local day number (days since 1970-01-01).
     public var day: Int64
     public var readings: Int
-    /// Glucose min, mean, max in mg/dL; nil on a day without glucose.
+    /// Finger-stick checks (`blood_glucose`) of the day.
+    public var checks: Int = 0
+    /// Glucose min, mean, max in mg/dL — the CGM's, or on a day without CGM readings the checks'
+    /// (a meter user's days); nil on a day with neither.
     public var low: Double?, avg: Double?, high: Double?
+    /// True when `low`/`avg`/`high` are the checks' (no CGM readings that day).
+    public var rangeFromChecks: Bool { readings == 0 && checks > 0 }
     public var hypo: Bool, hyper: Bool, exercise: Bool, stress: Bool, illness: Bool
     public var favourite: Bool
     public var note: String?
@@ -72,10 +77,15 @@ public struct DayLogRow: Sendable, Hashable {
     }
 
     /// Folds one `daily_summaries` row of this day in, as `day_log` does: the glucose row gives the
-    /// readings and range; any metric's row carries the day's exercise and episodes.
+    /// readings and range, the checks' row the range of a day without CGM readings (in either
+    /// order); any metric's row carries the day's exercise and episodes.
     public mutating func add(metric: String, n: Int, min: Double?, mean: Double?, max: Double?, hypo: Bool, hyper: Bool,
                              exerciseMinutes: Double, stress: Bool, illness: Bool) {
-        if metric == "glucose" {
+        if metric == Metrics.bloodGlucose.text, n > 0 {
+            checks = n
+            if readings == 0 { (low, avg, high) = (min, mean, max) }
+        }
+        if metric == Metrics.glucose.text, n > 0 {
             readings = n
             low = min
             avg = mean

@@ -68,6 +68,8 @@ public enum GlucoseUnit: String, Sendable, Decodable {
 /// Well-known metric names. Adapters may emit others; these are the ones transforms know.
 public enum Metrics {
     public static let glucose = Symbol("glucose")
+    /// A finger-stick check: a meter's reading, or the BG a pump or app was given (not the CGM's series).
+    public static let bloodGlucose = Symbol("blood_glucose")
     public static let ketone = Symbol("ketone")
     public static let heartRate = Symbol("heart_rate")
     public static let sensorSignal = Symbol("isig")

@@ -36,10 +36,13 @@ public struct DaySVG: ChartDrawing {
     func y(unitValue v: Double) -> Double { layout.plotBottom - (layout.plotBottom - layout.plotTop) * v / unit.axisMax }
 
     public func body(_ m: inout Markup) {
-        let s = view.stats
+        let s = view.stats, c = view.checkStats
+        func numbers(_ n: (count: Int, min: Double?, mean: Double?, max: Double?), _ what: String) -> String {
+            "\(n.count) \(what), lowest \(unit.text(n.min!)), mean \(unit.text(n.mean!)), highest \(unit.text(n.max!)) \(unit.rawValue)"
+        }
         m.raw("<title id=\"\(id)-t\">")
-        m.escaped("Glucose on " + Fmt.longDate(view.day) + (s.count == 0 ? ": no readings" :
-            ": \(s.count) readings, lowest \(unit.text(s.min!)), mean \(unit.text(s.mean!)), highest \(unit.text(s.max!)) \(unit.rawValue)"))
+        m.escaped("Glucose on " + Fmt.longDate(view.day) + (s.count > 0 ? ": " + numbers(s, "readings") + (c.count > 0 ? ", \(c.count) BG checks" : "")
+            : c.count > 0 ? ": " + numbers(c, "BG checks") : ": no readings"))
         m.raw("</title>")
         m.raw("<rect width=\"\(Fmt.coord(layout.width))\" height=\"\(Fmt.coord(height))\" fill=\"#fff\"/>")
         header(&m)
@@ -62,18 +65,29 @@ public struct DaySVG: ChartDrawing {
 
     // MARK: Header
 
+    /// The day's numbers: the CGM's, with the finger-stick checks counted; a meter user's day, the checks'.
+    var summary: String {
+        let s = view.stats, c = view.checkStats
+        let checks = c.count == 0 ? "" : "\(c.count) BG check\(c.count == 1 ? "" : "s")"
+        guard s.count > 0 else {
+            guard c.count > 0 else { return "no readings" }
+            return "mean \(unit.text(c.mean!)) · range \(unit.text(c.min!))–\(unit.text(c.max!)) \(unit.rawValue) · " + checks
+        }
+        // A phone's line has no room for the checks' count: the facts under the chart give it.
+        return "mean \(unit.text(s.mean!)) · range \(unit.text(s.min!))–\(unit.text(s.max!)) \(unit.rawValue) · \(s.count) readings"
+            + (checks.isEmpty || !layout.hasSides ? "" : " · " + checks)
+    }
+
     func header(_ m: inout Markup) {
         // On the page the date is the article's heading already.
         if !inPage { m.textElement(x: 12, y: 24, Fmt.shortDate(view.day), attributes: "class=\"t-title\"") }
-        let s = view.stats
-        let summary = s.count == 0 ? "no readings" :
-            "mean \(unit.text(s.mean!)) · range \(unit.text(s.min!))–\(unit.text(s.max!)) \(unit.rawValue) · \(s.count) readings"
         m.textElement(x: inPage ? 12 : 178, y: 24, summary, attributes: "class=\"t-sub\"")
         // Legend, right-aligned.
         var x = layout.width - 12
         let items: [(String, String)] = [("forecast", "Forecast"), ("basal", "Basal"), ("bolus", "Bolus"), ("exercise", "Exercise"),
-                                         ("meal", "Meal"), ("trace", "Glucose")]
+                                         ("meal", "Meal"), ("check", "BG check"), ("trace", "Glucose")]
         for (kind, label) in items {
+            if kind == "check" && view.checks.isEmpty { continue }
             if kind == "basal" && !view.showBasal && !inPage { continue }
             if kind == "trace" && !layout.hasSides { continue }  // no room on a phone; the axis says glucose
             let w = Double(label.count) * 6.4 + 8
@@ -89,6 +103,7 @@ public struct DaySVG: ChartDrawing {
         switch kind {
         case "trace": m.line(x - 8, y, x + 6, y, attributes: "class=\"trace\"")
         case "forecast": m.line(x - 8, y, x + 6, y, attributes: "class=\"forecast\"")
+        case "check": Self.checkMark(&m, x: x, y: y)
         default: MarkerShape.draw(&m, kind: kind, x: x, y: y, size: 5.5)
         }
     }
@@ -133,8 +148,9 @@ public struct DaySVG: ChartDrawing {
         m.raw("<g clip-path=\"url(#\(id)-clip)\">")
         trace(&m)
         forecast(&m)
+        checks(&m)
         m.raw("</g>")
-        if view.points.isEmpty {
+        if view.points.isEmpty && view.checks.isEmpty {
             m.textElement(x: (l + r) / 2, y: (t + b) / 2, "No glucose readings this day", attributes: "text-anchor=\"middle\" class=\"t-head t-muted\"")
         }
     }
@@ -187,6 +203,38 @@ public struct DaySVG: ChartDrawing {
             }
             m.raw("</g>")
         }
+    }
+
+    /// Finger-stick checks: a diamond each, over the trace, every one with its tooltip (a day has a
+    /// handful, and on a phone they are what a meter user taps).
+    func checks(_ m: inout Markup) {
+        guard !view.checks.isEmpty else { return }
+        m.raw("<g class=\"checks\">")
+        for p in view.checks {
+            m.raw("<g class=\"check-point\"><title>" as StaticString)
+            m.clock(localSeconds: LocalDays.local(p.utc, p.offset))
+            m.raw(" · BG check " as StaticString)
+            m.escaped(unit.text(p.mgdl))
+            m.raw(" " as StaticString)
+            m.escaped(unit.rawValue)
+            m.raw(" · " as StaticString)
+            m.escaped(p.source)
+            m.raw("</title>" as StaticString)
+            Self.checkMark(&m, x: x(minute: p.minute), y: y(p.mgdl))
+            m.raw("</g>" as StaticString)
+        }
+        m.raw("</g>")
+    }
+
+    static func checkMark(_ m: inout Markup, x: Double, y: Double, size: Double = 5) {
+        m.raw("<polygon class=\"check\" points=\"" as StaticString)
+        for (i, p) in [(x, y - size), (x + size, y), (x, y + size), (x - size, y)].enumerated() {
+            if i > 0 { m.raw(" " as StaticString) }
+            m.coord(p.0)
+            m.raw("," as StaticString)
+            m.coord(p.1)
+        }
+        m.raw("\" fill=\"\(Palette.check)\" stroke=\"#fff\" stroke-width=\"1.2\"/>")
     }
 
     func forecast(_ m: inout Markup) {

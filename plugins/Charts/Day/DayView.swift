@@ -123,6 +123,9 @@ public struct DayView: Sendable {
     public var bands: ChartBands
     public var showBasal: Bool
     public var points: [Point]
+    /// The day's finger-stick checks (a meter's readings, the BGs a pump was given), drawn apart
+    /// from the CGM series: a meter user's whole glucose day, a CGM user's calibrations and confirmations.
+    public var checks: [Point] = []
     public var markers: [Marker]
     public var episodes: [Episode]
     /// Delivered basal rates touching the day, in time order (scheduled steps, then temporary spans).
@@ -148,7 +151,13 @@ public struct DayView: Sendable {
     /// Markers the view shows (basal insulin hidden when the setting says so).
     public var visibleMarkers: [Marker] { showBasal ? markers : markers.filter { !$0.isBasal } }
 
-    public var stats: (count: Int, min: Double?, mean: Double?, max: Double?) {
+    /// The CGM readings' numbers.
+    public var stats: (count: Int, min: Double?, mean: Double?, max: Double?) { Self.stats(points) }
+
+    /// The checks' numbers (what a meter user's day shows).
+    public var checkStats: (count: Int, min: Double?, mean: Double?, max: Double?) { Self.stats(checks) }
+
+    static func stats(_ points: [Point]) -> (count: Int, min: Double?, mean: Double?, max: Double?) {
         guard !points.isEmpty else { return (0, nil, nil, nil) }
         var lo = Double.infinity, hi = -Double.infinity, sum = 0.0
         for p in points { lo = Swift.min(lo, p.mgdl); hi = Swift.max(hi, p.mgdl); sum += p.mgdl }

@@ -23,13 +23,16 @@ public struct DayViewBuilder {
     /// `readingsByDay` maps each local day to its readings in time order; `events` are the day's;
     /// `basalRates` the subject's `basal_rate` readings from a day before it on (see `basalSegments`);
     /// `sides` the neighbouring days' numbers when the readings of those days were not read.
+    /// `checks` are finger-stick checks (any days; the view keeps its own).
     public func build(day: Int64, readingsByDay: [Int64: [Measurement]], events: [Event], forecast: DayView.Forecast?,
-                      basalRates: [Measurement] = [], sides: [Int64: DayView.SideDay]? = nil) -> DayView {
+                      basalRates: [Measurement] = [], sides: [Int64: DayView.SideDay]? = nil, checks: [Measurement] = []) -> DayView {
         let midnight = day * 86_400
-        let points = (readingsByDay[day] ?? []).map { m in
+        func point(_ m: Measurement) -> DayView.Point {
             DayView.Point(utc: m.start, offset: m.utcOffset, mgdl: m.value, flags: m.flags, source: m.source.text,
                           minute: Double(LocalDays.local(m.start, m.utcOffset) - midnight) / 60)
         }
+        let points = (readingsByDay[day] ?? []).map(point)
+        let dayChecks = checks.filter { LocalDays.day($0.start, $0.utcOffset) == day && $0.value.isFinite }.map(point)
         var markers: [DayView.Marker] = []
         var episodes: [DayView.Episode] = []
         let basal = Self.basalSegments(basalRates, day: day)
@@ -57,7 +60,7 @@ public struct DayViewBuilder {
             return sides[d] ?? DayView.SideDay(day: d, count: 0, min: nil, mean: nil, max: nil)
         }
         return DayView(subject: subject, day: day, unit: settings.unit, bands: bands, showBasal: settings.showBasal,
-                       points: points, markers: markers, episodes: episodes, basal: basal, forecast: forecast.flatMap { Self.insideDay($0, midnight: midnight) },
+                       points: points, checks: dayChecks, markers: markers, episodes: episodes, basal: basal, forecast: forecast.flatMap { Self.insideDay($0, midnight: midnight) },
                        previous: (1...3).reversed().map { side(day - Int64($0)) }, next: (1...3).map { side(day + Int64($0)) },
                        navigation: .init(previous: day - 1, next: day + 1, today: today, first: firstDay, last: lastDay))
     }

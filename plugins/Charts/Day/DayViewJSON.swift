@@ -38,7 +38,21 @@ extension DayView {
         w.key("min"); ChartJSON.glucose(&w, s.min, unit)
         w.key("mean"); ChartJSON.glucose(&w, s.mean, unit)
         w.key("max"); ChartJSON.glucose(&w, s.max, unit)
+        w.key("checks"); w.int(checks.count)
         w.endObject()
+
+        // Finger-stick checks (a meter's readings, the BGs a pump was given), apart from the CGM series.
+        w.key("checks"); w.beginArray()
+        for p in checks {
+            w.beginObject()
+            w.key("time"); w.string(ChartJSON.local(p.utc, p.offset))
+            w.key("minute"); w.double(ChartJSON.minutes(p.minute))
+            w.key("value"); w.double(unit.rounded(p.mgdl))
+            w.key("band"); w.string(bands.bands[bands.index(of: p.mgdl)].name)
+            w.key("source"); w.string(p.source)
+            w.endObject()
+        }
+        w.endArray()
 
         w.key("series"); w.beginArray()
         for p in points {

@@ -20,6 +20,9 @@ extension DayTable {
         w.objects("rows", rows) { w, r in
             ChartJSON.date(&w, r.day)
             w.field("readings", r.readings)
+            w.field("checks", r.checks)
+            // low/avg/high are the checks' on a day without CGM readings.
+            w.field("range_from_checks", r.rangeFromChecks)
             w.key("low"); ChartJSON.glucose(&w, r.low, unit)
             w.key("avg"); ChartJSON.glucose(&w, r.avg, unit)
             w.key("high"); ChartJSON.glucose(&w, r.high, unit)

@@ -13,6 +13,11 @@ public protocol ChartDataSource {
     func glucoseDays(fromDay: Int64, toDay: Int64) throws -> [DayView.SideDay]
     /// The subject's first and last glucose reading; nil when there is none.
     func glucoseSpan() throws -> (first: Measurement, last: Measurement)?
+    /// Finger-stick checks (`blood_glucose`: a meter's readings, the BGs a pump was given) with
+    /// `fromUTC <= start < toUTC`, in time order.
+    func checks(fromUTC: Int64, toUTC: Int64) throws -> [Measurement]
+    /// The subject's first and last check; nil when there is none.
+    func checkSpan() throws -> (first: Measurement, last: Measurement)?
     /// The day table's rows for local days `fromDay...toDay` that have any summary, oldest first.
     func dayRows(fromDay: Int64, toDay: Int64) throws -> [DayTable.Row]
 }

@@ -17,9 +17,11 @@ public struct ChartLoader {
         self.forecastCheckpoints = forecastCheckpoints
     }
 
-    /// The first and last local days with readings, and the first and latest reading (nil: no glucose at all).
+    /// The first and last local days with CGM readings — for a meter user without any, with
+    /// finger-stick checks, so their days are reachable too — and the first and latest of those
+    /// readings (nil: no glucose at all). A CGM user's periods stay the CGM's.
     public func span() throws -> (first: Int64, last: Int64, earliest: Measurement, latest: Measurement)? {
-        guard let s = try source.glucoseSpan() else { return nil }
+        guard let s = try source.glucoseSpan() ?? source.checkSpan() else { return nil }
         return (LocalDays.day(s.first.start, s.first.utcOffset), LocalDays.day(s.last.start, s.last.utcOffset), s.first, s.last)
     }
 
@@ -40,6 +42,7 @@ public struct ChartLoader {
         let events = try source.events(fromUTC: eventBounds.from, toUTC: eventBounds.to)
         // From a day further back: the scheduled rate running at the first midnight started before it.
         let basal = try source.basalRates(fromUTC: eventBounds.from - DayViewBuilder.scheduledRateHolds, toUTC: eventBounds.to)
+        let checks = try source.checks(fromUTC: window.from, toUTC: window.to)
 
         var byDay: [Int64: [Measurement]] = [:]
         for r in readings { byDay[LocalDays.day(r.start, r.utcOffset), default: []].append(r) }
@@ -56,7 +59,7 @@ public struct ChartLoader {
         return days.map { d in
             let last = byDay[d]?.map(\.start).max()
             return builder.build(day: d, readingsByDay: byDay, events: events, forecast: last.flatMap { forecasts[$0] }, basalRates: basal,
-                                 sides: sides)
+                                 sides: sides, checks: checks)
         }
     }
 
@@ -71,9 +74,11 @@ public struct ChartLoader {
         let missing = days.filter { out[$0] == nil }
         guard let first = missing.first, let last = missing.last else { return out }
         let window = LocalDays.utcBounds(firstDay: first, lastDay: last)
-        var byDay: [Int64: [Measurement]] = [:]
+        var byDay: [Int64: [Measurement]] = [:], checksByDay: [Int64: [Measurement]] = [:]
         for r in try source.glucose(fromUTC: window.from, toUTC: window.to) { byDay[LocalDays.day(r.start, r.utcOffset), default: []].append(r) }
-        for day in missing { out[day] = DayViewBuilder.side(day: day, readings: byDay[day] ?? []) }
+        for r in try source.checks(fromUTC: window.from, toUTC: window.to) { checksByDay[LocalDays.day(r.start, r.utcOffset), default: []].append(r) }
+        // A day without CGM readings shows its finger-stick checks' numbers (a meter user's days).
+        for day in missing { out[day] = DayViewBuilder.side(day: day, readings: byDay[day] ?? checksByDay[day] ?? []) }
         return out
     }
 

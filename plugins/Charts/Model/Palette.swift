@@ -20,6 +20,8 @@ public enum Palette {
     public static let exercise = skyBlue
     public static let insulin = bluishGreen
 
+    /// A finger-stick check: dark ink with a white rim, a diamond, so it stands out on the blue trace and every band.
+    public static let check = "#1F2937"
     public static let ink = "#1F2937"
     public static let muted = "#6B7280"
     public static let grid = "#9CA3AF"

@@ -94,13 +94,17 @@ package struct DayArticle {
             m.escaped(e.name.prefix(1).uppercased() + e.name.dropFirst())
             m.raw("</span>")
         }
-        let s = v.stats
-        if s.count > 0 {
-            let inRange = v.points.filter { v.bands.bands[v.bands.index(of: $0.mgdl)].level == 0 }.count
-            m.raw("Mean <b>\(unit.text(s.mean!))</b> · lowest <b>\(unit.text(s.min!))</b> · highest <b>\(unit.text(s.max!))</b> \(unit.rawValue)")
-            m.raw(" · <b>\(Fmt.fixed(100 * Double(inRange) / Double(s.count), 0))%</b> of readings in the ")
+        // The CGM's numbers; on a meter user's day the finger-stick checks' (counted either way).
+        let s = v.stats, c = v.checkStats
+        let shown = s.count > 0 ? v.points : v.checks
+        if let mean = s.mean ?? c.mean, let low = s.min ?? c.min, let high = s.max ?? c.max {
+            let inRange = shown.filter { v.bands.bands[v.bands.index(of: $0.mgdl)].level == 0 }.count
+            if s.count == 0 { m.raw("\(c.count) BG check\(c.count == 1 ? "" : "s"): ") }
+            m.raw("Mean <b>\(unit.text(mean))</b> · lowest <b>\(unit.text(low))</b> · highest <b>\(unit.text(high))</b> \(unit.rawValue)")
+            m.raw(" · <b>\(Fmt.fixed(100 * Double(inRange) / Double(shown.count), 0))%</b> of \(s.count > 0 ? "readings" : "checks") in the ")
             m.escaped(v.bands.bands.first { $0.level == 0 }?.title.lowercased() ?? "target")
             m.raw(" band")
+            if s.count > 0 && c.count > 0 { m.raw(" · \(c.count) BG check\(c.count == 1 ? "" : "s")") }
         } else {
             m.raw("No glucose readings this day")
         }

@@ -58,10 +58,13 @@ package struct DayTableHTML {
             } else {
                 m.escaped(Fmt.shortDate(r.day))
             }
+            // A meter user's day: its numbers are the finger-stick checks', and it says so.
+            if r.rangeFromChecks { m.raw("<small class=\"checks\">\(r.checks) BG check\(r.checks == 1 ? "" : "s")</small>") }
             m.raw("</th><td class=\"num\">\(r.low.map { unit.text($0) } ?? "–")</td><td class=\"num avg\">\(r.avg.map { unit.text($0) } ?? "–")</td>")
             m.raw("<td class=\"num\">\(r.high.map { unit.text($0) } ?? "–")</td><td class=\"bar-col\">")
             m.raw("<svg class=\"hp-chart mini-bar\" viewBox=\"0 0 190 14\" role=\"img\"><title>")
-            m.escaped(r.low == nil ? "No glucose readings" : "Low \(unit.text(r.low!)), average \(unit.text(r.avg!)), high \(unit.text(r.high!)) \(unit.rawValue), \(r.readings) readings")
+            m.escaped(r.low == nil ? "No glucose readings" : "Low \(unit.text(r.low!)), average \(unit.text(r.avg!)), high \(unit.text(r.high!)) \(unit.rawValue), "
+                      + (r.rangeFromChecks ? "\(r.checks) finger-stick checks (no CGM readings)" : "\(r.readings) readings"))
             m.raw("</title>")
             MiniRangeBar.draw(&m, x: 1, y: 1, width: 188, height: 12, row: r, bands: bands, unit: unit)
             m.raw("</svg></td><td class=\"flags\">")

@@ -65,6 +65,7 @@ package enum PageStyle {
     .day-table thead th{font-size:12px;color:#4B5563;font-weight:600;border-bottom:2px solid #CBD5E1}
     .day-table tbody tr:hover{background:#F3F7FB}
     .day-table .num{text-align:right;font-variant-numeric:tabular-nums}
+    .day-table small.checks{display:block;font-size:11px;font-weight:400;color:#4B5563}
     .day-table .avg{font-weight:700}
     .day-table .bar-col{width:200px}
     .day-table .unit{font-weight:400;color:#6B7280}

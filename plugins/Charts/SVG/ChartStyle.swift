@@ -16,6 +16,7 @@ package enum ChartStyle {
     .hp-chart .trace{fill:none;stroke:#0072B2;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}
     .hp-chart .reading{fill:#0072B2}
     .hp-chart .reading.limit{fill:#fff;stroke:#0072B2;stroke-width:1.2}
+    .hp-chart .check{fill:#1F2937;stroke:#fff;stroke-width:1.2}
     .hp-chart .forecast{fill:none;stroke:#C0172C;stroke-width:2.6;stroke-linecap:round;stroke-dasharray:0 5}
     .hp-chart .forecast-point{fill:#C0172C}
     .hp-chart .guide{stroke-width:1;stroke-dasharray:2 3;opacity:.55}

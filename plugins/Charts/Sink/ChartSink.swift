@@ -39,6 +39,10 @@ public final class ChartSink: Sink, OutputChecking {
             window(m.subject).add(m)
             touched.insert(m.subject)
         }
+        for m in batch.measurements where m.metric == Metrics.bloodGlucose && m.value.isFinite {
+            window(m.subject).addCheck(m)
+            touched.insert(m.subject)
+        }
         for m in batch.measurements where m.metric == BasalRates.metric {
             window(m.subject).addBasalRate(m)
             touched.insert(m.subject)
@@ -91,7 +95,7 @@ public final class ChartSink: Sink, OutputChecking {
                                      lastDay: w.lastDay, today: settings.today ?? CivilDate.floorDiv(Clock.nowSeconds(), 86_400))
         for d in days {
             let view = builder.build(day: d, readingsByDay: w.readings, events: w.events(around: d), forecast: w.forecast(for: d),
-                                     basalRates: w.basalRates(before: d))
+                                     basalRates: w.basalRates(before: d), checks: w.checks[d] ?? [])
             try emit(view.json(), w.subject, "day", CivilDate.isoDate(fromDays: d))
         }
     }

@@ -12,6 +12,8 @@ final class ChartWindow {
     private(set) var events: [Int64: [Event]] = [:]
     /// `basal_rate` readings by local day (a scheduled rate holds into the next day).
     private var basal: [Int64: [Measurement]] = [:]
+    /// Finger-stick checks (`blood_glucose`) by local day: a meter user's days are drawn from them.
+    private(set) var checks: [Int64: [Measurement]] = [:]
     /// Newest local day seen from each input file.
     private var files: [Symbol: Int64] = [:]
     /// Days at or before this have been drawn (or dropped).
@@ -62,22 +64,24 @@ final class ChartWindow {
         advance(m.provenance.file, day)
     }
 
+    func addCheck(_ m: Measurement) {
+        let day = LocalDays.day(m.start, m.utcOffset)
+        guard day > drawnThrough else { lateRecords += 1; return }
+        checks[day, default: []].append(m)
+        firstDay = min(firstDay ?? day, day)
+        lastDay = max(lastDay ?? day, day)
+        advance(m.provenance.file, day)
+    }
+
     /// The basal rates a day view of `day` draws: its own and the day before's (a scheduled rate
     /// holds until the next change, at most a day: DayViewBuilder.scheduledRateHolds).
     func basalRates(before day: Int64) -> [Measurement] { (basal[day - 1] ?? []) + (basal[day] ?? []) }
 
     /// The day table's row of a day from its summaries (as the store's `day_log` view combines them).
     func add(_ s: DailySummary) {
-        var row = rows[s.day] ?? DayTable.Row(day: s.day, readings: 0, low: nil, avg: nil, high: nil, hypo: false, hyper: false,
-                                               exercise: false, stress: false, illness: false, favourite: false, note: nil)
-        if s.metric == Metrics.glucose {
-            row.readings = s.count
-            (row.low, row.avg, row.high) = (s.min, s.mean, s.max)
-            (row.hypo, row.hyper) = (s.hypo, s.hyper)
-        }
-        row.exercise = row.exercise || s.exerciseMinutes > 0
-        row.stress = row.stress || s.stress
-        row.illness = row.illness || s.illness
+        var row = rows[s.day] ?? DayTable.Row(day: s.day)
+        row.add(metric: s.metric.text, n: s.count, min: s.min, mean: s.mean, max: s.max, hypo: s.hypo, hyper: s.hyper,
+                exerciseMinutes: s.exerciseMinutes, stress: s.stress, illness: s.illness)
         rows[s.day] = row
     }
 
@@ -95,7 +99,7 @@ final class ChartWindow {
     func remainingDays() -> [Int64] { pendingDays(through: .max) }
 
     private func pendingDays(through last: Int64) -> [Int64] {
-        let days = Set(readings.keys).union(events.keys.filter { events[$0]!.contains { $0.kind != .episode } })
+        let days = Set(readings.keys).union(checks.keys).union(events.keys.filter { events[$0]!.contains { $0.kind != .episode } })
         return days.filter { $0 > drawnThrough && $0 <= last }.sorted()
     }
 
@@ -108,6 +112,7 @@ final class ChartWindow {
         for d in readings.keys where d < cut { readings[d] = nil }
         for d in events.keys where d < cut { events[d] = nil }
         for d in basal.keys where d < cut { basal[d] = nil }
+        for d in checks.keys where d < cut { checks[d] = nil }
         for d in dayForecast.keys where d < cut { dayForecast[d] = nil }
     }
 
