@@ -51,4 +51,30 @@ import Testing
         }
         #expect(!days.contains("No daily summaries in this period"))
     }
+
+    /// Under the chart, every record of the day is listed in time order — the pump's doses, the meter's
+    /// checks with their values, its device events (rewind, suspend, resume) — as many as the store
+    /// holds for that local day (issue 38 item 2: "Nothing logged this day yet" under seven boluses).
+    @Test func theDayListsEverythingItsRecordsHold() throws {
+        let db = ServeProcess.tempDir().appendingPathComponent("pump.sqlite")
+        let file = ServeProcess.packageRoot.appendingPathComponent("Tests/Fixtures/real/carelink/carelink-en-paradigm522-v101.csv")
+        let r = AppDatabase.run(ServeProcess.binary.path, ["import", file.path, "--db", db.path, "--timezone", "America/Los_Angeles", "--quiet"],
+                                environment: T.utc)
+        #expect(r.code == 0, "\(r.output)")
+        let server = try ServeProcess(["--db", db.path], environment: T.utc)
+        defer { _ = server.stop() }
+        let local = "date(start + utc_offset, 'unixepoch')"
+        let days = Self.sql(db, "SELECT \(local) FROM events WHERE kind = 'device' UNION SELECT \(local) FROM measurements "
+                                + "WHERE metric = 'blood_glucose' ORDER BY 1 LIMIT 6")
+        #expect(days.count == 6)
+        for day in days {
+            let events = Int(Self.sql(db, "SELECT count(*) FROM events WHERE kind <> 'episode' AND \(local) = '\(day)'").first ?? "") ?? -1
+            let checks = Int(Self.sql(db, "SELECT count(*) FROM measurements WHERE metric = 'blood_glucose' AND \(local) = '\(day)'").first ?? "") ?? -1
+            let page = try T().get(server.port, "/day/" + day)
+            let list = try #require(T.matches(#"<details class="day-record"[^>]*>[\s\S]*?</details>"#, in: page).first?[0], "\(day)")
+            #expect(list.components(separatedBy: "<li>").count - 1 == events + checks, "\(day): \(events) events, \(checks) checks")
+            #expect(list.components(separatedBy: "BG check ").count - 1 == checks, "\(day)")
+            #expect(!page.contains("Nothing logged"))
+        }
+    }
 }

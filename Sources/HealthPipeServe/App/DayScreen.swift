@@ -75,11 +75,12 @@ struct LogSection {
     var defaultTime: String { clock.defaultTime(on: day) }
 
     func render(_ m: inout Markup) {
-        m.raw("<section id=\"log\" class=\"card\"><h2>Logged on ")
+        m.raw("<section id=\"log\" class=\"card\"><h2>Entered by hand on ")
         m.escaped(Fmt.longDate(day))
         m.raw("</h2><ul class=\"entries\" id=\"entries\">")
         let shown = entries.compactMap { e in EntryKind(stored: e.event.kind.rawValue, subtype: e.event.subtype.text).map { (e, $0) } }
-        if shown.isEmpty { m.raw("<li class=\"empty\">Nothing logged this day yet.</li>") }
+        // What devices and files recorded is listed under the chart; here is what the person typed.
+        if shown.isEmpty { m.raw("<li class=\"empty\">Nothing entered by hand this day yet.</li>") }
         for (e, kind) in shown { entry(&m, e, kind) }
         m.raw("</ul><div class=\"add-forms\">")
         addInsulin(&m)

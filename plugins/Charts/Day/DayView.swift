@@ -109,6 +109,19 @@ public struct DayView: Sendable {
         }
     }
 
+    /// What else a device or a person wrote that day: a note, a pump or sensor alarm, a device
+    /// event (suspend, resume, rewind, site or sensor change) — listed, not drawn.
+    public struct Note: Sendable {
+        public var kind: Event.Kind
+        /// The alarm's or device event's name ("Suspended", "rewind"); "" for a note.
+        public var name: String
+        public var text: String
+        public var utc: Int64
+        public var offset: Int32
+        public var source: String
+        public var clock: String { Fmt.clock(localSeconds: LocalDays.local(utc, offset)) }
+    }
+
     /// An illness or stress episode touching the day.
     public struct Episode: Sendable {
         public var name: String
@@ -127,6 +140,8 @@ public struct DayView: Sendable {
     /// from the CGM series: a meter user's whole glucose day, a CGM user's calibrations and confirmations.
     public var checks: [Point] = []
     public var markers: [Marker]
+    /// The day's notes, alarms and device events, in time order.
+    public var notes: [Note] = []
     public var episodes: [Episode]
     /// Delivered basal rates touching the day, in time order (scheduled steps, then temporary spans).
     public var basal: [BasalSegment] = []

@@ -35,6 +35,7 @@ public struct DayViewBuilder {
         let dayChecks = checks.filter { LocalDays.day($0.start, $0.utcOffset) == day && $0.value.isFinite }.map(point)
         var markers: [DayView.Marker] = []
         var episodes: [DayView.Episode] = []
+        var notes: [DayView.Note] = []
         let basal = Self.basalSegments(basalRates, day: day)
         // A basal delivery over a span whose rate is a step (Tidepool segments, Apple deliveries) is
         // drawn by that step, not again as a marker; basal injections (an instant) stay markers.
@@ -46,6 +47,12 @@ public struct DayViewBuilder {
                 guard startDay <= day, LocalDays.day(e.end, e.utcOffset) >= day else { continue }
                 episodes.append(DayView.Episode(name: e.subtype.text.isEmpty ? "episode" : e.subtype.text, utc: e.start,
                                                 endUTC: e.end, offset: e.utcOffset))
+                continue
+            }
+            if e.kind == .note || e.kind == .alert || e.kind == .device {
+                guard startDay == day else { continue }
+                notes.append(DayView.Note(kind: e.kind, name: e.subtype.text, text: e.note ?? "", utc: e.start, offset: e.utcOffset,
+                                          source: e.source.text))
                 continue
             }
             if e.kind == .insulin, e.subtype == InsulinKinds.basal, e.end > e.start, drawnBasal.contains(e.start) { continue }
@@ -60,7 +67,8 @@ public struct DayViewBuilder {
             return sides[d] ?? DayView.SideDay(day: d, count: 0, min: nil, mean: nil, max: nil)
         }
         return DayView(subject: subject, day: day, unit: settings.unit, bands: bands, showBasal: settings.showBasal,
-                       points: points, checks: dayChecks, markers: markers, episodes: episodes, basal: basal, forecast: forecast.flatMap { Self.insideDay($0, midnight: midnight) },
+                       points: points, checks: dayChecks, markers: markers,
+                       notes: notes.sorted { ($0.utc, $0.name, $0.text) < ($1.utc, $1.name, $1.text) }, episodes: episodes, basal: basal, forecast: forecast.flatMap { Self.insideDay($0, midnight: midnight) },
                        previous: (1...3).reversed().map { side(day - Int64($0)) }, next: (1...3).map { side(day + Int64($0)) },
                        navigation: .init(previous: day - 1, next: day + 1, today: today, first: firstDay, last: lastDay))
     }

@@ -40,6 +40,7 @@ package struct DayArticle {
         sideStrip(&m)
         m.raw("</div>")
         facts(&m)
+        DayRecordList(view: v, unit: unit).render(&m)
         m.raw("</article>")
     }
 

@@ -40,6 +40,11 @@ package enum PageStyle {
     .period-notice{margin:0 0 12px;padding:8px 12px;border-radius:8px;background:#F3F4F6;border:1px solid #E5E7EB}
     .period-notice.insufficient{background:#FDF2F8;border:2px solid #882255;color:#5B1238}
     .facts b{font-weight:700}
+    .day-record{margin:8px 2px 0;color:#374151}
+    .day-record summary{cursor:pointer;font-weight:600}
+    .day-record ol{list-style:none;margin:6px 0 0;padding:0;columns:2 320px;column-gap:24px}
+    .day-record li{padding:2px 0;break-inside:avoid}
+    .day-record small{color:#6B7280}
     .episode{display:inline-block;padding:1px 8px;border-radius:10px;background:#5B4B8A;color:#fff;font-size:12px;margin-right:6px}
     .dayview{display:none}
     .dayview.current{display:block}
