@@ -126,7 +126,7 @@ struct AccessGuard: RouterMiddleware {
     private static func bodyCredentials(_ request: inout Request, context: ServeContext) async throws -> (String?, String?) {
         guard request.headers[.contentType]?.lowercased().contains("json") == true else { return (nil, nil) }
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
-        let json = JSONBodyBytes.text(Array(buffer.readableBytesView))
+        let json = JSONBodyBytes.text(buffer.readableBytesView)
         guard json.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"), mayName(json),
               var object = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] else { return (nil, nil) }
         let (secret, token) = (object.removeValue(forKey: "secret"), object.removeValue(forKey: "token"))
@@ -138,7 +138,7 @@ struct AccessGuard: RouterMiddleware {
 
     /// Whether a JSON text can hold a key `secret` or `token`: spelled out, or with a `\u` escape
     /// (their letters need no other escape).
-    private static func mayName(_ json: ArraySlice<UInt8>) -> Bool {
+    private static func mayName<Bytes: Collection>(_ json: Bytes) -> Bool where Bytes.Element == UInt8 {
         json.firstRange(of: Array(#""secret""#.utf8)) != nil || json.firstRange(of: Array(#""token""#.utf8)) != nil
             || json.firstRange(of: Array(#"\u"#.utf8)) != nil
     }

@@ -3,10 +3,12 @@
 /// `AccessGuard` reads from a body), so a body with a mark reads as the same body without one.
 enum JSONBodyBytes {
     /// The index at which the JSON text of `bytes` starts.
-    static func start(of bytes: [UInt8]) -> Int {
-        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    static func start<Bytes: Collection>(of bytes: Bytes) -> Bytes.Index where Bytes.Element == UInt8 {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.index(bytes.startIndex, offsetBy: 3) : bytes.startIndex
     }
 
-    /// The JSON text of `bytes`, without the mark.
-    static func text(_ bytes: [UInt8]) -> ArraySlice<UInt8> { bytes[start(of: bytes)...] }
+    /// The JSON text of `bytes`, without the mark (no copy).
+    static func text<Bytes: Collection>(_ bytes: Bytes) -> Bytes.SubSequence where Bytes.Element == UInt8 {
+        bytes[start(of: bytes)...]
+    }
 }
