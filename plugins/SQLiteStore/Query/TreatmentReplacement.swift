@@ -47,10 +47,13 @@ public final class TreatmentReplacement {
         db = try SQLiteSchema.open(path: path)
         self.subject = subject
         let marked = "\(Self.matches) AND (flags & \(Self.mark)) != 0"
-        setMark = try db.prepare("UPDATE events SET flags = flags | \(Self.mark) WHERE \(Self.matches)")
-        clearMark = try db.prepare("UPDATE events SET flags = flags & ~\(Self.mark) WHERE \(Self.matches)")
-        findMarked = try db.prepare("SELECT kind, subtype, source, start, end, utc_offset FROM events WHERE \(marked)")
-        deleteMarked = try db.prepare("DELETE FROM events WHERE \(marked)")
+        // By the instant's index: with the amounts bound, SQLite (no statistics) read every event of
+        // the subject by the primary key instead — 500 marks in a store of 9,500 events took 600 ms, 1.6 ms so.
+        let events = "events INDEXED BY events_by_time"
+        setMark = try db.prepare("UPDATE \(events) SET flags = flags | \(Self.mark) WHERE \(Self.matches)")
+        clearMark = try db.prepare("UPDATE \(events) SET flags = flags & ~\(Self.mark) WHERE \(Self.matches)")
+        findMarked = try db.prepare("SELECT kind, subtype, source, start, end, utc_offset FROM \(events) WHERE \(marked)")
+        deleteMarked = try db.prepare("DELETE FROM \(events) WHERE \(marked)")
         pending = try db.prepare("INSERT OR IGNORE INTO derived_pending (subject, day) VALUES (?1, ?2)")
     }
 
