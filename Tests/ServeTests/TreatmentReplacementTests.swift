@@ -94,6 +94,22 @@ import Testing
         #expect(refusedAnswer.count == 2 && refusedAnswer[0]["error"] == nil && refusedAnswer[1]["error"] != nil, "\(refusedAnswer)")
         #expect(try Self.insulin(db) == "1|2.0\n", "the rejected last leaves the 2 U before it")
         #expect(try Self.dayTotal(db) == "2024-03-01|2.0\n")
+        // 4 U, 3 U, then a refused one: 3 U stands, not 4 U and 3 U.
+        #expect(try S.send(server, "/api/v1/treatments", Data("[\(bolus(4)),\(bolus(3)),\(bolus(-1))]".utf8)).headers["x-quarantined"] == "1")
+        #expect(try Self.insulin(db) == "1|3.0\n")
+    }
+
+    /// A hostile batch repeating one treatment costs three imports at most, not one per copy.
+    @Test func oneTreatmentAThousandTimesIsImportedAtMostThreeTimes() throws {
+        let db = S.database()
+        let server = try S.server(db)
+        defer { _ = server.stop() }
+        let docs = (1...1_000).map { k in
+            #"{"eventType":"Correction Bolus","insulin":\#(k % 20 + 1),"created_at":"2024-03-01T08:00:00.000Z"}"#
+        }
+        #expect(try S.send(server, "/api/v1/treatments", Data(("[" + docs.joined(separator: ",") + "]").utf8)).status == 200)
+        #expect(try Self.insulin(db) == "1|1.0\n", "the last sent: 1000 % 20 + 1 U")
+        #expect(try S.sqlite(db, "SELECT total(runs) FROM imports") == "2.0\n", "two imports: all but the last, then the last")
     }
 
     /// PUTs of one treatment sent at once, merged into one batch while the writer is busy, leave one dose.

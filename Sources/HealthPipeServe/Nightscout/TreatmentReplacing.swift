@@ -9,32 +9,31 @@ import SQLiteStore
 /// one 5 U bolus, and the day's total follows.
 ///
 /// Within one batch (one array body, or requests merged by `UploadBatches`) the last document of an
-/// identity wins, as if each had been sent after the one before: the n-th document of an identity
-/// is imported in the n-th round, each round its own mark, import and sweep. A batch without a
-/// repeated identity is one round; a rejected document leaves the one before it standing.
+/// identity wins, as if each had been sent after the one before (`lastWins`): at most three
+/// imports however often an identity repeats. A batch without a repeat is one import.
 enum TreatmentReplacing {
+    typealias Identity = TreatmentReplacement.Identity
+
     /// A treatment's identity, as its API v3 identifier has it (`NightscoutV3ID`): its time (the
     /// fields the mapping reads, in its order), eventType and which amounts it carries.
-    static func identity(_ doc: Any) -> TreatmentReplacement.Identity? {
+    static func identity(_ doc: Any) -> Identity? {
         guard let doc = doc as? [String: Any], let type = doc["eventType"] as? String, !type.isEmpty,
               let start = NightscoutTime.seconds(of: doc, NightscoutTime.treatmentKeys) else { return nil }
-        return TreatmentReplacement.Identity(start: start, eventType: type, insulin: NightscoutV3ID.carries(doc, "insulin"),
-                                             carbs: NightscoutV3ID.carries(doc, "carbs"))
+        return Identity(start: start, eventType: type, insulin: NightscoutV3ID.carries(doc, "insulin"), carbs: NightscoutV3ID.carries(doc, "carbs"))
     }
 
     /// Imports `lines` (one Nightscout document a line) under `name` (blocking: call it on the
     /// writer) so that the document on each line of `identities` (1-based, as the import numbers its
     /// lines) replaces what its identity stored before. Rejected lines are answered at their line
     /// in `lines`.
-    static func importing(_ lines: [UInt8], name: String, identities: [Int: TreatmentReplacement.Identity],
-                          settings: ServeSettings) throws -> UploadImport.Outcome {
-        func importRound(_ bytes: [UInt8]) throws -> UploadImport.Outcome {
+    static func importing(_ lines: [UInt8], name: String, identities: [Int: Identity], settings: ServeSettings) throws -> UploadImport.Outcome {
+        func importBytes(_ bytes: [UInt8]) throws -> UploadImport.Outcome {
             try UploadImport.run(bytes, name: name, format: "nightscout", database: settings.database,
                                  subject: settings.subject, timezone: settings.timezone)
         }
-        guard !identities.isEmpty else { return try importRound(lines) }
+        guard !identities.isEmpty else { return try importBytes(lines) }
         let who = try UploadImport.subject(settings.subject, database: settings.database)
-        // Opened once for the batch; not before the first import has made a new database.
+        // Opened once for the batch; not before an import has made a new database.
         var opened: TreatmentReplacement?
         func store() throws -> TreatmentReplacement? {
             if opened == nil, FileManager.default.fileExists(atPath: settings.database) {
@@ -42,58 +41,62 @@ enum TreatmentReplacing {
             }
             return opened
         }
-        let rounds = Self.rounds(identities)
+        var linesOf: [Identity: [Int]] = [:]
+        for line in identities.keys.sorted() { linesOf[identities[line]!, default: []].append(line) }
+        let repeated = linesOf.values.filter { $0.count > 1 }
         var swept = 0
-        guard rounds.count > 1 else {
-            let outcome = try round(try store(), identities, swept: &swept) { try importRound(lines) }
-            if swept > 0 { try UploadImport.refresh(database: settings.database, subject: who, timezone: settings.timezone) }
-            return outcome
-        }
-        // Rare: an identity repeats. Each round imports its own lines, numbered back on the way out.
-        let documents = Array(lines.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast())
-        var outcome: UploadImport.Outcome?
-        for (r, members) in rounds.enumerated() {
-            let picked = (1...documents.count).filter { identities[$0] == nil ? r == 0 : members.contains($0) }
-            var bytes: [UInt8] = [], own: [Int: TreatmentReplacement.Identity] = [:]
-            for (i, line) in picked.enumerated() {
-                bytes += documents[line - 1]
-                bytes.append(0x0A)
-                own[i + 1] = identities[line]
-            }
-            var part = try round(try store(), own, swept: &swept) { try importRound(bytes) }
-            for i in part.rejected.indices where picked.indices.contains(Int(part.rejected[i].line) - 1) {
-                part.rejected[i].line = Int64(picked[Int(part.rejected[i].line) - 1])
-            }
-            guard var sum = outcome else { outcome = part; continue }
-            sum.measurements += part.measurements
-            sum.events += part.events
-            sum.rejected += part.rejected
-            sum.warnings += part.warnings
-            outcome = sum
-        }
+        let outcome = repeated.isEmpty
+            ? try replace(try store(), identities, swept: &swept) { try importBytes(lines) }
+            : try lastWins(lines, identities, repeated: repeated, store: store, swept: &swept, importBytes)
         if swept > 0 { try UploadImport.refresh(database: settings.database, subject: who, timezone: settings.timezone) }
-        guard let outcome else { return try importRound(lines) }
         return outcome
     }
 
-    /// The lines of each round, in order: round n holds the n-th line of each identity (round 0
-    /// also every line without one, left to the caller, which knows the line count).
-    static func rounds(_ identities: [Int: TreatmentReplacement.Identity]) -> [Set<Int>] {
-        var seen: [TreatmentReplacement.Identity: Int] = [:], rounds: [Set<Int>] = []
-        for line in identities.keys.sorted() {
-            let n = seen[identities[line]!, default: 0]
-            seen[identities[line]!] = n + 1
-            if n == rounds.count { rounds.append([]) }
-            rounds[n].insert(line)
+    /// A batch in which identities repeat (`repeated`: each one's lines, in order), in at most three
+    /// imports, to the state of sending its documents one after another:
+    /// 1. every document but the repeated identities' last ones (their earlier ones replace nothing yet);
+    /// 2. those last ones, each replacing all its identity holds — the earlier ones just stored too;
+    /// 3. where a last one was rejected, the latest earlier one the import kept, again, so that it
+    ///    alone stands (none kept: what was stored before stays, as a rejected correction leaves it).
+    private static func lastWins(_ lines: [UInt8], _ identities: [Int: Identity], repeated: [[Int]],
+                                 store: () throws -> TreatmentReplacement?, swept: inout Int,
+                                 _ importBytes: ([UInt8]) throws -> UploadImport.Outcome) throws -> UploadImport.Outcome {
+        let documents = lines.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+        /// Imports the documents on `picked`; those `replacing` says replace their identity's; rejected lines numbered as in `lines`.
+        func run(_ picked: [Int], replacing: (Int) -> Bool) throws -> UploadImport.Outcome {
+            var bytes: [UInt8] = [], own: [Int: Identity] = [:]
+            for (i, line) in picked.enumerated() {
+                bytes += documents[documents.startIndex + line - 1]
+                bytes.append(0x0A)
+                if replacing(line) { own[i + 1] = identities[line] }
+            }
+            var outcome = try replace(try store(), own, swept: &swept) { try importBytes(bytes) }
+            for i in outcome.rejected.indices where picked.indices.contains(Int(outcome.rejected[i].line) - 1) {
+                outcome.rejected[i].line = Int64(picked[Int(outcome.rejected[i].line) - 1])
+            }
+            return outcome
         }
-        return rounds
+        let lasts = Set(repeated.map { $0[$0.count - 1] }), earlier = Set(repeated.flatMap { $0.dropLast() })
+        var outcome = try run((1...documents.count).filter { !lasts.contains($0) }, replacing: { !earlier.contains($0) })
+        let second = try run(lasts.sorted(), replacing: { _ in true })
+        let refused = Set((outcome.rejected + second.rejected).map { Int($0.line) })
+        let standing = repeated.compactMap { lines -> Int? in
+            refused.contains(lines[lines.count - 1]) ? lines.dropLast().last { !refused.contains($0) } : nil
+        }
+        // Already answered by the first import: only what stands changes.
+        if !standing.isEmpty { _ = try run(standing.sorted(), replacing: { _ in true }) }
+        outcome.measurements += second.measurements
+        outcome.events += second.events
+        outcome.rejected += second.rejected
+        outcome.warnings += second.warnings
+        return outcome
     }
 
     /// One mark, import and sweep: the documents of `identities` replace what their identities held
     /// (nothing to replace without a database yet).
-    private static func round(_ store: TreatmentReplacement?, _ identities: [Int: TreatmentReplacement.Identity], swept: inout Int,
-                              _ importing: () throws -> UploadImport.Outcome) throws -> UploadImport.Outcome {
-        guard let store else { return try importing() }
+    private static func replace(_ store: TreatmentReplacement?, _ identities: [Int: Identity], swept: inout Int,
+                                _ importing: () throws -> UploadImport.Outcome) throws -> UploadImport.Outcome {
+        guard let store, !identities.isEmpty else { return try importing() }
         let all = Array(Set(identities.values))
         try store.mark(all)
         let outcome: UploadImport.Outcome

@@ -9,8 +9,9 @@ import SQLiteStore
 /// a phone comes back online — the server keeps up; an idle server imports each upload at once.
 /// Each request gets back its own documents' outcome: rejected lines are shifted back to the
 /// request's own positions. (The quarantine records a document's line within the batch it was
-/// imported in — within its round, when a treatment's identity repeats in the batch and the last
-/// of them wins, `TreatmentReplacing`; its `raw` text is the document's, byte for byte.)
+/// imported in — within its import, when a treatment's identity repeats in the batch and the batch
+/// is imported in parts so that the last of them wins, `TreatmentReplacing`; its `raw` text is the
+/// document's, byte for byte.)
 actor UploadBatches {
     struct Answer: Sendable {
         /// Rejected documents: 1-based position in the request → the quarantine's reason.
