@@ -27,12 +27,15 @@ enum TreatmentReplacing {
     /// lines) replaces what its identity stored before. Rejected lines are answered at their line
     /// in `lines`.
     static func importing(_ lines: [UInt8], name: String, identities: [Int: Identity], settings: ServeSettings) throws -> UploadImport.Outcome {
-        func importBytes(_ bytes: [UInt8]) throws -> UploadImport.Outcome {
-            try UploadImport.run(bytes, name: name, format: "nightscout", database: settings.database,
-                                 subject: settings.subject, timezone: settings.timezone)
+        guard !identities.isEmpty else {
+            return try UploadImport.run(lines, name: name, format: "nightscout", database: settings.database,
+                                        subject: settings.subject, timezone: settings.timezone)
         }
-        guard !identities.isEmpty else { return try importBytes(lines) }
+        // The subject resolved once for the batch's imports, marks and refresh.
         let who = try UploadImport.subject(settings.subject, database: settings.database)
+        func importBytes(_ bytes: [UInt8]) throws -> UploadImport.Outcome {
+            try UploadImport.run(bytes, name: name, format: "nightscout", database: settings.database, subject: who, timezone: settings.timezone)
+        }
         // Opened once for the batch; not before an import has made a new database.
         var opened: TreatmentReplacement?
         func store() throws -> TreatmentReplacement? {
