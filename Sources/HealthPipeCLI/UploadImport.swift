@@ -39,7 +39,7 @@ public enum UploadImport {
         do { try SQLiteSink.checkDatabasePath(database) } catch { throw Failure.configuration("\(error)") }
         let registry = try BuiltinPlugins.builtInRegistry()
         let who = try Self.subject(subject, database: database)
-        let settings = RunSettings(timezone: Self.zone(of: who, database: database, fallback: timezone), subject: who,
+        let settings = RunSettings(timezone: EditRefresh.zoneNow(of: who, in: HealthStores.at(database), defaultZone: timezone), subject: who,
                                    baseDirectory: (database as NSString).deletingLastPathComponent)
         let quarantine = DefaultQuarantine.beside(database: database, workingDirectory: settings.baseDirectory)
         let graph: PipelineGraph
@@ -65,13 +65,6 @@ public enum UploadImport {
                        warnings: report.stages.flatMap(\.warnings))
     }
 
-    /// The zone of uploaded times without an offset: the person's zone now (uploads are recent),
-    /// else the server's `--timezone`. A document's own offset still wins.
-    static func zone(of subject: String, database: String, fallback: String?) -> String? {
-        let periods = (try? SubjectZones.periods(subject: subject, path: database)) ?? []
-        return ZoneHistory(periods: periods, fallback: .current).period(at: Int64(Date().timeIntervalSince1970))?.zone ?? fallback
-    }
-
     /// The subject rule of the commands: the one asked for, else the store's only subject,
     /// `default` for a new store; several subjects are a `configuration` failure.
     public static func subject(_ explicit: String?, database: String) throws -> String {
@@ -86,12 +79,13 @@ public enum UploadImport {
     }
 
     /// Brings the derived rows of the days an edit outside an import made pending up to date (an
-    /// uploaded treatment that replaced another: `TreatmentReplacement`), as `entries delete` does.
+    /// uploaded treatment that replaced another: `TreatmentReplacement`), as `entries delete` does
+    /// (`EditRefresh`: the person's zone, `timezone` the default).
     public static func refresh(database: String, subject: String?, timezone: String?) throws {
-        let settings = RunSettings(timezone: timezone, subject: try Self.subject(subject, database: database),
-                                   baseDirectory: (database as NSString).deletingLastPathComponent)
-        let report = try StoreDerivation.refresh(db: database, registry: try BuiltinPlugins.builtInRegistry(), run: settings,
-                                                 quarantine: DefaultQuarantine.beside(database: database, workingDirectory: settings.baseDirectory))
+        let baseDirectory = (database as NSString).deletingLastPathComponent
+        let report = try EditRefresh.run(db: database, subject: try Self.subject(subject, database: database), defaultZone: timezone,
+                                         registry: try BuiltinPlugins.builtInRegistry(), baseDirectory: baseDirectory,
+                                         quarantine: DefaultQuarantine.beside(database: database, workingDirectory: baseDirectory))
         if let report, report.outcome != .completed { throw Failure.failed(report.error ?? "the refresh was \(report.outcome.rawValue)") }
     }
 

@@ -28,11 +28,12 @@ struct AccessGuard: RouterMiddleware {
             }
         }
         var request = request
-        let caller = try await self.caller(&request, context: context)
+        let access = RouteAccess(endpoint: context.endpointPath)
+        let caller = try await self.caller(&request, context: context, access: access)
         var context = context
         context.role = caller.role
         let writes = Self.changesState(request.method)
-        switch RouteAccess(endpoint: context.endpointPath) {
+        switch access {
         case .unmatched, .tokenExchange:
             // Nothing here to protect (a 404), or the token in the path is the credential.
             break
@@ -77,12 +78,17 @@ struct AccessGuard: RouterMiddleware {
 
     /// The caller a request's credentials make; a 401 for wrong ones. Read where cgm-remote-monitor
     /// reads them (`lib/authorization`): the `api-secret` header, `?secret=`, `?token=`, a bearer
-    /// token, and — for a JSON object sent without any of those — its own `secret` or `token`.
-    private func caller(_ request: inout Request, context: ServeContext) async throws -> Caller {
+    /// token, and — for a JSON object written to the API sent without any of those, on a server
+    /// with a secret — its own `secret` or `token` (taken out of such a body even when other
+    /// credentials came with it, so a credential is never stored and served back to readers).
+    private func caller(_ request: inout Request, context: ServeContext, access: RouteAccess) async throws -> Caller {
         var hash = request.headers[HTTPField.Name("api-secret")!] ?? request.uri.queryParameters["secret"].map(String.init)
         var token = request.uri.queryParameters["token"].map(String.init) ?? bearer(request)
-        if hash == nil, token == nil, Self.changesState(request.method) {
-            (hash, token) = try await Self.bodyCredentials(&request, context: context)
+        // Only there can a body carry credentials: elsewhere, or without a secret to check them
+        // against, the body is left to the route untouched (and unread).
+        if access == .api, settings.secret != nil, Self.changesState(request.method) {
+            let inBody = try await Self.bodyCredentials(&request, context: context)
+            if hash == nil, token == nil { (hash, token) = inBody }
         }
         guard hash != nil || token != nil else {
             guard let secret = settings.secret else {
@@ -113,18 +119,28 @@ struct AccessGuard: RouterMiddleware {
     }
 
     /// `secret` and `token` of a JSON object body (an upload of one document, as Nightscout reads
-    /// `req.body`). The body is collected (within the upload limit) and left for the route to read —
-    /// without those two fields, so a credential is never stored and served back to readers.
+    /// `req.body`; after a byte-order mark as the upload reads it, `JSONBodyBytes`). The body is
+    /// collected (within the upload limit) and left for the route to read — without those two
+    /// fields. A body that cannot name them is neither parsed nor rewritten: it reaches the route
+    /// byte for byte.
     private static func bodyCredentials(_ request: inout Request, context: ServeContext) async throws -> (String?, String?) {
         guard request.headers[.contentType]?.lowercased().contains("json") == true else { return (nil, nil) }
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
-        guard buffer.readableBytesView.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
-              var object = (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))) as? [String: Any] else { return (nil, nil) }
-        let found = (object.removeValue(forKey: "secret") as? String, object.removeValue(forKey: "token") as? String)
-        if found.0 != nil || found.1 != nil, let rest = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+        let json = JSONBodyBytes.text(buffer.readableBytesView)
+        guard json.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"), mayName(json),
+              var object = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] else { return (nil, nil) }
+        let (secret, token) = (object.removeValue(forKey: "secret"), object.removeValue(forKey: "token"))
+        if secret != nil || token != nil, let rest = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
             request.body = .init(buffer: ByteBuffer(bytes: rest))
         }
-        return found
+        return (secret as? String, token as? String)
+    }
+
+    /// Whether a JSON text can hold a key `secret` or `token`: spelled out, or with a `\u` escape
+    /// (their letters need no other escape).
+    private static func mayName<Bytes: Collection>(_ json: Bytes) -> Bool where Bytes.Element == UInt8 {
+        json.firstRange(of: Array(#""secret""#.utf8)) != nil || json.firstRange(of: Array(#""token""#.utf8)) != nil
+            || json.firstRange(of: Array(#"\u"#.utf8)) != nil
     }
 
     private func bearer(_ request: Request) -> String? {

@@ -66,4 +66,85 @@ import Testing
         #expect((read["insulin"] as? NSNumber)?.doubleValue == 7)
         #expect(try S.sqlite(db, "SELECT count(*), total(carbs_g) FROM events WHERE kind = 'meal'") == "1|45.0\n", "the carbs of the same instant stay")
     }
+
+    /// One batch carrying a treatment twice (an array, or requests merged while the writer was busy)
+    /// stores the last of them, as if each had been sent after the one before.
+    @Test func anArrayCarryingOneTreatmentTwiceStoresTheLast() throws {
+        let db = S.database()
+        let server = try S.server(db)
+        defer { _ = server.stop() }
+        func bolus(_ units: Double) -> String {
+            #"{"_id":"65e18a80a1b2c3d4e5f60718","eventType":"Correction Bolus","insulin":\#(units),"created_at":"2024-03-01T08:00:00.000Z","enteredBy":"xdrip"}"#
+        }
+        let note = #"{"eventType":"Note","notes":"between","created_at":"2024-03-01T09:00:00.000Z"}"#
+        let sent = try S.send(server, "/api/v1/treatments", Data("[\(bolus(2)),\(note),\(bolus(5))]".utf8))
+        #expect(sent.status == 200, "\(sent.text)")
+        let answer = try #require(sent.json as? [[String: Any]])
+        #expect(answer.count == 3 && answer.allSatisfy { $0["_id"] != nil && $0["error"] == nil }, "\(answer)")
+        #expect(try Self.insulin(db) == "1|5.0\n", "one bolus of 5 U, the last sent")
+        let docs = try S.get(server, "/api/v1/treatments.json?find[created_at][$gte]=2024-03-01T00:00:00Z")
+        let boluses = docs.filter { $0["eventType"] as? String == "Correction Bolus" }
+        #expect(docs.count == 2 && boluses.count == 1 && (boluses.first?["insulin"] as? NSNumber)?.doubleValue == 5, "\(docs)")
+        #expect(try Self.dayTotal(db) == "2024-03-01|5.0\n")
+        #expect(try S.sqlite(db, "SELECT count(*) FROM events WHERE kind = 'note'") == "1\n", "the note between them is stored once")
+        // A refused last document leaves the one before it (2 U, then -3 U: 2 U stays).
+        let refused = try S.send(server, "/api/v1/treatments", Data("[\(bolus(2)),\(bolus(-3))]".utf8))
+        #expect(refused.headers["x-quarantined"] == "1")
+        let refusedAnswer = try #require(refused.json as? [[String: Any]])
+        #expect(refusedAnswer.count == 2 && refusedAnswer[0]["error"] == nil && refusedAnswer[1]["error"] != nil, "\(refusedAnswer)")
+        #expect(try Self.insulin(db) == "1|2.0\n", "the rejected last leaves the 2 U before it")
+        #expect(try Self.dayTotal(db) == "2024-03-01|2.0\n")
+        // 4 U, 3 U, then a refused one: 3 U stands, not 4 U and 3 U.
+        #expect(try S.send(server, "/api/v1/treatments", Data("[\(bolus(4)),\(bolus(3)),\(bolus(-1))]".utf8)).headers["x-quarantined"] == "1")
+        #expect(try Self.insulin(db) == "1|3.0\n")
+    }
+
+    /// A hostile batch repeating one treatment costs three imports at most, not one per copy.
+    @Test func oneTreatmentAThousandTimesIsImportedAtMostThreeTimes() throws {
+        let db = S.database()
+        let server = try S.server(db)
+        defer { _ = server.stop() }
+        let docs = (1...1_000).map { k in
+            #"{"eventType":"Correction Bolus","insulin":\#(k % 20 + 1),"created_at":"2024-03-01T08:00:00.000Z"}"#
+        }
+        #expect(try S.send(server, "/api/v1/treatments", Data(("[" + docs.joined(separator: ",") + "]").utf8)).status == 200)
+        #expect(try Self.insulin(db) == "1|1.0\n", "the last sent: 1000 % 20 + 1 U")
+        #expect(try S.sqlite(db, "SELECT total(runs) FROM imports") == "2.0\n", "two imports: all but the last, then the last")
+    }
+
+    /// PUTs of one treatment sent at once, merged into one batch while the writer is busy, leave one dose.
+    @Test func concurrentPutsOfOneTreatmentLeaveOneDose() throws {
+        let db = S.database()
+        let server = try S.server(db)
+        defer { _ = server.stop() }
+        let bolus = Self.loopBolus
+        #expect(try S.send(server, "/api/v1/treatments", bolus(1)).status == 200)
+        let base = server.base, headers = ["api-secret": S.hash, "Content-Type": "application/json"]
+        final class Statuses: @unchecked Sendable {
+            let lock = NSLock()
+            var all: [Int] = []
+        }
+        let statuses = Statuses()
+        // A thread each (not concurrentPerform, which runs as many at once as there are cores): the
+        // PUTs wait on the writer together and go in as one batch.
+        let sent = DispatchGroup()
+        for k in 0..<12 {
+            sent.enter()
+            Thread {
+                let status = (try? HTTPExchange.send(base + "/api/v1/treatments", method: "PUT", headers: headers, body: bolus(2 + k)))?.status ?? 0
+                statuses.lock.lock(); statuses.all.append(status); statuses.lock.unlock()
+                sent.leave()
+            }.start()
+        }
+        sent.wait()
+        #expect(statuses.all.count == 12 && statuses.all.allSatisfy { $0 == 200 }, "\(statuses.all)")
+        let stored = try Self.insulin(db)
+        #expect(stored.hasPrefix("1|"), "one dose, not one per PUT: \(stored)")
+        let units = stored.dropFirst(2).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try Self.dayTotal(db) == "2024-03-01|\(units)\n", "the day's total is the one dose")
+    }
+
+    @Sendable static func loopBolus(_ units: Int) -> Data {
+        Data(#"{"eventType":"Correction Bolus","insulin":\#(units),"created_at":"2024-03-01T08:00:00.000Z","enteredBy":"loop"}"#.utf8)
+    }
 }

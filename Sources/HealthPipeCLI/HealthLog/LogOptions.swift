@@ -90,11 +90,13 @@ struct LogOptions: ParsableArguments {
         }
     }
 
-    /// After a delete: brings the days it made pending up to date from the store.
+    /// After a delete: brings the days it made pending up to date from the store, in the person's
+    /// zone (`EditRefresh`; `--default-timezone` when the person has none).
     func refresh() throws {
         let path = dbPath
-        let run = RunSettings(subject: try who, baseDirectory: FileManager.default.currentDirectoryPath)
-        guard let report = try StoreDerivation.refresh(db: path, registry: try registry, run: run, quarantine: DefaultQuarantine.beside(database: path)),
+        guard let report = try EditRefresh.run(db: path, subject: try who, defaultZone: defaultTimezone, registry: try registry,
+                                               baseDirectory: FileManager.default.currentDirectoryPath,
+                                               quarantine: DefaultQuarantine.beside(database: path)),
               report.outcome != .completed else { return }
         printError("refresh of \(db) did not complete: \(report.error ?? report.outcome.rawValue)")
         throw ExitCode(1)

@@ -35,4 +35,8 @@ public struct RecordFlags: OptionSet, Hashable, Sendable {
     public static let openEnded = RecordFlags(rawValue: 1 << 8)
     /// A basal rate over a span that was the pump's schedule (not a temp, automated or suspended rate).
     public static let scheduledRate = RecordFlags(rawValue: 1 << 9)
+    /// Storage only, never set by a source: a stored treatment event that an upload of its
+    /// identity is about to replace (`TreatmentReplacement` sets it before the upload's import and
+    /// deletes the events still carrying it after). A high bit, far from the flags records carry.
+    public static let replacementPending = RecordFlags(rawValue: 1 << 30)
 }

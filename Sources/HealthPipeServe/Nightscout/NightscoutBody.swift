@@ -10,6 +10,7 @@ struct NightscoutBody {
     var lines: [UInt8]
 
     /// A 415 for a body that is not JSON, a 400 for JSON that does not parse (with the parser's reason).
+    /// A leading byte-order mark is no part of any document (`JSONBodyBytes`).
     init(_ bytes: [UInt8], contentType: String?) throws {
         let type = (contentType ?? "").lowercased()
         guard type.hasPrefix("application/json") || type.hasPrefix("text/json") || type.contains("+json") else {
@@ -17,9 +18,10 @@ struct NightscoutBody {
         }
         // Counted before parsing: 300,000 `{}` fit in a megabyte and would cost the writer, the answer
         // and the quarantine hundreds of megabytes (docs/serve.md, "Security model").
-        let ranges = try Self.elementRanges(bytes, limit: ServeLimits.maxDocuments)
+        let json = JSONBodyBytes.text(bytes)
+        let ranges = try Self.elementRanges(bytes, from: json.startIndex, limit: ServeLimits.maxDocuments)
         let parsed: Any
-        do { parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) } catch {
+        do { parsed = try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed]) } catch {
             throw HTTPError(.badRequest, message: "malformed JSON: \(Self.reason(error))")
         }
         if let array = parsed as? [Any] {
@@ -40,17 +42,18 @@ struct NightscoutBody {
             }
         } else if parsed is [String: Any] {
             documents = [parsed]
-            lines = bytes.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 } + [0x0A]
+            lines = json.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 } + [0x0A]
         } else {
             throw HTTPError(.badRequest, message: "send a JSON object or an array of objects")
         }
     }
 
-    /// The byte ranges of a top-level array's elements (strings and nesting honoured); nil when the
-    /// body is not an array (or not one that closes). More than `limit` elements: a 413.
-    static func elementRanges(_ b: [UInt8], limit: Int = .max) throws -> [Range<Int>]? {
-        var i = 0
-        while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 || b[i] == 0xEF || b[i] == 0xBB || b[i] == 0xBF { i += 1 }
+    /// The byte ranges of a top-level array's elements (strings and nesting honoured) in the JSON
+    /// text that starts at `first`; nil when it is not an array (or not one that closes). More than
+    /// `limit` elements: a 413.
+    static func elementRanges(_ b: [UInt8], from first: Int = 0, limit: Int = .max) throws -> [Range<Int>]? {
+        var i = first
+        while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
         guard i < b.count, b[i] == UInt8(ascii: "[") else { return nil }
         var out: [Range<Int>] = []
         var depth = 0, inString = false, escaped = false, start: Int?

@@ -47,34 +47,19 @@ struct NightscoutUpload {
         return response
     }
 
-    /// The fields a treatment's time is read from, in the mapping's order.
-    static let treatmentTimeKeys = ["created_at", "timestamp", "mills", "date"]
-
-    /// UTC seconds of the first of `keys` that holds a date the mapping reads.
-    static func seconds(_ doc: [String: Any], _ keys: [String]) -> Int64? {
-        for key in keys {
-            if let n = doc[key] as? NSNumber, !(n is Bool) {
-                if let ms = NightscoutInstantText.seconds(n.stringValue) { return ms }
-            } else if let s = doc[key] as? String, let v = NightscoutInstantText.seconds(s) {
-                return v
-            }
-        }
-        return nil
-    }
-
     /// The id the document's stored rows are read back with (`NightscoutID`), from the fields the
     /// mapping reads its time from, in its order.
     private func id(of doc: [String: Any]) -> String? {
-        func seconds(_ keys: [String]) -> Int64? { Self.seconds(doc, keys) }
+        func seconds(_ keys: [String]) -> Int64? { NightscoutTime.seconds(of: doc, keys) }
         switch collection {
         case "entries":
             let type = doc["type"] as? String ?? (doc["mbg"] != nil && doc["sgv"] == nil ? "mbg" : "sgv")
-            return seconds(["date", "dateString", "sysTime"]).map { NightscoutID.make("entries", type, seconds: $0) }
+            return seconds(NightscoutTime.entryKeys).map { NightscoutID.make("entries", type, seconds: $0) }
         case "treatments":
-            return seconds(Self.treatmentTimeKeys)
+            return seconds(NightscoutTime.treatmentKeys)
                 .map { NightscoutID.make("treatments", doc["eventType"] as? String ?? "", seconds: $0) }
         case "devicestatus":
-            return seconds(["created_at", "mills", "date"]).map { NightscoutID.make("devicestatus", doc["device"] as? String ?? "Nightscout", seconds: $0) }
+            return seconds(NightscoutTime.deviceStatusKeys).map { NightscoutID.make("devicestatus", doc["device"] as? String ?? "Nightscout", seconds: $0) }
         default:
             let name = doc["defaultProfile"] as? String ?? "Default"
             return NightscoutID.make("profile", name, seconds: seconds(["startDate", "mills", "created_at"]) ?? 0)

@@ -9,7 +9,9 @@ import SQLiteStore
 /// a phone comes back online — the server keeps up; an idle server imports each upload at once.
 /// Each request gets back its own documents' outcome: rejected lines are shifted back to the
 /// request's own positions. (The quarantine records a document's line within the batch it was
-/// imported in; its `raw` text is the document's, byte for byte.)
+/// imported in — within its import, when a treatment's identity repeats in the batch and the batch
+/// is imported in parts so that the last of them wins, `TreatmentReplacing`; its `raw` text is the
+/// document's, byte for byte.)
 actor UploadBatches {
     struct Answer: Sendable {
         /// Rejected documents: 1-based position in the request → the quarantine's reason.
@@ -61,10 +63,7 @@ actor UploadBatches {
         let settings = self.settings, all = lines, named = identities
         do {
             let outcome = try await StoreWork.write {
-                try TreatmentReplacing.run(database: settings.database, subject: settings.subject, timezone: settings.timezone, identities: named) {
-                    try UploadImport.run(all, name: name, format: "nightscout", database: settings.database,
-                                         subject: settings.subject, timezone: settings.timezone)
-                }
+                try TreatmentReplacing.importing(all, name: name, identities: named, settings: settings)
             }
             var first = 1
             for w in batch {

@@ -9,17 +9,18 @@ import Foundation
 /// read by identifier reads one second.
 enum NightscoutV3ID {
     static func of(_ doc: [String: Any], collection: String) -> String? {
+        func seconds(_ doc: [String: Any], _ keys: [String]) -> Int64? { NightscoutTime.seconds(of: doc, keys) }
         switch collection {
         case "entries":
             let type = doc["type"] as? String ?? (doc["mbg"] != nil && doc["sgv"] == nil ? "mbg" : "sgv")
-            return seconds(doc, ["date", "dateString", "sysTime"]).map { NightscoutID.make("entries", type, seconds: $0) }
+            return seconds(doc, NightscoutTime.entryKeys).map { NightscoutID.make("entries", type, seconds: $0) }
         case "treatments":
             func has(_ key: String) -> Bool { carries(doc, key) }
             let key = (doc["eventType"] as? String ?? "") + "\u{0}" + (has("insulin") ? "insulin" : "") + (has("carbs") ? "carbs" : "")
-            return seconds(doc, ["created_at", "timestamp", "mills", "date"]).map { NightscoutID.make("treatments", key, seconds: $0) }
+            return seconds(doc, NightscoutTime.treatmentKeys).map { NightscoutID.make("treatments", key, seconds: $0) }
         case "devicestatus":
             let device = (doc["device"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "Nightscout"
-            return seconds(doc, ["created_at", "mills", "date"]).map { NightscoutID.make("devicestatus", device, seconds: $0) }
+            return seconds(doc, NightscoutTime.deviceStatusKeys).map { NightscoutID.make("devicestatus", device, seconds: $0) }
         case "profile":
             let name = doc["defaultProfile"] as? String ?? "Default"
             return NightscoutID.make("profile", name, seconds: seconds(doc, ["startDate", "mills", "created_at", "date"]) ?? 0)
@@ -35,14 +36,5 @@ enum NightscoutV3ID {
     static func second(of identifier: String) -> Int64? {
         guard identifier.count == 24, identifier.allSatisfy(\.isHexDigit) else { return nil }
         return Int64(identifier.prefix(8), radix: 16)
-    }
-
-    /// The first of `keys` the mapping can read as a time, in whole seconds (the store's precision).
-    private static func seconds(_ doc: [String: Any], _ keys: [String]) -> Int64? {
-        for key in keys {
-            if let n = doc[key] as? NSNumber, !(n is Bool), let s = NightscoutInstantText.seconds(n.stringValue) { return s }
-            if let s = doc[key] as? String, let v = NightscoutInstantText.seconds(s) { return v }
-        }
-        return nil
     }
 }

@@ -72,10 +72,7 @@ struct NightscoutV3Writes {
         let identities = collection == "treatments" ? TreatmentReplacing.identity(doc).map { [1: $0] } ?? [:] : [:]
         do {
             let outcome = try await StoreWork.write {
-                try TreatmentReplacing.run(database: settings.database, subject: settings.subject, timezone: settings.timezone, identities: identities) {
-                    try UploadImport.run(bytes, name: name, format: "nightscout", database: settings.database,
-                                         subject: settings.subject, timezone: settings.timezone)
-                }
+                try TreatmentReplacing.importing(bytes, name: name, identities: identities, settings: settings)
             }
             return outcome.rejected.first.map(\.reason)
         } catch let failure as UploadImport.Failure {
