@@ -1,0 +1,121 @@
+import BuiltinPlugins
+import Foundation
+import HealthPipeCore
+import HealthPipeTestSupport
+import Testing
+@testable import Wearables
+
+/// Garmin Connect's Activities.csv in every language of the real corpus, read by content: each activity
+/// one exercise event whose totals equal Tests/Fixtures/real/garmin/count.py's, Garmin's numbers and
+/// durations read as it writes them, and a cell in another layout quarantined with the reason.
+@Suite struct GarminActivitiesTests {
+    static let real = FitbitSourcesTests.root.appendingPathComponent("Tests/Fixtures/real/garmin")
+
+    /// One file of the folder's expected.json (written by count.py).
+    struct Case: CustomTestStringConvertible, Sendable {
+        var file: String, timezone: String, unit: String, count: Int
+        var totals: [String: Double]
+        var testDescription: String { file }
+    }
+
+    static func cases() -> [Case] {
+        guard let data = FileManager.default.contents(atPath: real.appendingPathComponent("expected.json").path),
+              let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let files = json["files"] as? [[String: Any]] else { return [] }
+        return files.map { f in
+            let events = f["events"] as? [String: [String: Any]] ?? [:]
+            return Case(file: f["file"] as? String ?? "?", timezone: f["timezone"] as? String ?? "UTC",
+                        unit: f["distance_unit"] as? String ?? "km",
+                        count: (events["exercise"]?["count"] as? NSNumber)?.intValue ?? -1,
+                        totals: (f["exercise_totals"] as? [String: NSNumber] ?? [:]).mapValues(\.doubleValue))
+        }
+    }
+
+    static func metadata(_ e: Event) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data((e.metadata ?? "{}").utf8)) as? [String: Any])
+    }
+
+    @Test func theCorpusHoldsSixFilesInFiveLanguages() {
+        #expect(Self.cases().count == 6)
+    }
+
+    @Test(arguments: cases())
+    func realFilesStoreWhatTheIndependentCounterCounts(_ c: Case) throws {
+        let path = Self.real.appendingPathComponent(c.file).path
+        #expect(try FitbitSourcesTests.detected(path) == "garmin-activities")
+        let out = try FitbitSourcesTests.run("garmin-activities", path, options: "timezone: \(c.timezone)\ndistance_unit: \(c.unit)\n")
+        #expect(out.quarantineLines.isEmpty, "\(out.quarantineLines)")
+        // The store keeps one event per (kind, subtype, source, start, amount): the counter's distinct activities.
+        var seen = Set<String>(), sums: [String: Double] = [:]
+        for e in out.events where seen.insert("\(e.subtype.text)|\(e.start)").inserted {
+            #expect(e.kind == .exercise && e.source == Symbol("Garmin Connect"))
+            let m = try Self.metadata(e)
+            for key in ["duration_min", "distance_km", "energy_kcal", "steps"] {
+                sums[key, default: 0] += (m[key] as? NSNumber)?.doubleValue ?? 0
+            }
+            sums["with_heart_rate", default: 0] += m["avg_heart_rate"] == nil ? 0 : 1
+            // The event lasts its Time, to the second.
+            #expect(abs(Double(e.end - e.start) - ((m["duration_min"] as? NSNumber)?.doubleValue ?? 0) * 60) <= 0.5)
+        }
+        #expect(seen.count == c.count)
+        for (key, want) in c.totals {
+            #expect(abs((sums[key] ?? 0) - want) <= 1e-6 * max(1, abs(want)), "\(c.file) \(key): \(sums[key] ?? 0), counter \(want)")
+        }
+    }
+
+    @Test func datesAreTheActivitysLocalClockAndWholeDistancesAreMetres() throws {
+        let da = try FitbitSourcesTests.run("garmin-activities", Self.real.appendingPathComponent("Activities-da.csv").path,
+                                            options: "timezone: Europe/Copenhagen\n")
+        // 2018-04-02 15:05:08 in Copenhagen (summer time, +02:00) is 13:05:08 UTC.
+        let first = try #require(da.events.first)
+        #expect(first.start == 1_522_674_308 && first.utcOffset == 7200 && first.subtype == Symbol("løb"))
+        #expect(first.end - first.start == 37 * 60 + 43)
+        let de = try FitbitSourcesTests.run("garmin-activities", Self.real.appendingPathComponent("Activities-de.csv").path,
+                                            options: "timezone: Europe/Zurich\n")
+        let track = try #require(de.events.first { $0.subtype == Symbol("laufen_auf_der_bahn") })
+        let m = try Self.metadata(track)
+        #expect(m["distance"] as? Double == 2819 && m["distance_unit"] as? String == "m" && m["distance_km"] as? Double == 2.819)
+    }
+
+    @Test func numbersAndDurationsAsGarminWritesThem() throws {
+        func number(_ s: String) throws -> Double? { try Array(s.utf8).withUnsafeBytes { try GarminNumbers.number($0, "x")?.value } }
+        func whole(_ s: String) throws -> Bool? { try Array(s.utf8).withUnsafeBytes { try GarminNumbers.number($0, "x")?.whole } }
+        func seconds(_ s: String) throws -> Double? { try Array(s.utf8).withUnsafeBytes { try GarminNumbers.seconds($0, "x") } }
+        #expect(try number("1,825") == 1825 && number("14.17") == 14.17 && number("-21") == -21 && number("1,234,567.5") == 1_234_567.5)
+        #expect(try number("--") == nil && number("") == nil)
+        #expect(try whole("2,810") == true && whole("0.0") == false)
+        for bad in ["5,02", "1,23,456", ",5", "1.", "1.2.3", "12a", "1,2345"] {
+            #expect(throws: GarminNumbers.Bad.self, "\(bad)") { try number(bad) }
+        }
+        #expect(try seconds("00:36:26") == 2186 && seconds("41:06") == 2466 && seconds("1:23:03") == 4983)
+        #expect(try seconds("4:47.8")! == 287.8 && seconds("00:05:35.4")! == 335.4 && seconds("--") == nil)
+        for bad in ["1:5", "1:61:00", "5", "1:00:00:00", "00:00.", ":30", "1:2a"] {
+            #expect(throws: GarminNumbers.Bad.self, "\(bad)") { try seconds(bad) }
+        }
+    }
+
+    @Test func aCellInAnotherLayoutIsQuarantinedWithTheReasonAndTheOtherRowsLand() throws {
+        let header = "Activity Type,Date,Favorite,Title,Distance,Calories,Time,Avg HR,Max HR\r\n"
+        let dir = try FitbitSourcesTests.folder(["Activities.csv": header
+            + "Running,2025-11-06 16:16:43,false,\"Easy Run\",\"12.23\",\"541\",\"00:59:49\",\"124\",\"138\"\r\n"
+            + "Running,2025-11-04 16:00:12,false,\"Comma\",\"5,02\",\"708\",\"01:14:46\",\"133\",\"162\"\r\n"
+            + "Running,2025-11-02 08:29:18,false,\"Clock\",\"14.27\",\"667\",\"1:5\",\"137\",\"153\"\r\n"
+            + "Running,2025-11-01 99:15:01,false,\"Date\",\"18.25\",\"830\",\"01:25:15\",\"143\",\"168\"\r\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("Activities.csv").path
+        #expect(try FitbitSourcesTests.detected(path) == "garmin-activities")
+        let out = try FitbitSourcesTests.run("garmin-activities", path, options: "timezone: Europe/Warsaw\n")
+        #expect(out.events.count == 1)
+        let reasons = out.quarantined.compactMap { $0["reason"] as? String }
+        #expect(reasons.count == 3, "\(reasons)")
+        #expect(reasons.contains { $0.contains("Distance '5,02' is not a number as Garmin writes them") })
+        #expect(reasons.contains { $0.contains("Time '1:5' is not a duration") })
+        #expect(reasons.contains { $0.contains("Date '2025-11-01 99:15:01' is not a date and time") })
+    }
+
+    @Test func anotherCSVIsNotGarmins() throws {
+        let dir = try FitbitSourcesTests.folder(["a.csv": "Activity Date,Activity Type,Elapsed Time,Distance\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(GarminActivitiesSource.detect(try FileSniff.read(path: dir.appendingPathComponent("a.csv").path)) == 0)
+    }
+}

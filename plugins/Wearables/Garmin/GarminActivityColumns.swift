@@ -1,0 +1,43 @@
+/// The header words of Garmin Connect's `Activities.csv` ("Export CSV" on the activities list) in every
+/// language it is written in: Connect translates the header into the account's language and keeps the
+/// values' layout (docs/formats.md). One table, so a new language is one word per field. Words marked
+/// "real" were read in real exports (Tests/Fixtures/real/garmin); the others come from headers quoted
+/// by people's parsers and are unverified on a real file.
+enum GarminActivityColumns {
+    enum Field: CaseIterable { case type, date, title, distance, calories, time, avgHR, maxHR, steps, movingTime, elapsedTime }
+
+    static let words: [Field: [String]] = [
+        // real: en (2017, 2025), da, de, pt, es; quoted: nb, fr, it
+        .type: ["Activity Type", "Aktivitetstype", "Aktivitätstyp", "Tipo de atividade", "Tipo de actividad",
+                "Type d'activité", "Tipo di attività"],
+        .date: ["Date", "Dato", "Datum", "Data", "Fecha"],
+        .title: ["Title", "Titel", "Título", "Tittel", "Titre", "Titolo"],
+        .distance: ["Distance", "Distanz", "Distância", "Distancia", "Distanse", "Distanza"],
+        .calories: ["Calories", "Kalorier", "Kalorien", "Calorias", "Calorías", "Totale kalorier", "Calorie"],
+        .time: ["Time", "Tid", "Zeit", "Tempo", "Tiempo", "Durée"],
+        .avgHR: ["Avg HR", "Gennemsnitlig puls", "Ø Herzfrequenz", "Ø HF", "FC Média", "Frecuencia cardiaca media",
+                 "Gjennomsnittlig puls", "Fréquence cardiaque moyenne", "FC Media"],
+        .maxHR: ["Max HR", "Maks. puls", "Maximale Herzfrequenz", "Max. HF", "FC máxima", "Makspuls",
+                 "Fréquence cardiaque maximale", "FC max"],
+        .steps: ["Steps", "Pasos", "Passos", "Pas"],
+        .movingTime: ["Moving Time", "Zeit in Bewegung", "Tempo em movimento", "Tiempo en movimiento"],
+        .elapsedTime: ["Elapsed Time", "Verstrichene Zeit", "Duração", "Tiempo transcurrido"],
+    ]
+
+    /// Lower-cased word → field, for matching header cells.
+    static let byWord: [String: Field] = {
+        var out: [String: Field] = [:]
+        for (field, list) in words { for w in list { out[w.lowercased()] = field } }
+        return out
+    }()
+
+    /// Each field's column in a header row (the first column of a field's words wins); nil unless
+    /// the header names the activity type, the date and the time: what every Garmin layout has.
+    static func resolve(_ header: [String]) -> [Field: Int]? {
+        var out: [Field: Int] = [:]
+        for (i, cell) in header.enumerated() {
+            if let f = byWord[cell.trimmingCharacters(in: .whitespaces).lowercased()], out[f] == nil { out[f] = i }
+        }
+        return out[.type] != nil && out[.date] != nil && out[.time] != nil && out[.title] != nil ? out : nil
+    }
+}
