@@ -77,6 +77,14 @@ import Testing
         #expect(m["distance"] as? Double == 2819 && m["distance_unit"] as? String == "m" && m["distance_km"] as? Double == 2.819)
     }
 
+    @Test func aTitleWithGarminsUndoubledQuotesStaysWhole() throws {
+        let out = try FitbitSourcesTests.run("garmin-activities", Self.real.appendingPathComponent("Activities-en-2025.csv").path,
+                                             options: "timezone: Europe/Warsaw\n")
+        let titles = try out.events.map { try Self.metadata($0)["title"] as? String ?? "" }
+        #expect(titles.contains("8km + 10x20\"/40\" + 2km"), "\(titles)")
+        #expect(out.quarantineLines.isEmpty)
+    }
+
     @Test func numbersAndDurationsAsGarminWritesThem() throws {
         func number(_ s: String) throws -> Double? { try Array(s.utf8).withUnsafeBytes { try GarminNumbers.number($0, "x")?.value } }
         func whole(_ s: String) throws -> Bool? { try Array(s.utf8).withUnsafeBytes { try GarminNumbers.number($0, "x")?.whole } }
