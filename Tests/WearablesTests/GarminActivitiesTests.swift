@@ -68,13 +68,26 @@ import Testing
                                             options: "timezone: Europe/Copenhagen\n")
         // 2018-04-02 15:05:08 in Copenhagen (summer time, +02:00) is 13:05:08 UTC.
         let first = try #require(da.events.first)
-        #expect(first.start == 1_522_674_308 && first.utcOffset == 7200 && first.subtype == Symbol("løb"))
+        #expect(first.start == 1_522_674_308 && first.utcOffset == 7200 && first.subtype == Symbol("running"))
         #expect(first.end - first.start == 37 * 60 + 43)
         let de = try FitbitSourcesTests.run("garmin-activities", Self.real.appendingPathComponent("Activities-de.csv").path,
                                             options: "timezone: Europe/Zurich\n")
-        let track = try #require(de.events.first { $0.subtype == Symbol("laufen_auf_der_bahn") })
+        let track = try #require(de.events.first { $0.subtype == Symbol("track_running") })
         let m = try Self.metadata(track)
         #expect(m["distance"] as? Double == 2819 && m["distance_unit"] as? String == "m" && m["distance_km"] as? Double == 2.819)
+    }
+
+    /// One sport, one name in every language: every activity type of the real corpus is a Garmin type key.
+    @Test func everyTypeOfTheCorpusBecomesGarminsTypeKey() throws {
+        var keys = Set<String>()
+        for c in Self.cases() {
+            let out = try FitbitSourcesTests.run("garmin-activities", Self.real.appendingPathComponent(c.file).path,
+                                                 options: "timezone: \(c.timezone)\n")
+            keys.formUnion(out.events.map(\.subtype.text))
+        }
+        #expect(keys == ["running", "treadmill_running", "trail_running", "street_running", "track_running", "cycling",
+                         "road_biking", "mountain_biking", "indoor_cycling", "virtual_ride", "lap_swimming", "open_water_swimming"])
+        #expect(GarminSports.typeKey("Yoga Flow") == "yoga_flow")
     }
 
     @Test func aTitleWithGarminsUndoubledQuotesStaysWhole() throws {

@@ -4,7 +4,7 @@ import HealthPipeCore
 
 /// Garmin Connect's `Activities.csv` ("Export CSV" on the activities list), in any language it writes:
 /// one row per activity, newest first. Each becomes an exercise event named after the activity type
-/// (`running`, `løb`, `natação_em_piscina` …), from its start (`Date`, the activity's local wall clock:
+/// as Garmin's type key in every language (`running`, `treadmill_running`, `lap_swimming`: `GarminSports`), from its start (`Date`, the activity's local wall clock:
 /// `--timezone` places it) for its `Time`, with distance, energy, heart rate, steps and the other times
 /// in the metadata JSON. Numbers and durations follow `GarminNumbers`; distances written with a
 /// decimal point are in the account's unit (km, or mi with `distance_unit: mi`), whole numbers in
@@ -90,7 +90,7 @@ struct GarminActivityRow {
             start = t
             let type = row.string(c[.type]!)
             guard !type.isEmpty else { throw CSVFileRun.Reject("an activity without its type (\(names[c[.type]!]))") }
-            sport = Symbol(Self.snake(type))
+            sport = Symbol(GarminSports.typeKey(type))
             seconds = try duration(.time)
             let distance = try number(.distance)
             let energy = try number(.calories), avg = try number(.avgHR), max = try number(.maxHR), steps = try number(.steps)
@@ -124,11 +124,6 @@ struct GarminActivityRow {
 
     /// Kilometres per unit Garmin writes a distance in.
     static let kilometres: [String: Double] = ["km": 1, "m": 0.001, "mi": 1.609344, "yd": 0.0009144]
-
-    /// `Treadmill Running` → `treadmill_running`, `Natação em piscina` → `natação_em_piscina`.
-    static func snake(_ s: String) -> String {
-        s.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "_")
-    }
 }
 
 public let garminActivitiesComponent = ComponentDescriptor(
