@@ -121,17 +121,19 @@ import Testing
             + "Running,2025-11-06 16:16:43,false,\"Easy Run\",\"12.23\",\"541\",\"00:59:49\",\"124\",\"138\"\r\n"
             + "Running,2025-11-04 16:00:12,false,\"Comma\",\"5,02\",\"708\",\"01:14:46\",\"133\",\"162\"\r\n"
             + "Running,2025-11-02 08:29:18,false,\"Clock\",\"14.27\",\"667\",\"1:5\",\"137\",\"153\"\r\n"
-            + "Running,2025-11-01 99:15:01,false,\"Date\",\"18.25\",\"830\",\"01:25:15\",\"143\",\"168\"\r\n"])
+            + "Running,2025-11-01 99:15:01,false,\"Date\",\"18.25\",\"830\",\"01:25:15\",\"143\",\"168\"\r\n"
+            + "Running,2025-10-30 16:04:08,false,\"Weeks\",\"12.27\",\"516\",\"400:00:00\",\"119\",\"129\"\r\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("Activities.csv").path
         #expect(try FitbitSourcesTests.detected(path) == "garmin-activities")
         let out = try FitbitSourcesTests.run("garmin-activities", path, options: "timezone: Europe/Warsaw\n")
         #expect(out.events.count == 1)
         let reasons = out.quarantined.compactMap { $0["reason"] as? String }
-        #expect(reasons.count == 3, "\(reasons)")
+        #expect(reasons.count == 4, "\(reasons)")
         #expect(reasons.contains { $0.contains("Distance '5,02' is not a number as Garmin writes them") })
         #expect(reasons.contains { $0.contains("Time '1:5' is not a duration") })
         #expect(reasons.contains { $0.contains("Date '2025-11-01 99:15:01' is not a date and time") })
+        #expect(reasons.contains { $0.contains("Time") && $0.contains("24000") }, "\(reasons)")
     }
 
     @Test func anotherCSVIsNotGarmins() throws {
