@@ -7,7 +7,7 @@ import ZipReading
 public struct CSVInput {
     let input: ByteInput
     /// The first 64 KiB as UTF-8.
-    let head: FileSniff
+    public let head: FileSniff
 
     public init(path: String) throws {
         input = try ByteInput.open(path)

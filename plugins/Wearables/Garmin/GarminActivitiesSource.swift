@@ -6,9 +6,9 @@ import HealthPipeCore
 /// one row per activity, newest first. Each becomes an exercise event named after the activity type
 /// as Garmin's type key in every language (`running`, `treadmill_running`, `lap_swimming`: `GarminSports`), from its start (`Date`, the activity's local wall clock:
 /// `--timezone` places it) for its `Time`, with distance, energy, heart rate, steps and the other times
-/// in the metadata JSON. Numbers and durations follow `GarminNumbers`; distances written with a
-/// decimal point are in the account's unit (km, or mi with `distance_unit: mi`), whole numbers in
-/// metres (yards) — Garmin writes pool swims and track runs that way.
+/// in the metadata JSON. Numbers and durations follow `GarminNumbers` in the file's number format;
+/// distances written with a decimal mark are in the account's unit (km, or mi with `distance_unit: mi`),
+/// whole numbers in metres (yards) — Garmin writes pool swims and track runs that way.
 final class GarminActivitiesSource: Source, InputDescribing {
     static let format = "garmin-activities"
     static let source = Symbol("Garmin Connect")
@@ -27,7 +27,12 @@ final class GarminActivitiesSource: Source, InputDescribing {
         var placer = LocalTimePlacer(zone: options.zone, ambiguous: options.ambiguous, nonexistent: options.nonexistent,
                                      file: options.path, format: Self.format)
         let file = Symbol(options.path)
-        try CSVFileRun(input: CSVInput(path: options.path), format: Self.format, context: context)
+        let input = try CSVInput(path: options.path)
+        let numbers = GarminNumbers.of(input.head)
+        // The store keeps one exercise per type and start: a row repeating an earlier one's type and
+        // start is not stored twice — skipped when it repeats that row exactly, else quarantined.
+        var seen: [String: (line: Int64, raw: String)] = [:], repeated = 0
+        try CSVFileRun(input: input, format: Self.format, context: context)
             .forEachRow(delimiter: UInt8(ascii: ","), emit: emit) { row, out in
                 guard let c = columns else {
                     names = row.strings()
@@ -43,8 +48,18 @@ final class GarminActivitiesSource: Source, InputDescribing {
                 guard row.count == names.count else {
                     throw CSVFileRun.Reject("row has \(row.count) fields but the header has \(names.count) (cut short?)")
                 }
-                let activity = try GarminActivityRow(row: row, columns: c, names: names, miles: miles)
+                let activity = try GarminActivityRow(row: row, columns: c, names: names, numbers: numbers, miles: miles)
                 let at = try placer.place(activity.start, line: row.line)
+                let key = "\(activity.sport.text) \(at.utc)", raw = row.rawText
+                if let first = seen[key] {
+                    guard first.raw == raw else {
+                        throw CSVFileRun.Reject("another \(activity.sport.text) activity starts at the same time (line \(first.line)) "
+                                                + "with other values: one exercise is kept per type and start")
+                    }
+                    repeated += 1
+                    return
+                }
+                seen[key] = (row.line, raw)
                 let seconds = activity.seconds.map { Int64($0.rounded()) } ?? 0
                 try out.add(Event(subject: options.subject, kind: .exercise, subtype: activity.sport, source: Self.source,
                                   start: at.utc, end: at.utc + seconds, utcOffset: at.offset, flags: at.flags,
@@ -52,6 +67,9 @@ final class GarminActivitiesSource: Source, InputDescribing {
             }
         if columns == nil {
             throw InputError(file: options.path, reason: "the file is empty: no Garmin Connect Activities.csv header")
+        }
+        if repeated > 0 {
+            context.warn("\(options.path): \(repeated) row(s) repeat an earlier activity exactly: stored once")
         }
     }
 
@@ -73,15 +91,15 @@ struct GarminActivityRow {
 
     static let dateTime = try! TimestampPattern("%Y-%m-%d %H:%M:%S")
 
-    init(row: CSVRow, columns c: [F: Int], names: [String], miles: Bool) throws {
+    init(row: CSVRow, columns c: [F: Int], names: [String], numbers: GarminNumbers, miles: Bool) throws {
         func cell(_ f: F) -> UnsafeRawBufferPointer? { c[f].map { row.field($0) } }
         func number(_ f: F) throws -> (value: Double, whole: Bool)? {
             guard let i = c[f] else { return nil }
-            return try GarminNumbers.number(row.field(i), names[i])
+            return try numbers.number(row.field(i), names[i])
         }
         func duration(_ f: F) throws -> Double? {
             guard let i = c[f] else { return nil }
-            return try GarminNumbers.seconds(row.field(i), names[i])
+            return try numbers.seconds(row.field(i), names[i])
         }
         do {
             guard let date = cell(.date), let t = Self.dateTime.parse(ByteText.trim(date)) else {
@@ -130,9 +148,10 @@ public let garminActivitiesComponent = ComponentDescriptor(
     name: GarminActivitiesSource.format, role: .source, family: "Wearables",
     summary: """
         Garmin Connect Activities.csv (the activities list's "Export CSV") in English, Danish, German, Portuguese, \
-        Spanish (verified on real exports), Norwegian, French and Italian: each activity an exercise event named after \
-        its type, for its Time, with distance (km; whole numbers are metres), energy, average and maximum heart rate, \
-        steps, moving and elapsed time in the metadata. Dates are the activity's local clock (--timezone). See docs/formats.md.
+        Spanish, Swedish, Hungarian, Finnish (verified on real exports), Norwegian, French and Italian, number format \
+        1,234.5 or 1.234,5: each activity an exercise event named by Garmin's type key, for its Time, with distance \
+        (km; whole numbers are metres), energy, average and maximum heart rate, steps, moving and elapsed time in the \
+        metadata. Dates are the activity's local clock (--timezone). See docs/formats.md.
         """,
     options: CSVCommonOptions.docs + [
         OptionDoc("distance_unit", "km | mi", default: "km",

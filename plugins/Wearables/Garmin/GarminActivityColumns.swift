@@ -7,21 +7,22 @@ enum GarminActivityColumns {
     enum Field: CaseIterable { case type, date, title, distance, calories, time, avgHR, maxHR, steps, movingTime, elapsedTime }
 
     static let words: [Field: [String]] = [
-        // real: en (2017, 2025), da, de, pt, es; quoted: nb, fr, it
+        // real: en (2017, 2025, 2026), da, de, pt, es, sv, hu, fi; quoted: nb, fr, it
         .type: ["Activity Type", "Aktivitetstype", "Aktivitätstyp", "Tipo de atividade", "Tipo de actividad",
-                "Type d'activité", "Tipo di attività"],
-        .date: ["Date", "Dato", "Datum", "Data", "Fecha"],
-        .title: ["Title", "Titel", "Título", "Tittel", "Titre", "Titolo"],
-        .distance: ["Distance", "Distanz", "Distância", "Distancia", "Distanse", "Distanza"],
-        .calories: ["Calories", "Kalorier", "Kalorien", "Calorias", "Calorías", "Totale kalorier", "Calorie"],
-        .time: ["Time", "Tid", "Zeit", "Tempo", "Tiempo", "Durée"],
-        .avgHR: ["Avg HR", "Gennemsnitlig puls", "Ø Herzfrequenz", "Ø HF", "FC Média", "Frecuencia cardiaca media",
-                 "Gjennomsnittlig puls", "Fréquence cardiaque moyenne", "FC Media"],
-        .maxHR: ["Max HR", "Maks. puls", "Maximale Herzfrequenz", "Max. HF", "FC máxima", "Makspuls",
-                 "Fréquence cardiaque maximale", "FC max"],
-        .steps: ["Steps", "Pasos", "Passos", "Pas"],
-        .movingTime: ["Moving Time", "Zeit in Bewegung", "Tempo em movimento", "Tiempo en movimiento"],
-        .elapsedTime: ["Elapsed Time", "Verstrichene Zeit", "Duração", "Tiempo transcurrido"],
+                "Aktivitetstyp", "Tevékenység típusa", "Suorituksen tyyppi", "Type d'activité", "Tipo di attività"],
+        .date: ["Date", "Dato", "Datum", "Data", "Fecha", "Dátum", "Päiväys"],
+        .title: ["Title", "Titel", "Título", "Namn", "Cím", "Otsikko", "Tittel", "Titre", "Titolo"],
+        .distance: ["Distance", "Distanz", "Distância", "Distancia", "Distans", "Távolság", "Matka", "Distanse", "Distanza"],
+        .calories: ["Calories", "Kalorier", "Kalorien", "Calorias", "Calorías", "Kalóriaszám", "Kalorit", "Totale kalorier",
+                    "Calorie"],
+        .time: ["Time", "Tid", "Zeit", "Tempo", "Tiempo", "Idő", "Aika", "Durée"],
+        .avgHR: ["Avg HR", "Gennemsnitlig puls", "Ø Herzfrequenz", "FC Média", "Frecuencia cardiaca media", "Medelpuls",
+                 "Átlagos pulzusszám", "Keskisyke", "Ø HF", "Gjennomsnittlig puls", "Fréquence cardiaque moyenne", "FC Media"],
+        .maxHR: ["Max HR", "Maks. puls", "Maximale Herzfrequenz", "FC máxima", "Maxpuls", "Max. pulzus", "Maksimisyke",
+                 "Max. HF", "Makspuls", "Fréquence cardiaque maximale", "FC max"],
+        .steps: ["Steps", "Pasos", "Steg", "Lépések", "Passos", "Pas"],
+        .movingTime: ["Moving Time", "Zeit in Bewegung", "Tempo em movimento", "Tiempo en movimiento", "Färdtid", "Menetidő"],
+        .elapsedTime: ["Elapsed Time", "Verstrichene Zeit", "Duração", "Tiempo transcurrido", "Total tid", "Eltelt idő"],
     ]
 
     /// Lower-cased word → field, for matching header cells.

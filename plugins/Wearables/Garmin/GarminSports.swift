@@ -7,15 +7,20 @@ enum GarminSports {
     static let typeKeys: [String: String] = [
         // running
         "running": "running", "løb": "running", "laufen": "running", "corrida": "running", "carrera": "running",
+        "löpning": "running", "futás": "running",
         "treadmill running": "treadmill_running", "laufbandtraining": "treadmill_running",
-        "corrida em esteira": "treadmill_running", "entrenamiento en cinta": "treadmill_running",
+        "corrida em esteira": "treadmill_running", "entrenamiento en cinta": "treadmill_running", "löpband": "treadmill_running",
         "trail running": "trail_running", "corrida em trilhas": "trail_running",
-        "laufen auf der bahn": "track_running",
+        "laufen auf der bahn": "track_running", "beltéri futás": "indoor_running",
         // cycling
-        "ciclismo": "cycling", "ciclismo em estradas": "road_biking", "ciclismo na montanha": "mountain_biking",
-        "ciclismo em local fechado": "indoor_cycling", "ciclismo virtual": "virtual_ride",
+        "ciclismo": "cycling", "cykling": "cycling", "kerékpározás": "cycling", "ciclismo em estradas": "road_biking",
+        "ciclismo na montanha": "mountain_biking", "ciclismo em local fechado": "indoor_cycling",
+        "inomhuscykling": "indoor_cycling", "szobakerékpározás": "indoor_cycling", "ciclismo virtual": "virtual_ride",
         // swimming
-        "natação em piscina": "lap_swimming", "natação em alto mar": "open_water_swimming",
+        "pool swim": "lap_swimming", "natação em piscina": "lap_swimming", "simbassäng": "lap_swimming",
+        "natação em alto mar": "open_water_swimming", "nyíltvízi úszás": "open_water_swimming",
+        // other
+        "styrketräning": "strength_training", "erősítő edzés": "strength_training", "gång": "walking", "gyaloglás": "walking",
     ]
 
     /// The type key of an activity type as written: `Corrida em esteira` → `treadmill_running`.
