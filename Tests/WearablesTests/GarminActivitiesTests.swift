@@ -159,6 +159,22 @@ import Testing
         #expect(reasons.contains { $0.contains("Time") && $0.contains("24000") }, "\(reasons)")
     }
 
+    @Test func aRepeatedActivityIsStoredOnceAndAnotherAtItsStartIsQuarantined() throws {
+        let header = "Activity Type,Date,Favorite,Title,Distance,Calories,Time,Avg HR,Max HR\r\n"
+        let row = "Running,2025-11-06 16:16:43,false,\"Easy Run\",\"12.23\",\"541\",\"00:59:49\",\"124\",\"138\"\r\n"
+        let dir = try FitbitSourcesTests.folder(["Activities.csv": header + row + row
+            + "Running,2025-11-06 16:16:43,true,\"Race\",\"21.25\",\"1,160\",\"02:08:11\",\"150\",\"174\"\r\n"
+            + "Treadmill Running,2025-11-06 16:16:43,false,\"Gym\",\"5.00\",\"300\",\"00:30:00\",\"140\",\"150\"\r\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = try FitbitSourcesTests.run("garmin-activities", dir.appendingPathComponent("Activities.csv").path,
+                                             options: "timezone: Europe/Warsaw\n")
+        // Another sport at the same start is its own event.
+        #expect(out.events.map(\.subtype.text) == ["running", "treadmill_running"])
+        let reasons = out.quarantined.compactMap { $0["reason"] as? String }
+        #expect(reasons == ["another running activity starts at the same time (line 2) with other values: one exercise is kept per type and start"])
+        #expect(out.context.warnings.contains { $0.contains("1 row(s) repeat an earlier activity exactly: stored once") })
+    }
+
     @Test func anotherCSVIsNotGarmins() throws {
         let dir = try FitbitSourcesTests.folder(["a.csv": "Activity Date,Activity Type,Elapsed Time,Distance\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
