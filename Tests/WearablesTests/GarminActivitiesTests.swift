@@ -36,8 +36,8 @@ import Testing
         try #require(JSONSerialization.jsonObject(with: Data((e.metadata ?? "{}").utf8)) as? [String: Any])
     }
 
-    @Test func theCorpusHoldsElevenFilesInEightLanguages() {
-        #expect(Self.cases().count == 11)
+    @Test func theCorpusHoldsThirteenFilesInNineLanguages() {
+        #expect(Self.cases().count == 13)
     }
 
     @Test(arguments: cases())
@@ -102,6 +102,19 @@ import Testing
         let titles = try out.events.map { try Self.metadata($0)["title"] as? String ?? "" }
         #expect(titles.contains("8km + 10x20\"/40\" + 2km"), "\(titles)")
         #expect(out.quarantineLines.isEmpty)
+    }
+
+    /// A 2025 Danish export rounds Time to `h:mm` (`0:46` beside an elapsed `00:4x:xx`); the 2017 English
+    /// one writes `m:ss` (`42:33`, no elapsed column): the row's elapsed time tells which.
+    @Test func aTwoPartTimeIsHoursAndMinutesWhenTheElapsedTimeSaysSo() throws {
+        let da = try FitbitSourcesTests.run("garmin-activities", Self.real.appendingPathComponent("Activities-da-2025.csv").path,
+                                            options: "timezone: Europe/Copenhagen\n")
+        let swim = try #require(da.events.first)
+        #expect(swim.subtype == Symbol("lap_swimming") && swim.end - swim.start == 46 * 60)
+        let en = try FitbitSourcesTests.run("garmin-activities", Self.real.appendingPathComponent("Activities-en-2017.csv").path,
+                                            options: "timezone: America/Chicago\n")
+        let run = try #require(en.events.first)
+        #expect(run.end - run.start == 42 * 60 + 33)
     }
 
     @Test func numbersAndDurationsAsGarminWritesThem() throws {

@@ -109,10 +109,10 @@ struct GarminActivityRow {
             let type = row.string(c[.type]!)
             guard !type.isEmpty else { throw CSVFileRun.Reject("an activity without its type (\(names[c[.type]!]))") }
             sport = Symbol(GarminSports.typeKey(type))
-            seconds = try duration(.time)
+            let moving = try duration(.movingTime), elapsed = try duration(.elapsedTime)
+            seconds = try Self.time(row, c, names, numbers, beside: elapsed ?? moving)
             let distance = try number(.distance)
             let energy = try number(.calories), avg = try number(.avgHR), max = try number(.maxHR), steps = try number(.steps)
-            let moving = try duration(.movingTime), elapsed = try duration(.elapsedTime)
             if let s = seconds, let why = Plausibility.check(s / 60, Plausibility.durationMinutes, names[c[.time]!], unit: "min") {
                 throw CSVFileRun.Reject(why)
             }
@@ -140,6 +140,19 @@ struct GarminActivityRow {
         }
     }
 
+    /// The activity's Time in seconds. Two parts are `m:ss` (`41:06`) — but a late-2025 export rounds
+    /// Time to `h:mm` (`0:45` beside an elapsed `00:45:17`, `1:02` beside `01:01:18`): when the row's
+    /// elapsed (else moving) time is nearer the `h:mm` reading, that is the one.
+    static func time(_ row: CSVRow, _ c: [F: Int], _ names: [String], _ numbers: GarminNumbers, beside other: Double?) throws -> Double? {
+        let i = c[.time]!
+        guard let s = try numbers.seconds(row.field(i), names[i]) else { return nil }
+        let cell = ByteText.trim(row.field(i))
+        guard let other, cell.filter({ $0 == UInt8(ascii: ":") }).count == 1, !cell.contains(numbers.decimal) else { return s }
+        let minutes = Double(Int(s) / 60), wholeSeconds = Double(Int(s) % 60)
+        let hoursMinutes = (minutes * 60 + wholeSeconds) * 60
+        return abs(hoursMinutes - other) < abs(s - other) ? hoursMinutes : s
+    }
+
     /// Kilometres per unit Garmin writes a distance in.
     static let kilometres: [String: Double] = ["km": 1, "m": 0.001, "mi": 1.609344, "yd": 0.0009144]
 }
@@ -148,7 +161,7 @@ public let garminActivitiesComponent = ComponentDescriptor(
     name: GarminActivitiesSource.format, role: .source, family: "Wearables",
     summary: """
         Garmin Connect Activities.csv (the activities list's "Export CSV") in English, Danish, German, Portuguese, \
-        Spanish, Swedish, Hungarian, Finnish (verified on real exports), Norwegian, French and Italian, number format \
+        Spanish, Swedish, Hungarian, Finnish, Polish (verified on real exports), Norwegian, French and Italian, number format \
         1,234.5 or 1.234,5: each activity an exercise event named by Garmin's type key, for its Time, with distance \
         (km; whole numbers are metres), energy, average and maximum heart rate, steps, moving and elapsed time in the \
         metadata. Dates are the activity's local clock (--timezone). See docs/formats.md.

@@ -7,22 +7,22 @@ enum GarminActivityColumns {
     enum Field: CaseIterable { case type, date, title, distance, calories, time, avgHR, maxHR, steps, movingTime, elapsedTime }
 
     static let words: [Field: [String]] = [
-        // real: en (2017, 2025, 2026), da, de, pt, es, sv, hu, fi; quoted: nb, fr, it
+        // real: en (2017, 2025, 2026), da (2020, 2025), de, pt, es, sv, hu, fi, pl; quoted: nb, fr, it
         .type: ["Activity Type", "Aktivitetstype", "Aktivitätstyp", "Tipo de atividade", "Tipo de actividad",
-                "Aktivitetstyp", "Tevékenység típusa", "Suorituksen tyyppi", "Type d'activité", "Tipo di attività"],
+                "Aktivitetstyp", "Tevékenység típusa", "Suorituksen tyyppi", "Typ aktywności", "Type d'activité", "Tipo di attività"],
         .date: ["Date", "Dato", "Datum", "Data", "Fecha", "Dátum", "Päiväys"],
-        .title: ["Title", "Titel", "Título", "Namn", "Cím", "Otsikko", "Tittel", "Titre", "Titolo"],
-        .distance: ["Distance", "Distanz", "Distância", "Distancia", "Distans", "Távolság", "Matka", "Distanse", "Distanza"],
-        .calories: ["Calories", "Kalorier", "Kalorien", "Calorias", "Calorías", "Kalóriaszám", "Kalorit", "Totale kalorier",
+        .title: ["Title", "Titel", "Título", "Namn", "Cím", "Otsikko", "Tytuł", "Tittel", "Titre", "Titolo"],
+        .distance: ["Distance", "Distanz", "Distância", "Distancia", "Distans", "Távolság", "Matka", "Dystans", "Distanse", "Distanza"],
+        .calories: ["Calories", "Kalorier", "Kalorien", "Calorias", "Calorías", "Kalóriaszám", "Kalorit", "Kalorie", "Totale kalorier",
                     "Calorie"],
-        .time: ["Time", "Tid", "Zeit", "Tempo", "Tiempo", "Idő", "Aika", "Durée"],
+        .time: ["Time", "Tid", "Zeit", "Tempo", "Tiempo", "Idő", "Aika", "Czas", "Durée"],
         .avgHR: ["Avg HR", "Gennemsnitlig puls", "Ø Herzfrequenz", "FC Média", "Frecuencia cardiaca media", "Medelpuls",
-                 "Átlagos pulzusszám", "Keskisyke", "Ø HF", "Gjennomsnittlig puls", "Fréquence cardiaque moyenne", "FC Media"],
-        .maxHR: ["Max HR", "Maks. puls", "Maximale Herzfrequenz", "FC máxima", "Maxpuls", "Max. pulzus", "Maksimisyke",
+                 "Átlagos pulzusszám", "Keskisyke", "Średnie tętno", "Ø HF", "Gjennomsnittlig puls", "Fréquence cardiaque moyenne", "FC Media"],
+        .maxHR: ["Max HR", "Maks. puls", "Maximale Herzfrequenz", "FC máxima", "Maxpuls", "Max. pulzus", "Maksimisyke", "Maksymalne tętno",
                  "Max. HF", "Makspuls", "Fréquence cardiaque maximale", "FC max"],
-        .steps: ["Steps", "Pasos", "Steg", "Lépések", "Passos", "Pas"],
-        .movingTime: ["Moving Time", "Zeit in Bewegung", "Tempo em movimento", "Tiempo en movimiento", "Färdtid", "Menetidő"],
-        .elapsedTime: ["Elapsed Time", "Verstrichene Zeit", "Duração", "Tiempo transcurrido", "Total tid", "Eltelt idő"],
+        .steps: ["Steps", "Pasos", "Steg", "Lépések", "Skridt", "Kroki", "Passos", "Pas"],
+        .movingTime: ["Moving Time", "Zeit in Bewegung", "Tempo em movimento", "Tiempo en movimiento", "Färdtid", "Menetidő", "Tid i bevægelse", "Czas ruchu"],
+        .elapsedTime: ["Elapsed Time", "Verstrichene Zeit", "Duração", "Tiempo transcurrido", "Total tid", "Eltelt idő", "Tidsforbrug", "Upłynęło czasu"],
     ]
 
     /// Lower-cased word → field, for matching header cells.

@@ -2,8 +2,8 @@ import CSVFormats
 import HealthPipeCore
 
 /// How Garmin Connect writes numbers and durations in `Activities.csv`. The header's language does
-/// not decide it: the account's number format does, one for the whole file (checked on 5,517 rows of
-/// real exports in eight languages): `1,234.5` (`.` decimal, `,` thousands — most accounts, whatever
+/// not decide it: the account's number format does, one for the whole file (checked on 5,819 rows of
+/// real exports in nine languages): `1,234.5` (`.` decimal, `,` thousands — most accounts, whatever
 /// their language) or `1.234,5` (an English export with `"3,40"` km, `"2.932"` steps, `00:01:39,6`).
 /// `--` (`--:--:--` for a duration) is "no value"; durations are `h:mm:ss` or `m:ss` with an optional fraction of a second.
 struct GarminNumbers {

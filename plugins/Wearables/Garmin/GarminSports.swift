@@ -7,7 +7,7 @@ enum GarminSports {
     static let typeKeys: [String: String] = [
         // running
         "running": "running", "løb": "running", "laufen": "running", "corrida": "running", "carrera": "running",
-        "löpning": "running", "futás": "running",
+        "löpning": "running", "futás": "running", "bieganie": "running", "løb terræn": "trail_running",
         "treadmill running": "treadmill_running", "laufbandtraining": "treadmill_running",
         "corrida em esteira": "treadmill_running", "entrenamiento en cinta": "treadmill_running", "löpband": "treadmill_running",
         "trail running": "trail_running", "corrida em trilhas": "trail_running",
@@ -18,9 +18,11 @@ enum GarminSports {
         "inomhuscykling": "indoor_cycling", "szobakerékpározás": "indoor_cycling", "ciclismo virtual": "virtual_ride",
         // swimming
         "pool swim": "lap_swimming", "natação em piscina": "lap_swimming", "simbassäng": "lap_swimming",
+        "svøm i pool": "lap_swimming", "svømning i åbent vand": "open_water_swimming",
         "natação em alto mar": "open_water_swimming", "nyíltvízi úszás": "open_water_swimming",
         // other
         "styrketräning": "strength_training", "erősítő edzés": "strength_training", "gång": "walking", "gyaloglás": "walking",
+        "styrketræning": "strength_training", "gang": "walking", "vandring": "hiking", "cykling på grusveje": "gravel_cycling",
     ]
 
     /// The type key of an activity type as written: `Corrida em esteira` → `treadmill_running`.

@@ -7,7 +7,8 @@ Activities.csv ("Export CSV" on Garmin Connect's activities list), header in the
 - numbers: in the account's number format, one per file: `1,234.5` (most files) or `1.234,5` (the
   2026 English file: `"3,40"` km); this counter tells them apart by the Distance column (a distance
   with one or two decimals). `--` (`--:--:--` for a duration) is no value; durations `h:mm:ss`,
-  `m:ss`, with an optional fraction of a second (`4:47.8`, `00:01:39,6`).
+  `m:ss`, with an optional fraction of a second (`4:47.8`, `00:01:39,6`); a 2025 Danish export writes
+  Time as `h:mm` (see time()).
 - Distance: written with a decimal point in the account's unit (km, or miles for the 2017 file: its
   "5k" races are 3.11), as a whole number in metres (yards) (pool and open-water swims, track runs).
 `distance_unit` (the account's, which the file does not say) is what an import must be given.
@@ -34,6 +35,8 @@ FILES = [
     ("Activities-fi-2019.csv", "fi", "Europe/Helsinki", "km", "Connect activities list, Finnish, 2019 (type keys, no heart-rate columns)"),
     ("Activities-en-2026-comma.csv", "en", "Europe/London", "km", "Connect activities list, English, 2026, number format 1.234,5, --:--:-- times"),
     ("Activities-en-swim.csv", "en", "Europe/Berlin", "km", "Connect activities list, English, 2026, pool swims in metres"),
+    ("Activities-da-2025.csv", "da", "Europe/Copenhagen", "km", "Connect activities list, Danish, 2025 (44 columns), Time as h:mm, swims in metres"),
+    ("Activities-pl.csv", "pl", "Europe/Warsaw", "km", "Connect activities list, Polish, 2021, km"),
 ]
 
 # kilometres per unit: decimals are the account's unit, whole numbers its short unit
@@ -41,12 +44,16 @@ KM = {"km": (1.0, 0.001), "mi": (1.609344, 0.0009144)}
 
 # The header words this counter knows, per field (from the files themselves).
 WORDS = {
-    "distance": {"Distance", "Distanz", "Distância", "Distancia", "Distans", "Távolság", "Matka"},
-    "calories": {"Calories", "Kalorier", "Kalorien", "Calorias", "Calorías", "Kalóriaszám", "Kalorit"},
-    "time": {"Time", "Tid", "Zeit", "Tempo", "Tiempo", "Idő", "Aika"},
+    "distance": {"Distance", "Distanz", "Distância", "Distancia", "Distans", "Távolság", "Matka", "Dystans"},
+    "calories": {"Calories", "Kalorier", "Kalorien", "Calorias", "Calorías", "Kalóriaszám", "Kalorit", "Kalorie"},
+    "time": {"Time", "Tid", "Zeit", "Tempo", "Tiempo", "Idő", "Aika", "Czas"},
+    "elapsed": {"Elapsed Time", "Verstrichene Zeit", "Duração", "Tiempo transcurrido", "Total tid", "Eltelt idő",
+                "Tidsforbrug", "Upłynęło czasu"},
+    "moving": {"Moving Time", "Zeit in Bewegung", "Tempo em movimento", "Tiempo en movimiento", "Färdtid", "Menetidő",
+               "Tid i bevægelse", "Czas ruchu"},
     "avg_hr": {"Avg HR", "Gennemsnitlig puls", "Ø Herzfrequenz", "FC Média", "Frecuencia cardiaca media", "Medelpuls",
-               "Átlagos pulzusszám", "Keskisyke"},
-    "steps": {"Steps", "Pasos", "Steg", "Lépések"},
+               "Átlagos pulzusszám", "Keskisyke", "Średnie tętno"},
+    "steps": {"Steps", "Pasos", "Steg", "Lépések", "Skridt", "Kroki"},
 }
 
 
@@ -67,6 +74,19 @@ def minutes(text, dec):
     return (h * 3600 + int(m.group(2)) * 60 + float(m.group(3).replace(dec, "."))) / 60
 
 
+def time(r, col, dec):
+    """The Time column in minutes. `mm:ss` — except that a 2025 Danish export rounds Time to `h:mm`
+    (`0:45` beside an elapsed `00:45:17`): read so when the row's elapsed (else moving) time is nearer."""
+    t = minutes(r[col["time"]], dec)
+    ref = next((minutes(r[col[k]], dec) for k in ("elapsed", "moving") if col[k] is not None and minutes(r[col[k]], dec) is not None), None)
+    cell = r[col["time"]]
+    if t is None or ref is None or cell.count(":") != 1 or dec in cell:
+        return t
+    mm, ss = cell.split(":")
+    as_hours = int(mm) * 60 + int(ss)
+    return as_hours if abs(as_hours - ref) < abs(t - ref) else t
+
+
 def count(path, unit="km"):
     with open(path, encoding="utf-8", newline="") as f:
         rows = list(csv.reader(f))
@@ -84,7 +104,7 @@ def count(path, unit="km"):
             quarantined += first[key] != r
             continue
         first[key] = r
-        e = {"minutes": minutes(r[col["time"]], dec)}
+        e = {"minutes": time(r, col, dec)}
         d = number(r[col["distance"]], dec) if col["distance"] is not None else None
         if d is not None:
             e["km"] = d[0] * KM[unit][1 if d[1] else 0]
