@@ -36,8 +36,8 @@ import Testing
         try #require(JSONSerialization.jsonObject(with: Data((e.metadata ?? "{}").utf8)) as? [String: Any])
     }
 
-    @Test func theCorpusHoldsThirteenFilesInNineLanguages() {
-        #expect(Self.cases().count == 13)
+    @Test func theCorpusHoldsFourteenFilesInNineLanguages() {
+        #expect(Self.cases().count == 14)
     }
 
     @Test(arguments: cases())
@@ -135,6 +135,8 @@ import Testing
         #expect(try seconds("00:01:39,6", comma)! == 99.6)
         #expect(try seconds("00:36:26") == 2186 && seconds("41:06") == 2466 && seconds("1:23:03") == 4983)
         #expect(try seconds("4:47.8")! == 287.8 && seconds("00:05:35.4")! == 335.4 && seconds("--") == nil && seconds("--:--:--") == nil)
+        #expect(try seconds("00:NaN:NaN") == nil && number("NaN") == nil)
+        #expect(throws: GarminNumbers.Bad.self) { try number("NaNa") }
         for bad in ["1:5", "1:61:00", "5", "1:00:00:00", "00:00.", ":30", "1:2a", "00:01:39,6"] {
             #expect(throws: GarminNumbers.Bad.self, "\(bad)") { try seconds(bad, point) }
         }

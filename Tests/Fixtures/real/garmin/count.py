@@ -6,7 +6,8 @@ Activities.csv ("Export CSV" on Garmin Connect's activities list), header in the
   (`YYYY-MM-DD HH:MM:SS`, local), favourite and title; the Time column is its duration.
 - numbers: in the account's number format, one per file: `1,234.5` (most files) or `1.234,5` (the
   2026 English file: `"3,40"` km); this counter tells them apart by the Distance column (a distance
-  with one or two decimals). `--` (`--:--:--` for a duration) is no value; durations `h:mm:ss`,
+  with one or two decimals). `--` (`--:--:--` for a duration) is no value, and so is `NaN`
+  (`00:NaN:NaN`), which the 2024 English export writes in whole columns; durations `h:mm:ss`,
   `m:ss`, with an optional fraction of a second (`4:47.8`, `00:01:39,6`); a 2025 Danish export writes
   Time as `h:mm` (see time()).
 - Distance: written with a decimal point in the account's unit (km, or miles for the 2017 file: its
@@ -37,6 +38,7 @@ FILES = [
     ("Activities-en-swim.csv", "en", "Europe/Berlin", "km", "Connect activities list, English, 2026, pool swims in metres"),
     ("Activities-da-2025.csv", "da", "Europe/Copenhagen", "km", "Connect activities list, Danish, 2025 (44 columns), Time as h:mm, swims in metres"),
     ("Activities-pl.csv", "pl", "Europe/Warsaw", "km", "Connect activities list, Polish, 2021, km"),
+    ("Activities-en-2024-nan.csv", "en", "Asia/Kathmandu", "km", "Connect activities list, English, 2024, NaN columns and 00:NaN:NaN times"),
 ]
 
 # kilometres per unit: decimals are the account's unit, whole numbers its short unit
@@ -58,7 +60,7 @@ WORDS = {
 
 
 def number(text, dec):
-    if text in ("--", ""):
+    if text in ("--", "", "NaN"):
         return None
     grp = "," if dec == "." else "."
     assert re.fullmatch(r"-?(\d{1,3}(%s\d{3})+|\d+)(%s\d+)?" % (re.escape(grp), re.escape(dec)), text), text
@@ -66,7 +68,7 @@ def number(text, dec):
 
 
 def minutes(text, dec):
-    if text in ("--", "", "--:--:--"):
+    if text in ("--", "", "--:--:--") or re.fullmatch(r"[\d:]*NaN[\d:NaN]*", text):
         return None
     m = re.fullmatch(r"(?:(\d+):)?(\d+):(\d\d(?:%s\d+)?)" % re.escape(dec), text)
     assert m, text
