@@ -67,7 +67,7 @@ let package = Package(
         // Hand-made entries: health reports, insulin, meals, exercise, episodes (docs/reports.md).
         .target(name: "HealthLog", dependencies: ["HealthPipeCore"], path: "plugins/HealthLog"),
         // Fitness wearables' own exports (Fitbit, …): JSON families streamed with JSONFormats' reader.
-        .target(name: "Wearables", dependencies: ["HealthPipeCore", "JSONFormats"], path: "plugins/Wearables"),
+        .target(name: "Wearables", dependencies: ["HealthPipeCore", "JSONFormats", "CSVFormats"], path: "plugins/Wearables"),
         .target(name: "BuiltinPlugins",
                 dependencies: ["HealthPipeCore", "HealthPipeAnalytics", "CSVFormats", "SQLiteStore", "JSONFormats",
                                "AppleHealth", "SerialIMU", "Charts", "HealthLog", "PostgresStore", "Wearables"],

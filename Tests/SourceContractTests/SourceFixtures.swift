@@ -19,6 +19,8 @@ enum SourceFixtures {
         "fitbit-sleep": ["Tests/Fixtures/real/fitbit/sleep-2020-03-31.json"],
         "fitbit-sleep-score": ["Tests/Fixtures/real/fitbit/sleep_score.csv"],
         "fitbit-takeout-heart-rate": ["Tests/Fixtures/real/fitbit/heart_rate_2024-10-27.csv"],
+        "garmin-activities": ["Tests/Fixtures/real/garmin/Activities-en-2025.csv", "Tests/Fixtures/real/garmin/Activities-pt.csv",
+                              "Tests/Fixtures/real/garmin/Activities-en-2026-comma.csv"],
         "glooko-basal": ["Tests/SourceContractTests/Fixtures/glooko-basal.csv"],
         "glooko-bg": ["Tests/Fixtures/real/glooko/glooko-de-bg.csv"],
         "glooko-bolus": ["Tests/Fixtures/real/glooko/glooko-de-bolus.csv"],

@@ -4,7 +4,7 @@ import HealthPipeCore
 /// checked against the plausibility table (`Plausibility`) as it is added, and the records of one
 /// row are added as a unit: a row rejected half-way (its second value implausible) is rolled back,
 /// so a rejected row never lands in part. Full batches are handed on between rows only.
-struct BatchBuilder {
+public struct BatchBuilder {
     private(set) var batch = RecordBatch()
     let limit: Int
     private(set) var measurements: Int64 = 0
@@ -18,12 +18,12 @@ struct BatchBuilder {
     var held: Int { batch.measurements.count + batch.events.count }
     var isEmpty: Bool { held == 0 }
 
-    init(limit: Int = 4096) {
+    public init(limit: Int = 4096) {
         self.limit = limit
         batch.reserve(limit)
     }
 
-    mutating func add(_ m: Measurement, _ emit: (RecordBatch) throws -> Void) throws {
+    public mutating func add(_ m: Measurement, _ emit: (RecordBatch) throws -> Void) throws {
         if m.metric != lastMetric {
             lastMetric = m.metric
             lastRule = Plausibility.rule(for: m.metric)
@@ -38,7 +38,7 @@ struct BatchBuilder {
         if !inRow, held >= limit { try flush(emit) }
     }
 
-    mutating func add(_ e: Event, _ emit: (RecordBatch) throws -> Void) throws {
+    public mutating func add(_ e: Event, _ emit: (RecordBatch) throws -> Void) throws {
         if let problem = Plausibility.eventProblem(insulin: e.insulin, carbs: e.carbs) { throw CSVFileRun.Reject(problem) }
         if e.end < e.start { throw CSVFileRun.Reject("\(e.kind.rawValue) event ends before it starts") }
         batch.events.append(e)

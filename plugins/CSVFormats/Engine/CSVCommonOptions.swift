@@ -18,7 +18,7 @@ public struct CSVCommonOptions: Sendable {
         self.subject = Symbol(subject)
     }
 
-    static let docs: [OptionDoc] = [
+    public static let docs: [OptionDoc] = [
         OptionDoc("path", "path", required: true, "the export file to read (`-` for standard input)"),
         OptionDoc("timezone", "IANA zone or ±HH:MM", default: "the run's --timezone",
                   "zone of the file's naive local timestamps; required when the file has no offsets"),
@@ -33,7 +33,7 @@ public struct CSVCommonOptions: Sendable {
 
 extension CSVCommonOptions {
     /// The options as a stage gives them (`docs`), with the run's zone and subject as defaults.
-    static func read(_ b: ComponentBuilder) throws -> CSVCommonOptions {
+    public static func read(_ b: ComponentBuilder) throws -> CSVCommonOptions {
         CSVCommonOptions(path: b.path(try b.required("path")), zone: try b.zone(b.value("timezone")),
                          ambiguous: try b.value("ambiguous_time") ?? .fileOrder,
                          nonexistent: try b.value("nonexistent_time") ?? .shiftForward,

@@ -3,20 +3,26 @@ import HealthPipeCore
 /// The bookkeeping every CSV source shares: register the file for the run report and imports log,
 /// feed progress, turn a row's thrown reason into the stage's error policy, batch the records, and
 /// record the file's counts and content hash at the end. A stop request ends the run cleanly.
-struct CSVFileRun {
+public struct CSVFileRun {
     let input: CSVInput
     let format: String
     let context: StageContext
+
+    public init(input: CSVInput, format: String, context: StageContext) {
+        self.input = input
+        self.format = format
+        self.context = context
+    }
     var path: String { input.input.path }
 
     /// Reason a row is rejected; thrown by row handlers.
-    struct Reject: Error {
-        var reason: String
-        init(_ reason: String) { self.reason = reason }
+    public struct Reject: Error {
+        public var reason: String
+        public init(_ reason: String) { self.reason = reason }
 
         /// A row with more cells than its header: a value holding the separator (a decimal comma in a
         /// comma-separated file) would shift every later column, so the row is refused, not guessed at.
-        static func wider(_ count: Int, than header: Int) -> Reject {
+        public static func wider(_ count: Int, than header: Int) -> Reject {
             Reject("row has \(count) fields but the header has \(header) (a decimal comma or a separator inside an unquoted cell?)")
         }
     }
@@ -73,6 +79,12 @@ struct CSVFileRun {
         } catch is ReadInterrupted {}
         try finish(&builder)
         try builder.flush(emit)
+    }
+
+    /// `run` for a source outside this module (a wearable's CSV), which keeps no per-type row tally.
+    public func forEachRow(delimiter: UInt8, emit: (RecordBatch) throws -> Void,
+                           handle: (inout CSVRow, inout BatchBuilder) throws -> Void) throws {
+        try run(delimiter: delimiter, emit: emit, handle: handle, finish: { _ in }, rows: { nil })
     }
 
     static func explain(_ problem: RowProblem, row: CSVRow, options: CSVRowReader.Options) -> String {

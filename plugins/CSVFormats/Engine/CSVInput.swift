@@ -4,12 +4,12 @@ import ZipReading
 /// A CSV source's input, opened once: UTF-16 with a byte-order mark decoded, its first bytes
 /// available (decoded) for guessing the separator, and then read whole by `CSVFileRun` — so a pipe
 /// or standard input, which can be read only once, works like a file.
-struct CSVInput {
+public struct CSVInput {
     let input: ByteInput
     /// The first 64 KiB as UTF-8.
-    let head: FileSniff
+    public let head: FileSniff
 
-    init(path: String) throws {
+    public init(path: String) throws {
         input = try ByteInput.open(path)
         try input.decodeUTF16IfMarked()
         head = FileSniff(path: path, prefix: try input.peek(64 << 10), isRegularFile: input.kind == .regularFile)

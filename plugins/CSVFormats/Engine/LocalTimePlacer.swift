@@ -18,7 +18,7 @@ import HealthPipeCore
 /// gap (the owner set it) or goes back: 02:30 and the reading an hour later, 03:30, are an hour apart, never one
 /// instant. A newest-first file meets the unswitched readings after their successors were placed on the
 /// new offset, so there a time in the gap is refused with the reason (the row is quarantined).
-struct LocalTimePlacer {
+public struct LocalTimePlacer {
     private var resolver: ZoneResolver?
     let file: String
     let format: String
@@ -41,7 +41,7 @@ struct LocalTimePlacer {
     /// After a time in a spring-forward gap: the offset the file's clock still keeps, and the jump it skipped.
     private var unswitched: (offset: Int32, jump: Int64)?
 
-    init(zone: TimeZone?, ambiguous: AmbiguousTimePolicy, nonexistent: NonexistentTimePolicy, file: String, format: String,
+    public init(zone: TimeZone?, ambiguous: AmbiguousTimePolicy, nonexistent: NonexistentTimePolicy, file: String, format: String,
          pairsEqualClockTimes: Bool = false) {
         self.pairsEqualClockTimes = pairsEqualClockTimes
         resolver = zone.map { ZoneResolver(zone: $0, ambiguous: ambiguous, nonexistent: nonexistent) }
@@ -53,7 +53,7 @@ struct LocalTimePlacer {
     /// Throws `InputError` (the whole file) when a zone is needed and missing, or a `ZoneResolutionError`
     /// (the row) when the policy rejects a DST-ambiguous or nonexistent time.
     @inline(__always)
-    mutating func place(_ t: ParsedTimestamp, line: Int64) throws -> ZoneResolver.Resolved {
+    public mutating func place(_ t: ParsedTimestamp, line: Int64) throws -> ZoneResolver.Resolved {
         if let o = t.offset { return .init(utc: t.seconds - Int64(o), offset: o, flags: []) }
         guard resolver != nil else {
             throw InputError(file: file, line: line, reason: "\(format) timestamps are local time without a zone: "
