@@ -54,4 +54,38 @@ import Testing
         #expect(!DaySVG(view: v).document().contains("basal-step"))
         #expect((v.json().jsonObject["basal"] as? [Any])?.isEmpty == true)
     }
+
+    /// The day's insulin is its total daily dose with the split (issue 38: "insulin doses 20.4 U" was
+    /// the boluses alone): the rates' delivery, a temporary rate in place of the scheduled one, plus
+    /// the boluses. Rates that leave hours uncovered give no total.
+    @Test func theDaysInsulinIsTheTotalDailyDoseWithItsSplit() throws {
+        let source = MemorySource(readings: [Fixture.reading(at(12), 110, offset: 3600)], events: [3.0, 2.0].enumerated().map { i, u in
+            Event(subject: Fixture.subject, kind: .insulin, subtype: InsulinKinds.bolus, source: Symbol("pump"), start: at(8 + 4 * i),
+                  utcOffset: 3600, insulin: u)
+        })
+        source.basal = [rate(at(-2), nil, 0.8), rate(at(6), nil, 1.1), rate(at(22), nil, 0.7), rate(at(9), at(9, 30), 2.4),
+                        rate(at(9, 20), at(10), 0), rate(at(23, 30), at(25), 1.5)]
+        var s = ViewSettings()
+        s.model = nil
+        s.today = day
+        let v = try ChartLoader(source: source, subject: "t", settings: s).dayView(day)
+        // 0.8 × 6 h + 1.1 × 16 h + 0.7 × 2 h = 23.8 U scheduled; 09:00–09:20 at 2.4 instead of 1.1 (+0.43),
+        // 09:20–10:00 suspended (−0.73), 23:30–24:00 at 1.5 instead of 0.7 (+0.4): 23.9 U.
+        let insulin = v.insulin
+        #expect(insulin.bolus == 5)
+        #expect(abs(insulin.basal - 23.9) < 1e-9, "\(insulin.basal)")
+        #expect(insulin.rateMinutes == 1440)
+        #expect(abs((insulin.total ?? 0) - 28.9) < 1e-9)
+        var html = Markup(capacity: 64 * 1024)
+        DayArticle(view: v, unit: .mgdL, isCurrent: true, link: { _ in nil }, offTitle: { _, _ in "" }).render(&html)
+        #expect(html.text.contains("insulin <b>28.9 U</b> (bolus 5 U, basal 23.9 U)"), "\(html.text.suffix(600))")
+
+        // Without the scheduled rate from the day before, 00:00–06:00 is unknown: no total.
+        source.basal.removeFirst()
+        let partial = try ChartLoader(source: source, subject: "t", settings: s).dayView(day)
+        #expect(partial.insulin.rateMinutes == 1080 && partial.insulin.total == nil)
+        var text = Markup(capacity: 64 * 1024)
+        DayArticle(view: partial, unit: .mgdL, isCurrent: true, link: { _ in nil }, offTitle: { _, _ in "" }).render(&text)
+        #expect(text.text.contains("bolus 5 U · basal rates recorded for 18h of the day (no day total)"), "\(text.text.suffix(600))")
+    }
 }

@@ -110,9 +110,18 @@ package struct DayArticle {
             m.raw("No glucose readings this day")
         }
         let meals = v.markers.filter { $0.kind == .meal }, doses = v.markers.filter { $0.kind == .insulin }
-        let carbs = meals.compactMap(\.carbs).reduce(0, +), units = doses.compactMap(\.insulin).reduce(0, +)
+        let carbs = meals.compactMap(\.carbs).reduce(0, +)
         if !meals.isEmpty { m.raw(" · \(meals.count) meal\(meals.count == 1 ? "" : "s") (\(Fmt.amount(carbs, 0)) g carbs)") }
-        if !doses.isEmpty { m.raw(" · insulin doses \(Fmt.amount(units, 1)) U") }
+        // Insulin as the total daily dose with its split; the boluses alone when the basal is not known whole.
+        let insulin = v.insulin
+        if let total = insulin.total, insulin.basal > 0 {
+            m.raw(" · insulin <b>\(Fmt.amount(total, 1)) U</b> (bolus \(Fmt.amount(insulin.bolus, 1)) U, basal \(Fmt.amount(insulin.basal, 1)) U)")
+        } else if !doses.isEmpty || insulin.rateMinutes > 0 {
+            m.raw(" · bolus \(Fmt.amount(insulin.bolus, 1)) U")
+            if insulin.rateMinutes > 0 {
+                m.raw(" · basal rates recorded for \(Fmt.duration(minutes: insulin.rateMinutes)) of the day (no day total)")
+            }
+        }
         if let top = v.basal.map(\.rate).max() { m.raw(" · basal up to \(Fmt.amount(top, 2)) U/h") }
         if let f = v.forecast, let end = f.points.last {
             m.raw(" · forecast (\(f.model)) \(unit.text(end.mgdl)) at \(Fmt.clock(localSeconds: LocalDays.local(end.utc, f.offset)))")
