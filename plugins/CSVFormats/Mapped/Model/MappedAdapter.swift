@@ -63,6 +63,9 @@ struct MappedAdapter: Sendable {
     var rowType: ColumnRef? = nil
     /// Read for the timestamp when the timestamp cell is empty (`timestamp.fallback_column`).
     var timeFallback: ColumnRef? = nil
+    /// Where each row's span ends (`timestamp.end_column`: a sleep's wake-up): its records run from the
+    /// timestamp to it. Read with the timestamp's formats; a time without an offset takes the start's.
+    var timeEnd: ColumnRef? = nil
     /// Row types (lower-cased) that are not data (`skip_types`): counted as skipped with their type.
     var skipTypes: [[UInt8]] = []
     /// Every entry applies to row types only: a row of a type no entry lists and `skip_types` does not
