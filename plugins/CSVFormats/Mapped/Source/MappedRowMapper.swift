@@ -222,11 +222,8 @@ struct MappedRowMapper {
         guard let parsed = time.parse(date: cell, time: timeCell) else {
             throw CSVFileRun.Reject("end time '\(MappedTimeReader.describe(date: cell, time: timeCell))' does not match the format '\(time.patterns.description)'")
         }
-        let utc = parsed.seconds - Int64(parsed.offset ?? at.offset)
-        guard utc >= at.utc else {
-            throw CSVFileRun.Reject("end time '\(MappedTimeReader.describe(date: cell, time: timeCell))' is before the start")
-        }
-        return utc
+        // An end before the start is refused by `BatchBuilder.add` (the row is rolled back whole).
+        return parsed.seconds - Int64(parsed.offset ?? at.offset)
     }
 
     /// The glucose unit the row's `unit_column` cell names; empty: the entry's own unit, if it has one.
