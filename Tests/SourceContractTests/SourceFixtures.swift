@@ -47,6 +47,8 @@ enum SourceFixtures {
         "whoop-sleeps": ["Tests/Fixtures/real/whoop/sleeps.csv"],
         "whoop-workouts": ["Tests/Fixtures/real/whoop/workouts.csv"],
         "withings-bp": ["Tests/Fixtures/real/withings/bp-en.csv", "Tests/Fixtures/real/withings/bp-de.csv"],
+        "withings-raw": ["Tests/Fixtures/real/withings/raw_hr_hr.csv", "Tests/Fixtures/real/withings/raw_tracker_steps.csv",
+                         "Tests/Fixtures/real/withings/raw_tracker_sleep-state.csv"],
         "withings-sleep": ["Tests/Fixtures/real/withings/sleep-en.csv", "Tests/Fixtures/real/withings/sleep-de.csv"],
         "withings-weight": ["Tests/Fixtures/real/withings/weight-en.csv", "Tests/Fixtures/real/withings/weight-lb.csv",
                             "Tests/Fixtures/real/withings/weight-de.csv"],

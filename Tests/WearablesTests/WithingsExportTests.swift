@@ -48,4 +48,32 @@ import Testing
         #expect(en.measurements.count == 10 && de.measurements.count == 1)
         #expect((en.measurements + de.measurements).allSatisfy { $0.metric == Symbol("heart_rate") })
     }
+
+    /// raw_*.csv: element i starts where the durations before it end; the series is the file's name.
+    @Test func rawArraysAreSplitIntoTheirElementsAndTheNameSaysTheSeries() throws {
+        let hr = try Self.run("raw_hr_hr.csv", as: "withings-raw")
+        #expect(hr.quarantineLines.isEmpty && hr.measurements.allSatisfy { $0.metric == Symbol("heart_rate") })
+        // 2026-07-18T00:18:41+02:00,"[1,1,1]","[78,79,76]": 22:18:41Z, :42, :43, each a second long.
+        let burst = hr.measurements.filter { (1_784_326_721...1_784_326_723).contains($0.start) }
+        #expect(burst.map(\.value) == [78, 79, 76] && burst.allSatisfy { $0.end == $0.start + 1 && $0.utcOffset == 7200 })
+        let sleep = try Self.run("raw_tracker_sleep-state.csv", as: "withings-raw")
+        let first = try #require(sleep.measurements.first)
+        // 2019-12-29T00:26:00+01:00 for 120 s, then the next state from 23:28:00Z.
+        #expect(first.start == 1_577_575_560 && first.end == first.start + 120 && first.value == 2)
+        #expect(sleep.measurements.dropFirst().first?.start == first.end)
+    }
+
+    @Test func aRawFileOfAnotherSeriesOrWithUnequalArraysIsAccountedFor() throws {
+        let dir = try FitbitSourcesTests.folder([
+            "raw_tracker_distance.csv": "start,duration,value\n2019-12-28T11:49:00+01:00,\"[60,60]\",\"[6.5,5]\"\n",
+            "raw_tracker_steps.csv": "start,duration,value\n2019-12-28T11:49:00+01:00,\"[60,60]\",[6]\n2019-12-28T11:51:00+01:00,[60],[7]\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let distance = try FitbitSourcesTests.run("withings-raw", dir.appendingPathComponent("raw_tracker_distance.csv").path)
+        #expect(distance.measurements.isEmpty && distance.quarantineLines.isEmpty)
+        #expect(distance.context.warnings.contains { $0.contains("not imported: 1 row(s) of a Withings raw series") })
+        let steps = try FitbitSourcesTests.run("withings-raw", dir.appendingPathComponent("raw_tracker_steps.csv").path)
+        #expect(steps.measurements.map(\.value) == [7])
+        #expect(steps.quarantineLines.count == 1 && steps.quarantineLines[0].contains("2 duration(s) for 1 value(s)"))
+    }
 }

@@ -13,9 +13,14 @@ CSV files with a header, in the account's language (English or German). A stored
   Aufwachen -> withings.wake_ups; Duration to sleep / to wake up (s) and Snoring (s) -> minutes;
   Snoring episodes; Average heart rate, Heart rate (min), (max) -> withings.sleep_heart_rate_*, 0 is
   no value.
+- raw_<device>_<series>.csv: `start,duration,value`, start ISO with offset, duration and value JSON
+  arrays of one length; element i starts after the durations before it and lasts its own. The series
+  is in the file's name (Withings' README.txt gives the units): *_hr -> heart_rate (bpm), *_steps ->
+  step_count, *_sleep-state -> sleep_analysis.awake (0), .asleep_core (1 light), .asleep_deep (2),
+  .asleep_rem (3) in minutes.
 A comment cell would be a note event; these files have none.
 `python3 count.py` writes expected.json; `--check` exits 1 when it differs."""
-import csv, datetime, pathlib, sys
+import csv, datetime, json, pathlib, sys
 from zoneinfo import ZoneInfo
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -30,6 +35,9 @@ FILES = [
     ("bp-de.csv", "withings-bp", "de", "Europe/Berlin", "bp.csv, heart rate only"),
     ("sleep-en.csv", "withings-sleep", "en", None, "sleep.csv, ISO times with offset"),
     ("sleep-de.csv", "withings-sleep", "de", None, "sleep.csv, ISO times with offset"),
+    ("raw_hr_hr.csv", "withings-raw", "en", None, "raw heart rate, value arrays"),
+    ("raw_tracker_steps.csv", "withings-raw", "en", None, "raw steps per minute, value arrays"),
+    ("raw_tracker_sleep-state.csv", "withings-raw", "en", None, "raw sleep states, value arrays"),
 ]
 LB = 0.45359237
 BODY = {"Weight": "body_mass", "Gewicht": "body_mass", "Fat mass": "body_fat_mass", "Fettmasse": "body_fat_mass",
@@ -46,7 +54,31 @@ HEART = {"Average heart rate": "withings.sleep_heart_rate_average", "Heart rate 
          "Heart rate (max)": "withings.sleep_heart_rate_max"}
 
 
+STATES = ["sleep_analysis.awake", "sleep_analysis.asleep_core", "sleep_analysis.asleep_deep", "sleep_analysis.asleep_rem"]
+
+
+def raw(path):
+    stored = {}
+    series = pathlib.Path(path).stem.lower()
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    for r in rows:
+        at = int(datetime.datetime.fromisoformat(r["start"]).timestamp())
+        for d, v in zip(json.loads(r["duration"]), json.loads(r["value"])):
+            if series.endswith("_hr"):
+                metric, value = "heart_rate", float(v)
+            elif series.endswith("_steps"):
+                metric, value = "step_count", float(v)
+            else:
+                metric, value = STATES[v], d / 60
+            stored.setdefault(metric, {})[(at, at + d)] = value
+            at += d
+    return {m: {"count": len(v), "sum": float(sum(v.values()))} for m, v in sorted(stored.items())}
+
+
 def count(path, zone="UTC"):
+    if pathlib.Path(path).name.startswith("raw_"):
+        return raw(path)
     with open(path, encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     stored = {}
