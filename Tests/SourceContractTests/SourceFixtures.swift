@@ -40,6 +40,7 @@ enum SourceFixtures {
         "nightscout-exporter": ["Tests/Fixtures/real/nightscout/nightscout-exporter-with-treatments.csv"],
         "nightscout-exporter-cgm": ["Tests/SourceContractTests/Fixtures/nightscout-exporter-cgm.csv"],
         "nutrisense": ["Tests/Fixtures/real/nutrisense/nutrisense-export.csv"],
+        "oura-trends": ["Tests/Fixtures/real/oura/oura_2026-05-22_2026-07-23_trends.csv"],
         "simglucose": ["Tests/SourceContractTests/Fixtures/simglucose.csv"],
         "tandem-tconnect": ["Tests/Fixtures/real/tandem/tandem-en-therapy-timeline.csv", "samples/tandem/tconnect_therapy_timeline.csv"],
         "tidepool": ["samples/tidepool/tidepool_export.json", "samples/overlap/tidepool_cbg.json"],

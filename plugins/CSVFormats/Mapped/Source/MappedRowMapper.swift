@@ -15,6 +15,8 @@ struct MappedRowMapper {
     private let decimal: MappedAdapter.DecimalMark
     private let filter: RowFilter?
     private let defaultSource: Symbol
+    /// `MappedAdapter.emptyWords`, copied once.
+    private let emptyWords: [[UInt8]]
     /// Rows of types no entry lists are unknown (`MappedAdapter.selectsRows`, computed once).
     private let selectsRows: Bool
     /// This row's values, parallel to `plans`; nil: empty cell or skipped zero.
@@ -79,6 +81,7 @@ struct MappedRowMapper {
         decimal = adapter.decimal
         filter = adapter.filter
         defaultSource = adapter.sourceName
+        emptyWords = adapter.emptyWords
         selectsRows = adapter.selectsRows
     }
 
@@ -144,6 +147,7 @@ struct MappedRowMapper {
             // An optional column this file lacks.
             guard c.values[k] >= 0 else { values[k] = nil; continue }
             let cell = row.trimmed(c.values[k])
+            if !emptyWords.isEmpty, ByteWords.contains(emptyWords, cell) { values[k] = nil; continue }
             if plans[k].unitPerRow, !cell.isEmpty { rowUnit[k] = try unit(row, k) }
             switch Self.check(cell, plans[k], decimal) {
             case .value(let x): values[k] = x

@@ -83,6 +83,8 @@ struct MappedSpec: Decodable {
     /// Row types that are not data (settings, modes, sessions): counted as skipped with their type.
     /// A type neither an entry's `when:` nor this list names is unknown: quarantined and counted.
     var skip_types: [String]?
+    /// Words a value cell writes for "no value" (Oura's `None`): read as an empty cell.
+    var empty_values: [String]?
     /// Several free-text columns (meal description, note …), joined in this order.
     var note_columns: [String]?
     var columns: ColumnsSpec?

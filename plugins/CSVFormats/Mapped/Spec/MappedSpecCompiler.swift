@@ -80,6 +80,7 @@ struct MappedSpecCompiler {
             values: values)
         adapter.rowType = rowType
         adapter.skipTypes = skipTypes
+        adapter.emptyWords = (spec.empty_values ?? []).map { Array($0.trimmingCharacters(in: .whitespaces).lowercased().utf8) }
         for (i, t) in skipTypes.enumerated() where values.contains(where: { $0.when?.contains(t) ?? false }) {
             nodes.fail(["skip_types", String(i)], "'\(String(decoding: t, as: UTF8.self))' is both read by an entry's when: and listed in skip_types")
         }
