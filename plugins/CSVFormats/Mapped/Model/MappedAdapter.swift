@@ -63,8 +63,13 @@ struct MappedAdapter: Sendable {
     var rowType: ColumnRef? = nil
     /// Read for the timestamp when the timestamp cell is empty (`timestamp.fallback_column`).
     var timeFallback: ColumnRef? = nil
+    /// Where each row's span ends (`timestamp.end_column`: a sleep's wake-up): its records run from the
+    /// timestamp to it. Read with the timestamp's formats; a time without an offset takes the start's.
+    var timeEnd: ColumnRef? = nil
     /// Row types (lower-cased) that are not data (`skip_types`): counted as skipped with their type.
     var skipTypes: [[UInt8]] = []
+    /// Value cells holding one of these words (lower-cased; `empty_values`) are empty cells: no record.
+    var emptyWords: [[UInt8]] = []
     /// Every entry applies to row types only: a row of a type no entry lists and `skip_types` does not
     /// name is of an unknown type (quarantined, counted, and the run exits 3).
     var selectsRows: Bool { values.allSatisfy { $0.when != nil } && !values.isEmpty && rowType != nil }

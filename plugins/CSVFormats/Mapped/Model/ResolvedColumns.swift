@@ -7,6 +7,8 @@ struct ResolvedColumns {
     var filter: Int?
     var rowType: Int? = nil
     var dateFallback: Int? = nil
+    /// The end of the row's span (`MappedAdapter.timeEnd`).
+    var end: Int? = nil
     /// The free-text columns, in the adapter's order.
     var notes: [Int] = []
     /// Parallel to `MappedAdapter.values`; -1: an optional column this file does not have.
@@ -55,13 +57,13 @@ struct ResolvedColumns {
         let subject = a.subject.map(find), source = a.sourceColumn.map(find), filter = a.filter.map { find($0.column) }
         let values = a.values.map { lookup($0.column, $0.optional) }
         let notes = a.notes.map(find)
-        let rowType = a.rowType.map(find), dateFallback = a.timeFallback.map(find)
+        let rowType = a.rowType.map(find), dateFallback = a.timeFallback.map(find), end = a.timeEnd.map(find)
         let importance = a.values.map { v -> Int? in if case .column(let c)? = v.importance { return find(c) } else { return nil } }
         let units = a.values.map { v in v.unitColumn.map(find) ?? -1 }
-        let all = [date, time ?? 0, subject ?? 0, source ?? 0, filter ?? 0, rowType ?? 0, dateFallback ?? 0] + notes + values
+        let all = [date, time ?? 0, subject ?? 0, source ?? 0, filter ?? 0, rowType ?? 0, dateFallback ?? 0, end ?? 0] + notes + values
             + importance.compactMap { $0 } + units
         return ResolvedColumns(date: date, time: time, subject: subject, source: source, filter: filter,
-                               rowType: rowType, dateFallback: dateFallback, notes: notes, values: values,
+                               rowType: rowType, dateFallback: dateFallback, end: end, notes: notes, values: values,
                                importance: importance, units: units, maxIndex: all.max() ?? 0)
     }
 }

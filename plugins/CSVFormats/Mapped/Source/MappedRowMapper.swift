@@ -15,6 +15,8 @@ struct MappedRowMapper {
     private let decimal: MappedAdapter.DecimalMark
     private let filter: RowFilter?
     private let defaultSource: Symbol
+    /// `MappedAdapter.emptyWords`, copied once.
+    private let emptyWords: [[UInt8]]
     /// Rows of types no entry lists are unknown (`MappedAdapter.selectsRows`, computed once).
     private let selectsRows: Bool
     /// This row's values, parallel to `plans`; nil: empty cell or skipped zero.
@@ -79,6 +81,7 @@ struct MappedRowMapper {
         decimal = adapter.decimal
         filter = adapter.filter
         defaultSource = adapter.sourceName
+        emptyWords = adapter.emptyWords
         selectsRows = adapter.selectsRows
     }
 
@@ -144,6 +147,7 @@ struct MappedRowMapper {
             // An optional column this file lacks.
             guard c.values[k] >= 0 else { values[k] = nil; continue }
             let cell = row.trimmed(c.values[k])
+            if !emptyWords.isEmpty, ByteWords.contains(emptyWords, cell) { values[k] = nil; continue }
             if plans[k].unitPerRow, !cell.isEmpty { rowUnit[k] = try unit(row, k) }
             switch Self.check(cell, plans[k], decimal) {
             case .value(let x): values[k] = x
@@ -158,6 +162,7 @@ struct MappedRowMapper {
             }
         }
         let at = try placer.place(parsed, line: row.line)
+        let end = try spanEnd(row, timeCell, start: parsed, at: at)
 
         var who = subject, src = defaultSource
         if let i = c.subject { let cell = row.trimmed(i); if !cell.isEmpty { who = subjects.symbol(cell) } }
@@ -178,10 +183,10 @@ struct MappedRowMapper {
                     v = glucose.toMgdl(x)
                     if glucose == .mmol { flags.insert(.convertedFromMmol) }
                 }
-                try out.add(Measurement(subject: who, metric: metric, source: src, start: at.utc, utcOffset: at.offset,
+                try out.add(Measurement(subject: who, metric: metric, source: src, start: at.utc, end: end, utcOffset: at.offset,
                                         value: v, unit: unit, flags: flags, provenance: prov), emit)
             case .event(let kind, let field, let subtype, let duration):
-                var e = Event(subject: who, kind: kind, subtype: subtype, source: src, start: at.utc, end: at.utc + duration,
+                var e = Event(subject: who, kind: kind, subtype: subtype, source: src, start: at.utc, end: end ?? at.utc + duration,
                               utcOffset: at.offset, flags: at.flags, provenance: prov)
                 switch plans[k].eachRow ? nil : field {
                 case nil: break  // an each_row event: no amount
@@ -208,6 +213,21 @@ struct MappedRowMapper {
             return true
         }
         return stored
+    }
+
+    /// Where the row's span ends (`timestamp.end_column`), in UTC seconds; nil without an end column or
+    /// with an empty end cell. Read with the timestamp's formats (and its time cell); a time without an
+    /// offset is in the start's offset, so the span is as long as its wall-clock times say.
+    private mutating func spanEnd<Row: TableRow>(_ row: Row, _ timeCell: UnsafeRawBufferPointer?, start: ParsedTimestamp,
+                                                 at: ZoneResolver.Resolved) throws -> Int64? {
+        guard let e = c.end else { return nil }
+        let cell = row.trimmed(e)
+        if cell.isEmpty { return nil }
+        guard let parsed = time.parse(date: cell, time: timeCell) else {
+            throw CSVFileRun.Reject("end time '\(MappedTimeReader.describe(date: cell, time: timeCell))' does not match the format '\(time.patterns.description)'")
+        }
+        // An end before the start is refused by `BatchBuilder.add` (the row is rolled back whole).
+        return parsed.seconds - Int64(parsed.offset ?? at.offset)
     }
 
     /// The glucose unit the row's `unit_column` cell names; empty: the entry's own unit, if it has one.

@@ -22,6 +22,7 @@
 /// timestamp:                  # required: column + format, or date_column + date_format
 ///   column: timestamp         #   (+ time_column + time_format: the cells are joined by a space)
 ///   format: "%Y-%m-%dT%H:%M:%S"   # TimestampPattern tokens, or epoch / epoch_ms
+///   end_column: wake          #   optional: where the row's span ends (same formats, same time cell)
 /// timezone: UTC               # default zone for naive times; the stage's or run's zone wins
 /// subject_column: patient     # optional; empty cells fall back to the run's subject
 /// filter: { column: Type, values: [sgv] }   # optional: other rows are skipped, not rejected
@@ -82,6 +83,8 @@ struct MappedSpec: Decodable {
     /// Row types that are not data (settings, modes, sessions): counted as skipped with their type.
     /// A type neither an entry's `when:` nor this list names is unknown: quarantined and counted.
     var skip_types: [String]?
+    /// Words a value cell writes for "no value" (Oura's `None`): read as an empty cell.
+    var empty_values: [String]?
     /// Several free-text columns (meal description, note …), joined in this order.
     var note_columns: [String]?
     var columns: ColumnsSpec?
@@ -110,8 +113,11 @@ struct MappedSpec: Decodable {
         var date_format: String?
         var time_column: String?
         var time_format: String?
-        /// Read when `column`'s cell is empty (e.g. a note's `updated_at`).
+        /// Read when `column`'s (or `date_column`'s) cell is empty (e.g. a note's `updated_at`).
         var fallback_column: String?
+        /// Where the row's span ends (a sleep's wake-up): read with the timestamp's formats and, with
+        /// `date_column`, the same time cell (`MappedAdapter.timeEnd`).
+        var end_column: String?
         /// Alternatives, tried in order (a file uses one; several languages' files differ).
         var formats: [String]?
         var date_formats: [String]?

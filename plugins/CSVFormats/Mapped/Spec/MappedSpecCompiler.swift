@@ -53,12 +53,16 @@ struct MappedSpecCompiler {
         if rowType == nil, let e = spec.columns?.entries.first(where: { $0.spec.when != nil }) {
             nodes.fail(["columns", e.key, "when"], atKey: true, "when: selects row types: name the column that holds them with row_type_column")
         }
-        var fallback: ColumnRef? = nil
-        if let f = spec.timestamp?.fallback_column {
-            if spec.timestamp?.column == nil {
-                nodes.fail(["timestamp", "fallback_column"], atKey: true, "fallback_column goes with column + format")
+        // Both stand in for the timestamp's own cell (`column`, or `date_column` joined with `time_column`).
+        var fallback: ColumnRef? = nil, end: ColumnRef? = nil
+        for (key, text) in [("fallback_column", spec.timestamp?.fallback_column), ("end_column", spec.timestamp?.end_column)] {
+            guard let text else { continue }
+            if spec.timestamp?.column == nil, spec.timestamp?.date_column == nil {
+                nodes.fail(["timestamp", key], atKey: true, "\(key) goes with column + format or date_column + date_format")
+            } else if key == "end_column" {
+                end = ref(text, ["timestamp", key], structural: true)
             } else {
-                fallback = ref(f, ["timestamp", "fallback_column"], structural: true)
+                fallback = ref(text, ["timestamp", key], structural: true)
             }
         }
         let decimalMark: MappedAdapter.DecimalMark
@@ -76,11 +80,13 @@ struct MappedSpecCompiler {
             values: values)
         adapter.rowType = rowType
         adapter.skipTypes = skipTypes
+        adapter.emptyWords = (spec.empty_values ?? []).map { Array($0.trimmingCharacters(in: .whitespaces).lowercased().utf8) }
         for (i, t) in skipTypes.enumerated() where values.contains(where: { $0.when?.contains(t) ?? false }) {
             nodes.fail(["skip_types", String(i)], "'\(String(decoding: t, as: UTF8.self))' is both read by an entry's when: and listed in skip_types")
         }
         guard nodes.errors.isEmpty else { return nil }
         adapter.timeFallback = fallback
+        adapter.timeEnd = end
         return adapter
     }
 
