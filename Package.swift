@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "SourceContractTests", dependencies: ["BuiltinPlugins", "HealthPipeTestSupport"], exclude: ["Fixtures"]),
         // `healthpipe serve` as a process, through real HTTP clients (docs/serve.md).
         // The app's browser walkthrough (Browser/app_walkthrough.py) is Python, run by AppBrowserTests.
-        .testTarget(name: "ServeTests", dependencies: ["HealthPipeServe", "healthpipe", "HealthPipeTestSupport"], exclude: ["Browser"]),
+        .testTarget(name: "ServeTests", dependencies: ["HealthPipeServe", "healthpipe", "HealthPipeTestSupport"], exclude: ["Browser", "python"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "HealthPipeStore", "HealthPipeTestSupport",
                                                    "CSQLite", "healthpipe",
                                                    "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
