@@ -10,7 +10,7 @@ struct CSVFileRun {
     var path: String { input.input.path }
 
     /// Reason a row is rejected; thrown by row handlers.
-    struct Reject: Error {
+    struct Reject: RowRejection {
         var reason: String
         init(_ reason: String) { self.reason = reason }
 
@@ -36,7 +36,7 @@ struct CSVFileRun {
             context.finishInput(index, rows: rows, measurements: builder.measurements, events: builder.events,
                                 rejected: rejected, hash: reader.contentHash)
             // A source that accounts for every data row (the YAML adapters) says what became of each.
-            if let t = tally() { context.finishRows(index, stored: t.totalStored, skipped: t.totalSkipped, types: t.counts) }
+            if let t = tally() { context.finishRows(index, t) }
         }
         func reject(_ row: CSVRow, _ reason: String) throws {
             rejected += 1
