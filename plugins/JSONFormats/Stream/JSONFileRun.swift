@@ -67,11 +67,10 @@ package struct JSONFileRun {
                 documents += 1
                 let slot = tally == nil ? nil : type(doc, &tally!)
                 do {
-                    let outcome = try handle(doc, &out)
-                    if let slot { tally!.count(slot, outcome) }
+                    let result = Result { () throws -> RowTally.Outcome? in try handle(doc, &out) }
+                    if let slot { try tally!.account(slot, result) } else { _ = try result.get() }
                 } catch let r as Reject {
                     rejected += 1
-                    if let slot { tally!.count(slot, .quarantined) }
                     try context.reject(RowError(file: path, line: doc.line,
                                                 reason: r.at.map { "\($0): \(r.reason)" } ?? "\(doc.path(of: nil)): \(r.reason)",
                                                 raw: doc.rawText()))
