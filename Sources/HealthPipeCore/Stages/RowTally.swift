@@ -1,3 +1,5 @@
+import Foundation
+
 /// Counts a file's data rows (or documents) by type while it is read: each ends stored, quarantined
 /// or skipped, under its type — the one accounting rule of every source (docs/reliability.md,
 /// "Every row accounted for"); `StageContext.finishRows` reports it. Slots `0..<known` are the
@@ -28,6 +30,7 @@ public struct RowTally: Sendable {
     private var byHash: [UInt64: Int] = [:]
     private var chain: [Int]
     private var overflow: Int? = nil
+    private var lastNamed = -1
 
     /// A source whose fixed slots are named by the file's spelling as rows arrive (`name(_:_:)`).
     public init(knownTypes: Int) {
@@ -65,10 +68,15 @@ public struct RowTally: Sendable {
     /// The slot of a type counted by its text (an unknown type, a source's rare or open-ended types):
     /// found by its bytes, made on first sight with `known` (evaluated then only).
     public mutating func slot(named type: UnsafeRawBufferPointer, known isKnown: @autoclosure () -> Bool) -> Int {
+        // Rows of one type come in runs (a file of sgv entries): the last slot found is tried first.
+        if lastNamed >= 0, Self.same(keys[lastNamed], type) { return lastNamed }
         let h = Self.hash(type)
         var i = byHash[h] ?? -1
         while i >= 0 {
-            if keys[i].elementsEqual(type) { return i }
+            if Self.same(keys[i], type) {
+                lastNamed = i
+                return i
+            }
             i = chain[i]
         }
         if keys.count - untyped > Self.maxNamedTypes {
@@ -145,6 +153,12 @@ public struct RowTally: Sendable {
             chain.append(-1)
         }
         return i
+    }
+
+    @inline(__always)
+    private static func same(_ key: [UInt8], _ b: UnsafeRawBufferPointer) -> Bool {
+        guard key.count == b.count else { return false }
+        return key.isEmpty || key.withUnsafeBytes { memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 }
     }
 
     /// FNV-1a of a type's bytes.
