@@ -24,6 +24,6 @@ import Testing
         #expect(out.input.accounted)
         #expect(out.input.stored > 0)
         #expect(out.input.stored + out.input.rejected + out.input.skipped == rows)
-        #expect(out.input.rowTypes.allSatisfy { $0.known && $0.type.isEmpty })
+        #expect(out.input.rowTypes.allSatisfy { $0.known && $0.type == CareLinkRowMapper.rowType })
     }
 }

@@ -93,6 +93,11 @@ public final class StageContext: @unchecked Sendable {
         }
     }
 
+    /// A file's rows as its `RowTally` counted them.
+    public func finishRows(_ index: Int, _ tally: RowTally) {
+        finishRows(index, stored: tally.totalStored, skipped: tally.totalSkipped, types: tally.counts)
+    }
+
     /// For a source whose files accounted for every data row: the rows read (stored + rejected +
     /// skipped) and those skipped as not data; the run summary's `in` and `bad` for the stage, so
     /// its line adds up (`in` − `bad` = rows stored). nil for other stages.

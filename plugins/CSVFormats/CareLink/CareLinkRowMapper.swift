@@ -34,20 +34,20 @@ struct CareLinkRowMapper {
     }
 
     /// What became of every data row. CareLink has no type column (a row holds a reading, a dose and
-    /// an alarm side by side), so its rows count without a type: stored when some record came of
-    /// them, skipped when no cell this reader maps holds anything (BWZ settings, empty sensor rows, a
-    /// repeated bolus), quarantined when rejected.
-    private(set) var tally = RowTally(knownTypes: 0)
+    /// an alarm side by side), so its rows count under one type, `rowType`: stored when some record
+    /// came of them, skipped when no cell this reader maps holds anything (BWZ settings, empty sensor
+    /// rows, a repeated bolus), quarantined when rejected.
+    private(set) var tally = RowTally(types: [Self.rowType])
+    static let rowType = "CareLink row"
+    private static let rowSlot = 0
 
     mutating func map(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         let before = out.measurements + out.events
-        do {
+        let result = Result { () throws -> RowTally.Outcome? in
             try mapRow(row, into: &out, emit)
-        } catch let e where e is CSVFileRun.Reject || e is ZoneResolutionError {
-            tally.quarantined(tally.untyped)
-            throw e
+            return out.measurements + out.events > before ? .stored : .skipped
         }
-        if out.measurements + out.events > before { tally.stored(tally.untyped) } else { tally.skipped(tally.untyped) }
+        try tally.account(Self.rowSlot, result)
     }
 
     private mutating func mapRow(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {

@@ -51,40 +51,31 @@ struct ClarityRowMapper {
     private(set) var tally = RowTally(knownTypes: Self.kindSlots)
     /// One slot per known kind; `.unknown`'s slot is the tally's slot for rows with an empty type.
     static let kindSlots = Int(ClarityEventKind.unknown.rawValue)
-    /// Slots of rows counted by their type's text: a type nothing identifies; a metadata row or a
-    /// type its cells identify.
+    /// Marks a row counted by its type's text (`tallySlot`): a type nothing identifies; a metadata row
+    /// or a type its cells identify.
     private static let unknownSlot = -1, namedSlot = -2
 
     /// Maps the row and counts it under its Event Type: stored, skipped (a metadata row), or
     /// quarantined (thrown). Blank rows and the header are not data rows.
     mutating func map<Row: TableRow>(_ row: inout Row, _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         var slot = tally.untyped
-        do {
-            if let fate = try mapRow(&row, &slot, &out, emit) { count(row, slot, fate) }
-        } catch let e where e is CSVFileRun.Reject || e is ZoneResolutionError {
-            count(row, slot, .quarantined)
-            throw e
-        }
+        let result = Result { try mapRow(&row, &slot, &out, emit) }
+        try tally.account(tallySlot(row, slot), result)
     }
 
     /// Counts a row a source refuses before mapping it (a CSV row wider than the header) under its type.
     mutating func refused<Row: TableRow>(_ row: Row) {
         guard let cols = columns else { return }
         let kind = kinds.kind(row.trimmed(cols.eventType))
-        count(row, kind == .unknown ? Self.unknownSlot : Int(kind.rawValue), .quarantined)
+        tally.count(tallySlot(row, kind == .unknown ? Self.unknownSlot : Int(kind.rawValue)), .quarantined)
     }
 
-    private mutating func count<Row: TableRow>(_ row: Row, _ slot: Int, _ fate: RowTally.Outcome) {
-        switch (slot, fate) {
-        case (0..., .stored): tally.stored(slot)
-        case (0..., .skipped): tally.skipped(slot)
-        case (0..., .quarantined): tally.quarantined(slot)
-        default:
-            guard let cols = columns else { return }
-            let type = row.trimmed(cols.eventType)
-            if type.isEmpty { return count(row, tally.untyped, fate) }
-            tally.byName(type, fate, known: slot == Self.namedSlot)
-        }
+    /// The tally's slot of a row: a kind's own, or the slot of its Event Type's text (known when a
+    /// metadata row or identified by its cells; decided by the type's first row).
+    private mutating func tallySlot<Row: TableRow>(_ row: Row, _ slot: Int) -> Int {
+        guard slot < 0, let cols = columns else { return slot }
+        let type = row.trimmed(cols.eventType)
+        return type.isEmpty ? tally.untyped : tally.slot(named: type, known: slot == Self.namedSlot)
     }
 
     /// nil: not a data row (blank, the header).

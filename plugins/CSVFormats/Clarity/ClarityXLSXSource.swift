@@ -34,7 +34,7 @@ final class ClarityXLSXSource: Source, InputDescribing {
         defer {
             context.finishInput(index, rows: rows, measurements: measurements, events: events,
                                 rejected: rejected, hash: hasher.finalize())
-            context.finishRows(index, stored: tally.totalStored, skipped: tally.totalSkipped, types: tally.counts)
+            context.finishRows(index, tally)
         }
         try withoutActuallyEscaping(emit) { emit in
             for sheet in package.sheets {

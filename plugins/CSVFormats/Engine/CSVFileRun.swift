@@ -16,7 +16,7 @@ public struct CSVFileRun {
     var path: String { input.input.path }
 
     /// Reason a row is rejected; thrown by row handlers.
-    public struct Reject: Error {
+    public struct Reject: RowRejection {
         public var reason: String
         public init(_ reason: String) { self.reason = reason }
 
@@ -42,7 +42,7 @@ public struct CSVFileRun {
             context.finishInput(index, rows: rows, measurements: builder.measurements, events: builder.events,
                                 rejected: rejected, hash: reader.contentHash)
             // A source that accounts for every data row (the YAML adapters) says what became of each.
-            if let t = tally() { context.finishRows(index, stored: t.totalStored, skipped: t.totalSkipped, types: t.counts) }
+            if let t = tally() { context.finishRows(index, t) }
         }
         func reject(_ row: CSVRow, _ reason: String) throws {
             rejected += 1

@@ -33,32 +33,20 @@ struct LibreViewRowMapper {
     /// What became of every data row, by Record Type: slots 0–6 (the documented types), the tally's
     /// own slot for an empty type, any other text counted by itself as unknown.
     private(set) var tally = RowTally(knownTypes: 7)
-    private static let unknownSlot = -1
 
     mutating func map(_ row: CSVRow, into out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         rowEvents.removeAll(keepingCapacity: true)
         var slot = tally.untyped
-        do {
-            guard let fate = try mapRow(row, &slot, into: &out, emit) else { return }
+        let result = Result { () throws -> RowTally.Outcome? in
+            guard let fate = try mapRow(row, &slot, into: &out, emit) else { return nil }
             // Every event of the row is checked before any is held: a rejected row lands in no part.
             for e in rowEvents {
                 if let problem = Plausibility.eventProblem(insulin: e.insulin, carbs: e.carbs) { throw CSVFileRun.Reject(problem) }
             }
             for e in rowEvents { events.add(e) }
-            count(row, slot, fate)
-        } catch let e where e is CSVFileRun.Reject || e is ZoneResolutionError {
-            count(row, slot, .quarantined)
-            throw e
+            return fate
         }
-    }
-
-    private mutating func count(_ row: CSVRow, _ slot: Int, _ fate: RowTally.Outcome) {
-        guard slot >= 0 else { return tally.byName(row.trimmed(columns.recordType), fate, known: false) }
-        switch fate {
-        case .stored: tally.stored(slot)
-        case .quarantined: tally.quarantined(slot)
-        case .skipped: tally.skipped(slot)
-        }
+        try tally.account(slot, result)
     }
 
     /// Adds the held events (notes, doses, meals) once the file is read.
@@ -76,7 +64,7 @@ struct LibreViewRowMapper {
             slot = Int(type)
             tally.name(slot, typeCell)
         } else if !typeCell.isEmpty {
-            slot = Self.unknownSlot
+            slot = tally.slot(named: typeCell, known: false)
         }
         // Every LibreView row is as wide as the header (trailing commas included): a shorter one was cut off.
         if row.count > columns.count { throw CSVFileRun.Reject.wider(row.count, than: columns.count) }

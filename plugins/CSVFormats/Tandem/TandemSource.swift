@@ -33,8 +33,8 @@ struct TandemRowMapper {
     private(set) var sections = 0
     /// What became of every data row, by type: a reading's Description (EGV, BG) or its section (IOB,
     /// Basal, Bolus); a reading type or a section HealthPipe does not know counted by its text, unknown.
-    private(set) var tally = RowTally(knownTypes: 5)
-    private static let egv = 0, bg = 1, iobSlot = 2, basalSlot = 3, bolusSlot = 4, unknownSlot = -1
+    private(set) var tally = RowTally(types: ["EGV", "BG", "IOB", "Basal", "Bolus"])
+    private static let egv = 0, bg = 1, iobSlot = 2, basalSlot = 3, bolusSlot = 4
     private let patterns = TandemWords.timePatterns.map { try! TimestampPattern($0) }
     private var pumps = ByteSymbolCache()
     private var cgmDevices: [Symbol: Symbol] = [:]
@@ -48,46 +48,38 @@ struct TandemRowMapper {
         file = Symbol(options.path)
         placer = LocalTimePlacer(zone: options.zone, ambiguous: options.ambiguous, nonexistent: options.nonexistent,
                                  file: options.path, format: "Tandem t:connect")
-        for (slot, name) in ["EGV", "BG", "IOB", "Basal", "Bolus"].enumerated() { tally.name(slot, name) }
     }
 
     /// Maps a row and counts it under its type: stored, or quarantined (thrown). Blank lines, the
     /// preamble and section headers are not data rows.
     mutating func map<Row: TableRow>(_ row: inout Row, _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         var slot = tally.untyped
-        do {
-            guard try mapRow(&row, &slot, &out, emit) else { return }
-            if slot >= 0 { tally.stored(slot) }
-        } catch let e where e is CSVFileRun.Reject || e is ZoneResolutionError {
-            if slot >= 0 { tally.quarantined(slot) }
-            throw e
-        }
+        let result = Result { try mapRow(&row, &slot, &out, emit) }
+        try tally.account(slot, result)
     }
 
-    /// False: not a data row. `slot` -1: a type counted (unknown) by its text here.
+    /// nil: not a data row. `slot`: the row's type (an unknown one's by its text).
     private mutating func mapRow<Row: TableRow>(_ row: inout Row, _ slot: inout Int, _ out: inout BatchBuilder,
-                                                _ emit: (RecordBatch) throws -> Void) throws -> Bool {
-        if row.isBlank { return false }  // blank lines separate sections (libcsv does not even report them)
+                                                _ emit: (RecordBatch) throws -> Void) throws -> RowTally.Outcome? {
+        if row.isBlank { return nil }  // blank lines separate sections (libcsv does not even report them)
         // A section header starts with `Type` or `DeviceType`; data rows start with their type's value.
         let first = row.trimmed(0)
         if ByteText.equalsIgnoringCase(first, "Type") || ByteText.equalsIgnoringCase(first, "DeviceType"),
            let s = TandemSection(header: row.strings()) {
             section = s
             sections += 1
-            return false
+            return nil
         }
         switch section {
-        case nil: return false  // the preamble (patient name, report date)
+        case nil: return nil  // the preamble (patient name, report date)
         case .unknown?:
             // A section no reader knows: its rows are kept whole in quarantine, counted by their first cell.
-            slot = Self.unknownSlot
-            tally.unknownType(first)
+            slot = tally.slot(named: first, known: false)
             throw CSVFileRun.Reject("a row of a t:connect section HealthPipe does not read (its first cell: '\(first.echo)')")
         case .readings(let c)?:
             let kind = row.trimmed(c.description)
             if ByteText.equalsIgnoringCase(kind, "EGV") { slot = Self.egv } else if ByteText.equalsIgnoringCase(kind, "BG") { slot = Self.bg } else {
-                slot = Self.unknownSlot
-                tally.unknownType(kind)
+                slot = tally.slot(named: kind, known: false)
                 throw CSVFileRun.Reject("unknown reading type '\(kind.echo)' (EGV or BG expected)")
             }
             try reading(row, c, &out, emit)
@@ -95,7 +87,7 @@ struct TandemRowMapper {
         case .basal(let c)?: slot = Self.basalSlot; try basal(row, c, &out, emit)
         case .bolus(let c)?: slot = Self.bolusSlot; try bolus(row, c, &out, emit)
         }
-        return true
+        return .stored
     }
 
     private mutating func time<Row: TableRow>(_ row: Row, _ column: Int) throws -> ZoneResolver.Resolved {

@@ -11,7 +11,8 @@ extension NightscoutMapper {
     static let uploaderBattery = Symbol("uploader_battery")
     static let percentUnit = Symbol("%")
 
-    func deviceStatus(_ doc: JSONDocument, _ out: inout RecordBatcher) throws {
+    /// Stored, or skipped when the status holds none of these values (only a loop prediction, say).
+    func deviceStatus(_ doc: JSONDocument, _ out: inout RecordBatcher) throws -> RowTally.Outcome {
         typealias F = NightscoutFields
         guard let at = time(doc, F.createdAt) ?? time(doc, F.mills) ?? time(doc, F.date) else {
             throw JSONFileRun.Reject("device status without created_at", at: doc.path(ofSlot: F.createdAt))
@@ -34,6 +35,6 @@ extension NightscoutMapper {
                                 value: v, unit: unit, provenance: provenance(doc)))
             wrote = true
         }
-        _ = wrote  // a status with none of these (only a loop prediction, say) simply adds nothing
+        return wrote ? .stored : .skipped
     }
 }

@@ -6,11 +6,19 @@ import HealthPipeCore
 extension NightscoutMapper {
     static let firstReading = 13.0
 
-    func entry(_ doc: JSONDocument, _ out: inout RecordBatcher) throws {
+    /// Stored, or skipped: a calibration or raw sensor record (`cal`, `sensor`), a reading a second
+    /// uploader repeated. An entry of another `type` is quarantined (`NightscoutDocumentTypes`).
+    func entry(_ doc: JSONDocument, _ out: inout RecordBatcher) throws -> RowTally.Outcome {
         typealias F = NightscoutFields
-        if doc.equals(F.type, "cal") || (!doc.has(F.sgv) && !doc.has(F.mbg) && doc.has(F.type)) {
-            calibrations += 1
-            return
+        // The usual types are compared as bytes: only a rare one makes a String.
+        if doc.present(F.type), !doc.equals(F.type, "sgv"), !doc.equals(F.type, "mbg"),
+           let type = doc.string(F.type)?.lowercased(), !type.isEmpty, !NightscoutDocumentTypes.readingEntryTypes.contains(type) {
+            guard NightscoutDocumentTypes.nonDataEntryTypes.contains(type) else {
+                throw JSONFileRun.Reject("entry type '\(EchoText.cap(type, to: 40))' is not one Nightscout readings use (sgv, mbg; "
+                                         + "cal and sensor are read as not data)", at: doc.path(ofSlot: F.type))
+            }
+            if type == "cal" { calibrations += 1 }
+            return .skipped
         }
         let meter = doc.equals(F.type, "mbg") || (!doc.has(F.sgv) && doc.has(F.mbg))
         let slot = meter ? F.mbg : F.sgv
@@ -51,11 +59,16 @@ extension NightscoutMapper {
         switch recent.check(source: cgm.source, metric: metric, start: at.utc, position: out.nextMeasurementPosition) {
         case .new:
             out.add(m)
+            return .stored
         case .repeatLater:
             nearDuplicates += 1
+            return .skipped
         case .repeatEarlier(let position):
+            // It takes the place of the reading kept before (counted stored then): one of the two is skipped.
             nearDuplicates += 1
-            if !out.replace(at: position, with: m) { out.add(m) }
+            if out.replace(at: position, with: m) { return .skipped }
+            out.add(m)
+            return .stored
         }
     }
 

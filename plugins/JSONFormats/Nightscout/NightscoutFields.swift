@@ -53,6 +53,8 @@ enum NightscoutFields {
             return .deviceStatus
         }
         if doc.has(createdAt), doc.has(insulin) || doc.has(carbs) { return .treatment }
+        // An entry of another type (`sensor`, one no uploader documents): counted under its type.
+        if doc.withText(type, { !$0.isEmpty }) == true, doc.has(date) || doc.has(dateString) { return .entry }
         return .unknown
     }
 }

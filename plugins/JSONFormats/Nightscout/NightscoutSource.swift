@@ -15,15 +15,23 @@ final class NightscoutSource: Source, InputDescribing {
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         let mapper = NightscoutMapper(options: options)
         let run = JSONFileRun(path: options.path, format: Self.format, context: context)
-        try run.run(table: NightscoutFields.table, emit: emit, finish: { try mapper.finishPercents(&$0) }) { doc, out in
-            switch NightscoutFields.kind(of: doc) {
-            case .entry: try mapper.entry(doc, &out)
+        // Every document is counted under its type (`NightscoutDocumentTypes`): a treatment and a
+        // profile are stored whole (a profile's basal schedule places percent temp basals; the newest is the subject's).
+        var kind = NightscoutFields.Kind.unknown  // of the document being read, told once
+        try run.run(table: NightscoutFields.table, emit: emit, finish: { try mapper.finishPercents(&$0) },
+                    tally: RowTally(types: NightscoutDocumentTypes.fixed), type: { doc, tally in
+            kind = NightscoutFields.kind(of: doc)
+            return NightscoutDocumentTypes.slot(doc, kind, &tally)
+        }) { doc, out in
+            switch kind {
+            case .entry: return try mapper.entry(doc, &out)
             case .treatment: try mapper.treatment(doc, &out)
-            case .deviceStatus: try mapper.deviceStatus(doc, &out)
+            case .deviceStatus: return try mapper.deviceStatus(doc, &out)
             case .profile: try mapper.profile(doc)
             case .unknown:
                 throw JSONFileRun.Reject("not a Nightscout entry (sgv/mbg), treatment (eventType), device status or profile (store)")
             }
+            return .stored
         }
         var tail = RecordBatch()
         if let p = mapper.newestProfile { tail.profiles.append(p) }

@@ -54,15 +54,16 @@ extension TidepoolMapper {
         return String(decoding: w.bytes, as: UTF8.self)
     }
 
-    /// food (nutrition.carbohydrate.net g, fat, protein) and wizard (carbInput) → meal events.
-    func meal(_ doc: JSONDocument, _ at: Stamp, wizard: Bool, _ out: inout RecordBatcher) throws {
+    /// food (nutrition.carbohydrate.net g, fat, protein) and wizard (carbInput) → meal events; a
+    /// wizard without carbs is skipped.
+    func meal(_ doc: JSONDocument, _ at: Stamp, wizard: Bool, _ out: inout RecordBatcher) throws -> RowTally.Outcome {
         typealias F = TidepoolFields
         let carbs = try amount(doc, wizard ? F.carbInput : F.carbsNet, Plausibility.mealGrams, wizard ? "carbInput" : "carbohydrate", unit: "g")
         if !wizard, let u = doc.string(F.carbsUnits), u != "grams" {
             throw JSONFileRun.Reject("carbohydrate units '\(u)' (grams expected)", at: doc.path(ofSlot: F.carbsUnits))
         }
         guard let carbs, carbs > 0 else {
-            if wizard { return }  // a correction-only calculation: its bolus is its own datum
+            if wizard { return .skipped }  // a correction-only calculation: its bolus is its own datum
             throw JSONFileRun.Reject("food without nutrition.carbohydrate.net", at: doc.path(ofSlot: F.carbsNet))
         }
         let s = source(doc)
@@ -71,6 +72,7 @@ extension TidepoolMapper {
                       fat: wizard ? nil : try amount(doc, F.fat, Plausibility.mealGrams, "fat", unit: "g"),
                       note: wizard ? nil : doc.string(F.name), provenance: at.provenance, device: s.device,
                       metadata: metadata(doc, skipping: wizard ? ["carbInput"] : ["name"])))
+        return .stored
     }
 
     /// physicalActivity → an exercise event lasting `duration` {value, units}, intensity low/medium/high → light/medium/heavy.

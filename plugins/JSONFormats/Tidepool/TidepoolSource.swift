@@ -16,7 +16,9 @@ final class TidepoolSource: Source, InputDescribing {
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         let mapper = TidepoolMapper(options: options)
         try JSONFileRun(path: options.path, format: Self.format, context: context)
-            .run(table: TidepoolFields.table, emit: emit) { doc, out in try mapper.map(doc, &out) }
+            .run(table: TidepoolFields.table, emit: emit, tally: RowTally(knownTypes: 0), type: mapper.slot) { doc, out in
+                try mapper.map(doc, &out)
+            }
         if !mapper.skipped.isEmpty {
             context.warn("\(options.path): not imported: "
                          + mapper.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
@@ -29,7 +31,7 @@ final class TidepoolMapper {
     let options: TidepoolOptions
     let file: Symbol
     var zone: ZoneOffsets?
-    /// Data types not imported, by name.
+    /// Data types of the model not imported, by name.
     var skipped: [String: Int] = [:]
     var types = BytesCache<String>(capacity: 32)
     var devices = BytesCache<(source: Symbol, device: Symbol)>(capacity: 16)
@@ -44,14 +46,26 @@ final class TidepoolMapper {
         zone = options.zone.map { ZoneOffsets(zone: $0) }
     }
 
-    func map(_ doc: JSONDocument, _ out: inout RecordBatcher) throws {
+    /// A datum's slot in the run report's per-type counts: its `type`, known when the data model has it.
+    func slot(_ doc: JSONDocument, _ tally: inout RowTally) -> Int {
+        doc.withText(TidepoolFields.type) { b in
+            b.isEmpty ? tally.untyped : tally.slot(named: b, known: TidepoolFields.known.contains(String(decoding: b, as: UTF8.self)))
+        } ?? tally.untyped
+    }
+
+    /// Stored; skipped for a type of the data model HealthPipe does not import (settings, uploads,
+    /// dosing decisions…) or a correction-only bolus calculation. A type outside the model is quarantined.
+    func map(_ doc: JSONDocument, _ out: inout RecordBatcher) throws -> RowTally.Outcome {
         typealias F = TidepoolFields
         guard let type = doc.withText(F.type, { types.value($0) { $0 } }) else {
             throw JSONFileRun.Reject("not a Tidepool datum: no type", at: doc.path(ofSlot: F.type))
         }
         guard TidepoolFields.imported.contains(type) else {
+            guard TidepoolFields.known.contains(type) else {
+                throw JSONFileRun.Reject("data type '\(EchoText.cap(type, to: 40))' is not one of Tidepool's data model", at: doc.path(ofSlot: F.type))
+            }
             skipped[type, default: 0] += 1
-            return
+            return .skipped
         }
         guard let tt = doc.bytes(F.time), let t = JSONScalars.isoTime(tt), t.offset != nil else {
             throw JSONFileRun.Reject(doc.present(F.time) ? "unreadable time (ISO 8601 with a zone expected)" : "datum without a time",
@@ -64,10 +78,11 @@ final class TidepoolMapper {
         case "bloodKetone": try ketone(doc, at, &out)
         case "bolus", "insulin": try bolus(doc, at, pen: type == "insulin", &out)
         case "basal": try basal(doc, at, &out)
-        case "food", "wizard": try meal(doc, at, wizard: type == "wizard", &out)
+        case "food", "wizard": return try meal(doc, at, wizard: type == "wizard", &out)
         case "physicalActivity": try activity(doc, at, &out)
         default: try deviceEvent(doc, at, &out)
         }
+        return .stored
     }
 
     struct Stamp {

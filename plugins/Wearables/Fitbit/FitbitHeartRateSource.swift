@@ -20,7 +20,9 @@ final class FitbitHeartRateSource: Source, InputDescribing {
         let file = Symbol(options.path), subject = options.subject
         var zone = options.zone.map { ZoneOffsets(zone: $0) }
         let rule = Plausibility.rule(for: FitbitNames.heartRate)!
-        try JSONFileRun(path: options.path, format: Self.format, context: context).run(table: F.table, emit: emit) { doc, out in
+        // Every document is one reading (docs/reliability.md, "Every row accounted for").
+        try JSONFileRun(path: options.path, format: Self.format, context: context)
+            .run(table: F.table, emit: emit, tally: RowTally(types: ["heart rate"]), type: { _, _ in 0 }) { doc, out in
             guard let t = doc.withText(F.dateTime, { FitbitDateTime.seconds($0) }) ?? nil else {
                 throw JSONFileRun.Reject("dateTime is not a Fitbit time such as 01/31/21 06:00:15", at: doc.path(ofSlot: F.dateTime))
             }
@@ -32,6 +34,7 @@ final class FitbitHeartRateSource: Source, InputDescribing {
             out.add(Measurement(subject: subject, metric: FitbitNames.heartRate, source: FitbitNames.source, start: t,
                                 utcOffset: offset, value: bpm, unit: FitbitNames.perMinute,
                                 provenance: Provenance(file: file, line: doc.line)))
+            return .stored
         }
     }
 }

@@ -45,7 +45,9 @@ final class FitbitMinuteSeriesSource: Source, InputDescribing {
         let steps = family == "steps"
         let rule = Plausibility.rule(for: FitbitNames.stepCount)!
         var notImported = 0
-        try JSONFileRun(path: options.path, format: Self.format, context: context).run(table: F.table, emit: emit) { doc, out in
+        // Every document is a minute of the file's series: stored (steps) or skipped (another series).
+        try JSONFileRun(path: options.path, format: Self.format, context: context)
+            .run(table: F.table, emit: emit, tally: RowTally(types: [family]), type: { _, _ in 0 }) { doc, out in
             guard let t = doc.withText(F.dateTime, { FitbitDateTime.seconds($0) }) ?? nil else {
                 throw JSONFileRun.Reject("dateTime is not a Fitbit time such as 01/31/21 06:00:00", at: doc.path(ofSlot: F.dateTime))
             }
@@ -54,12 +56,13 @@ final class FitbitMinuteSeriesSource: Source, InputDescribing {
             }
             guard steps else {
                 notImported += 1
-                return
+                return .skipped
             }
             if let why = rule.problem(v, unit: FitbitNames.count) { throw JSONFileRun.Reject(why, at: doc.path(ofSlot: F.value)) }
             out.add(Measurement(subject: subject, metric: FitbitNames.stepCount, source: FitbitNames.source, start: t, end: t + 60,
                                 utcOffset: zone?.offset(atUTC: t) ?? 0, value: v, unit: FitbitNames.count,
                                 provenance: Provenance(file: file, line: doc.line)))
+            return .stored
         }
         if notImported > 0 {
             context.warn("\(options.path): not imported: \(notImported) minute(s) of Fitbit \(family) (only steps are read so far)")

@@ -19,7 +19,9 @@ final class FitbitRestingHeartRateSource: Source, InputDescribing {
         var resolver = ZoneResolver(zone: options.zone ?? TimeZone(secondsFromGMT: 0)!)
         let rule = Plausibility.rule(for: FitbitNames.restingHeartRate)!
         var noValue = 0
-        try JSONFileRun(path: options.path, format: Self.format, context: context).run(table: F.table, emit: emit) { doc, out in
+        // Every document is a day: stored, or skipped when Fitbit wrote no rate (0.0).
+        try JSONFileRun(path: options.path, format: Self.format, context: context)
+            .run(table: F.table, emit: emit, tally: RowTally(types: ["resting heart rate day"]), type: { _, _ in 0 }) { doc, out in
             // The day: `value.date`, or the date part of `dateTime` when a day has no date (null).
             let fromDate: Int64? = doc.withText(F.date) { FitbitDateTime.days($0) } ?? nil
             let fromTime: Int64? = (doc.withText(F.dateTime) { FitbitDateTime.seconds($0) } ?? nil).map { CivilDate.floorDiv($0, 86_400) }
@@ -32,13 +34,14 @@ final class FitbitRestingHeartRateSource: Source, InputDescribing {
             }
             if bpm == 0 {
                 noValue += 1
-                return
+                return .skipped
             }
             if let why = rule.problem(bpm, unit: FitbitNames.perMinute) { throw JSONFileRun.Reject(why, at: doc.path(ofSlot: F.dayValue)) }
             let midnight = try resolver.resolve(local: day * 86_400)
             out.add(Measurement(subject: subject, metric: FitbitNames.restingHeartRate, source: FitbitNames.source,
                                 start: midnight.utc, utcOffset: midnight.offset, value: bpm, unit: FitbitNames.perMinute,
                                 flags: midnight.flags, provenance: Provenance(file: file, line: doc.line)))
+            return .stored
         }
         if noValue > 0 {
             context.warn("\(options.path): not imported: \(noValue) day(s) without a resting heart rate (Fitbit writes 0.0)")

@@ -26,7 +26,9 @@ final class FitbitSleepSource: Source, InputDescribing {
         let file = Symbol(options.path), subject = options.subject
         var resolver = ZoneResolver(zone: options.zone ?? TimeZone(secondsFromGMT: 0)!)
         var unknown = (spans: 0, seconds: 0.0)
-        try JSONFileRun(path: options.path, format: Self.format, context: context).run(table: F.table, emit: emit) { doc, out in
+        // Every document is one sleep log, stored whole (docs/reliability.md, "Every row accounted for").
+        try JSONFileRun(path: options.path, format: Self.format, context: context)
+            .run(table: F.table, emit: emit, tally: RowTally(types: ["sleep log"]), type: { _, _ in 0 }) { doc, out in
             guard let start = doc.withText(F.startTime, { FitbitDateTime.isoSeconds($0) }) ?? nil else {
                 throw JSONFileRun.Reject("startTime is not a local time such as 2018-05-16T02:49:00.000", at: doc.path(ofSlot: F.startTime))
             }
@@ -61,6 +63,7 @@ final class FitbitSleepSource: Source, InputDescribing {
                                     value: Double(span.end - span.start) / 60, unit: CanonicalUnits.minutes,
                                     flags: base.flags, provenance: prov))
             }
+            return .stored
         }
         if unknown.spans > 0 {
             context.warn("\(options.path): not imported: \(unknown.spans) sleep level span(s) 'unknown' (\(Plausibility.number(unknown.seconds / 60)) min), "

@@ -97,22 +97,15 @@ struct MappedRowMapper {
     mutating func map<Row: TableRow>(_ row: Row, _ placer: inout LocalTimePlacer,
                       _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws {
         var slot = tally.untyped
-        do {
-            switch try mapRow(row, &slot, &placer, &out, emit) {
-            case true: tally.stored(slot)
-            case false: tally.skipped(slot)
-            }
-        } catch let e where e is CSVFileRun.Reject || e is ZoneResolutionError {
-            if slot >= 0 { tally.quarantined(slot) }
-            throw e
-        }
+        let result = Result { () throws -> RowTally.Outcome? in try mapRow(row, &slot, &placer, &out, emit) }
+        try tally.account(slot, result)
     }
 
-    /// True when the row gave a record; false when it was skipped. `slot`: the row's type (-1: an
-    /// unknown type, already counted).
+    /// Stored when the row gave a record, skipped when not. `slot`: the row's type (an unknown type's
+    /// by its text).
     private mutating func mapRow<Row: TableRow>(_ row: Row, _ slot: inout Int, _ placer: inout LocalTimePlacer,
-                                                _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws -> Bool {
-        if let f = c.filter, let filter, !filter.matches(row.trimmed(f)) { return false }
+                                                _ out: inout BatchBuilder, _ emit: (RecordBatch) throws -> Void) throws -> RowTally.Outcome {
+        if let f = c.filter, let filter, !filter.matches(row.trimmed(f)) { return .skipped }
         // Which entries read this row (`when:`); a type no entry reads is skipped when the adapter
         // lists it as not data, else it is unknown: quarantined with the reason and counted.
         if let t = c.rowType {
@@ -120,11 +113,10 @@ struct MappedRowMapper {
             if let i = ByteWords.index(in: types, of: type) {
                 slot = i
                 tally.name(i, type)
-                if skipType[i] { return false }
+                if skipType[i] { return .skipped }
                 for k in 0..<plans.count { applies[k] = reads[i * plans.count + k] }
             } else if selectsRows {
-                slot = -1
-                tally.unknownType(type)
+                slot = tally.slot(named: type, known: false)
                 throw CSVFileRun.Reject(type.isEmpty
                     ? "the row has no type (its \(adapter.rowType!) cell is empty)"
                     : "row type '\(type.echo)' is one the \(adapter.name) adapter neither maps nor lists in skip_types")
@@ -205,14 +197,14 @@ struct MappedRowMapper {
             var batch = RecordBatch(measurements: report.measurements)
             batch.reports = [report]
             try emit(batch)
-            return true
+            return .stored
         } else if !emittedEvent, let note {
             // Free text with no event to carry it (the row is a reading, or only text) is a note.
             try out.add(Event(subject: who, kind: .note, source: src, start: at.utc, utcOffset: at.offset, note: note, flags: at.flags,
                               provenance: prov), emit)
-            return true
+            return .stored
         }
-        return stored
+        return stored ? .stored : .skipped
     }
 
     /// Where the row's span ends (`timestamp.end_column`), in UTC seconds; nil without an end column or

@@ -25,7 +25,7 @@ extension MappedSource {
         defer {
             context.finishInput(index, rows: rows, measurements: out.measurements, events: out.events,
                                 rejected: rejected, hash: hasher.finalize())
-            context.finishRows(index, stored: mapper.tally.totalStored, skipped: mapper.tally.totalSkipped, types: mapper.tally.counts)
+            context.finishRows(index, mapper.tally)
         }
         try withoutActuallyEscaping(emit) { emit in
             let reader = SheetReader(package: package) { row in
