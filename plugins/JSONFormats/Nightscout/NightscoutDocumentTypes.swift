@@ -22,6 +22,8 @@ enum NightscoutDocumentTypes {
         "question", "profile switch", "effective profile switch", "temporary target", "temporary target cancel",
         "temporary override", "openaps offline", "aps offline", "d.a.d. alert", "bolus wizard", "carbs", "<none>",
         "fingerstick sensor calibration",
+        // AndroidAPS's NSSDK EventType (core/nssdk …/treatment/EventType.kt) and Trio's external doses.
+        "mbg", "settings export", "external insulin",
     ])
 
     static func slot(_ doc: JSONDocument, _ kind: NightscoutFields.Kind, _ tally: inout RowTally) -> Int {
