@@ -5,5 +5,6 @@ import HealthPipeCore
 public enum WearablesPlugin {
     public static let components: [ComponentDescriptor] = [
         fitbitHeartRateComponent, fitbitRestingHeartRateComponent, fitbitMinuteSeriesComponent, fitbitSleepComponent,
+        garminFITComponent,
     ]
 }
