@@ -19,6 +19,8 @@ enum SourceFixtures {
         "fitbit-sleep": ["Tests/Fixtures/real/fitbit/sleep-2020-03-31.json"],
         "fitbit-sleep-score": ["Tests/Fixtures/real/fitbit/sleep_score.csv"],
         "fitbit-takeout-heart-rate": ["Tests/Fixtures/real/fitbit/heart_rate_2024-10-27.csv"],
+        "garmin-fit": ["Tests/Fixtures/real/fit/MonitoringFile.fit", "Tests/Fixtures/real/fit/garmin-fenix-5-run.fit",
+                       "Tests/Fixtures/real/fit/sample_mulitple_header.fit"],
         "glooko-basal": ["Tests/SourceContractTests/Fixtures/glooko-basal.csv"],
         "glooko-bg": ["Tests/Fixtures/real/glooko/glooko-de-bg.csv"],
         "glooko-bolus": ["Tests/Fixtures/real/glooko/glooko-de-bolus.csv"],
