@@ -29,6 +29,9 @@ struct FITDecoder {
     }
 
     private var definitions = [FITDefinition?](repeating: nil, count: 16)
+    /// Each local type's definition message as written: a writer that repeats a definition before
+    /// every message (some do) reuses the one built, so no message costs a new definition.
+    private var definitionBytes = [[UInt8]](repeating: [], count: 16)
     private var lastTime: Int64?
 
     /// Decodes every FIT file of `bytes`. A message of a definition-less or damaged stretch ends the
@@ -51,7 +54,10 @@ struct FITDecoder {
             var s = Section(index: index, offset: start, dataSize: header.dataSize)
             if let bad = header.crcProblem { s.damage = bad }
             bytes.consume(header.size, crc: &crc)
-            definitions = [FITDefinition?](repeating: nil, count: 16)
+            for i in 0..<16 {
+                definitions[i] = nil
+                definitionBytes[i].removeAll(keepingCapacity: true)
+            }
             lastTime = nil
             var left = header.dataSize
             while left > 0 {
@@ -161,14 +167,19 @@ struct FITDecoder {
         guard architecture <= 1 else {
             return .framingLost("a definition message with architecture \(architecture) (0 little-endian or 1 big-endian): the rest of this FIT file cannot be read")
         }
-        let definition = bytes.peek(n) { p in
-            let bigEndian = architecture == 1
-            let global = bigEndian ? UInt16(p[3]) << 8 | UInt16(p[4]) : UInt16(p[3]) | UInt16(p[4]) << 8
-            let fieldBytes = UnsafeRawBufferPointer(rebasing: p[6..<(6 + 3 * fields)])
-            let devBytes = developer ? UnsafeRawBufferPointer(rebasing: p[(7 + 3 * fields)..<n]) : nil
-            return FITDefinition(global: global, bigEndian: bigEndian, fields: fieldBytes, developer: devBytes)
+        let local = Int(h & 0x0F)
+        let same = bytes.peek(n) { p in definitions[local] != nil && definitionBytes[local].elementsEqual(p) }
+        if !same {
+            definitions[local] = bytes.peek(n) { p in
+                definitionBytes[local].removeAll(keepingCapacity: true)
+                definitionBytes[local].append(contentsOf: p)
+                let bigEndian = architecture == 1
+                let global = bigEndian ? UInt16(p[3]) << 8 | UInt16(p[4]) : UInt16(p[3]) | UInt16(p[4]) << 8
+                let fieldBytes = UnsafeRawBufferPointer(rebasing: p[6..<(6 + 3 * fields)])
+                let devBytes = developer ? UnsafeRawBufferPointer(rebasing: p[(7 + 3 * fields)..<n]) : nil
+                return FITDefinition(global: global, bigEndian: bigEndian, fields: fieldBytes, developer: devBytes)
+            }
         }
-        definitions[Int(h & 0x0F)] = definition
         bytes.consume(n, crc: &crc)
         return .read(n, data: false)
     }

@@ -30,10 +30,11 @@ enum FITProfile {
 
     /// `monitoring` fields: cycles (cumulative per activity type; steps for walking and running),
     /// activity_type, timestamp_16, current_activity_type_intensity (activity type in its low 5 bits),
-    /// heart_rate.
+    /// heart_rate, and duration_min, which marks a summary of the period before it (a vívofit ends its
+    /// day with one per activity type: that type's whole-day total at the next midnight).
     enum Monitoring {
         static let cycles: UInt8 = 3, activityType: UInt8 = 5, timestamp16: UInt8 = 26, typeAndIntensity: UInt8 = 24
-        static let heartRate: UInt8 = 27
+        static let heartRate: UInt8 = 27, durationMinutes: UInt8 = 29
     }
 
     static let semicircleDegrees = 180.0 / 2_147_483_648.0

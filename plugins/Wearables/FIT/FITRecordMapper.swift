@@ -9,7 +9,8 @@ import JSONFormats
 /// - `monitoring` → heart_rate and step_count per interval: `cycles` is a running total per activity
 ///   type (the SDK's MonitoringReader rule), so an interval's steps are the rise of its type's total
 ///   since that type's last message, counted from 0 at each FIT file's start and at each local
-///   midnight; a total lower than the last one is a reset and counts whole.
+///   midnight; a total lower than the last one is a reset and counts whole. A summary message (with
+///   `duration_min`) is skipped: it restates the intervals' totals.
 /// A message of another type is counted as skipped under its name. Reading allocates nothing per message.
 struct FITRecordMapper {
     struct Reject: Error { var reason: String }
@@ -139,6 +140,8 @@ struct FITRecordMapper {
 
     private mutating func monitoring(_ m: FITMessage, into out: inout RecordBatcher) throws -> Bool {
         typealias F = FITProfile.Monitoring
+        // A summary restates the totals of the intervals before it: counting it would count them twice.
+        if m.definition.has(F.durationMinutes) { return false }
         guard let t = m.time ?? m.time16(F.timestamp16) else { _ = try dated(m, nil); return false }
         _ = try dated(m, t)
         let o = offset(t), prov = Provenance(file: file, line: m.offset)

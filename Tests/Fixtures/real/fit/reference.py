@@ -10,7 +10,8 @@ value; the number of positions); the sessions (sport, start, elapsed and timer t
 average and maximum heart rate); the monitoring heart rate and steps. Steps follow the FIT profile
 independently of HealthPipe: `cycles` is a running total per activity type whose `steps` subfield (raw,
 scale 1) applies to walking (6) and running (1); an interval's steps are the rise of its type's total,
-counted from 0 at the file's start and at local midnight, a lower total counting whole.
+counted from 0 at the file's start and at local midnight, a lower total counting whole; a message
+with `duration_min` is a summary of the period before it (a day's totals), not an interval.
 A file fitparse refuses (a CRC mismatch, a cut-off or corrupt file) is recorded with its error: what
 HealthPipe must then quarantine is checked by the Swift test.
 """
@@ -133,6 +134,7 @@ def monitoring_totals(messages, offset):
     last_full = None
     totals, day, previous = {}, None, None
     steps, hr = {}, {}
+    summarised = 0
     for m in messages:
         v = {d.name: d for d in m}
         if "timestamp" in v and v["timestamp"].value is not None:
@@ -156,15 +158,22 @@ def monitoring_totals(messages, offset):
         day = local_day
         if "heart_rate" in v and v["heart_rate"].value is not None:
             hr[t] = float(v["heart_rate"].value)
+        if "duration_min" in v:  # a summary of the period before it (a day's totals): not an interval
+            total = next((d.raw_value for d in m if d.def_num == 3), None)
+            if total is not None and "activity_type" in v and v["activity_type"].value in STEP_TYPES:
+                summarised += total
+            continue
         kind = v["activity_type"].value if "activity_type" in v else None
-        if kind in STEP_TYPES and "cycles" in v and v["cycles"].raw_value is not None:
-            total = v["cycles"].raw_value  # the `steps` subfield: raw, scale 1
+        cycles = next((d for d in m if d.def_num == 3), None)  # named `cycles` or, resolved, `steps`
+        if kind in STEP_TYPES and cycles is not None and cycles.raw_value is not None:
+            total = cycles.raw_value  # the `steps` subfield: raw, scale 1
             last = totals.get(kind, 0)
             rise = total - last if total >= last else total
             totals[kind] = total
             if rise > 0:
                 steps[(min(start, t), t)] = float(rise)
     return {"step_count": {"count": len(steps), "sum": sum(steps.values())} if steps else None,
+            "device_day_total_steps": summarised,
             "heart_rate": summary(hr)}
 
 
