@@ -79,9 +79,9 @@ struct FITRecordMapper {
     }
 
     private func dated(_ m: FITMessage, _ time: Int64?) throws -> Int64 {
-        guard let time else { throw Reject(reason: "a \(FITProfile.messageName(m.global)) message without a timestamp") }
+        guard let time else { throw Reject(reason: "\(FITProfile.messageName(m.global)) message without a timestamp") }
         guard FITTime.isDate(time) else {
-            throw Reject(reason: "a \(FITProfile.messageName(m.global)) message timed by the device's uptime (\(time - FITTime.offset) s), not a date")
+            throw Reject(reason: "\(FITProfile.messageName(m.global)) message timed by the device's uptime (\(time - FITTime.offset) s), not a date")
         }
         return time
     }

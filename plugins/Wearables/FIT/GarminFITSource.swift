@@ -69,7 +69,7 @@ final class GarminFITSource: Source, InputDescribing {
             if let damage = scan.damage[m.section] {
                 tally.quarantined += 1
                 rejected += 1
-                try reject("a \(FITProfile.messageName(m.global)) message of a FIT file whose bytes do not check out: \(damage)",
+                try reject("\(FITProfile.messageName(m.global)) message of a FIT file whose bytes do not check out: \(damage)",
                            at: m.offset, hex: FITBytes.hex(m.data))
                 return
             }
