@@ -21,6 +21,8 @@ enum SourceFixtures {
         "fitbit-takeout-heart-rate": ["Tests/Fixtures/real/fitbit/heart_rate_2024-10-27.csv"],
         "garmin-activities": ["Tests/Fixtures/real/garmin/Activities-en-2025.csv", "Tests/Fixtures/real/garmin/Activities-pt.csv",
                               "Tests/Fixtures/real/garmin/Activities-en-2026-comma.csv"],
+        "garmin-fit": ["Tests/Fixtures/real/fit/MonitoringFile.fit", "Tests/Fixtures/real/fit/garmin-fenix-5-run.fit",
+                       "Tests/Fixtures/real/fit/sample_mulitple_header.fit"],
         "glooko-basal": ["Tests/SourceContractTests/Fixtures/glooko-basal.csv"],
         "glooko-bg": ["Tests/Fixtures/real/glooko/glooko-de-bg.csv"],
         "glooko-bolus": ["Tests/Fixtures/real/glooko/glooko-de-bolus.csv"],

@@ -6,5 +6,6 @@ public enum WearablesPlugin {
     public static let components: [ComponentDescriptor] = [
         fitbitHeartRateComponent, fitbitRestingHeartRateComponent, fitbitMinuteSeriesComponent, fitbitSleepComponent,
         garminActivitiesComponent,
+        garminFITComponent,
     ]
 }

@@ -93,12 +93,12 @@ package struct JSONFileRun {
 package struct RecordBatcher {
     private(set) var batch = RecordBatch()
     let limit: Int
-    private(set) var measurements: Int64 = 0
-    private(set) var events: Int64 = 0
+    package private(set) var measurements: Int64 = 0
+    package private(set) var events: Int64 = 0
     /// Counts flushes, so a position in the current batch can be told from one in a batch already sent.
     private(set) var generation = 0
 
-    init(limit: Int = 4096) {
+    package init(limit: Int = 4096) {
         self.limit = limit
         batch.reserve(limit)
     }
@@ -120,10 +120,13 @@ package struct RecordBatcher {
         return true
     }
 
-    mutating func add(_ e: Event) {
+    package mutating func add(_ e: Event) {
         batch.events.append(e)
         events += 1
     }
+
+    /// A workout's route (a FIT activity's positions).
+    package mutating func add(_ r: WorkoutRoute) { batch.routes.append(r) }
 
     mutating func add(_ p: SubjectProfile) { batch.profiles.append(p) }
 
@@ -145,11 +148,11 @@ package struct RecordBatcher {
         add(entry.event)
     }
 
-    mutating func flushIfFull(_ emit: (RecordBatch) throws -> Void) throws {
+    package mutating func flushIfFull(_ emit: (RecordBatch) throws -> Void) throws {
         if batch.count >= limit { try flush(emit) }
     }
 
-    mutating func flush(_ emit: (RecordBatch) throws -> Void) throws {
+    package mutating func flush(_ emit: (RecordBatch) throws -> Void) throws {
         guard !batch.isEmpty else { return }
         let full = batch
         batch.removeAll()
