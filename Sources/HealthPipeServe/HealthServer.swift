@@ -25,6 +25,8 @@ public struct HealthServer: Sendable {
         router.add(middleware: AccessGuard(settings: settings, forms: forms))
         StatusRoutes(settings: settings).add(to: router)
         NightscoutRoutes(settings: settings).add(to: router)
+        PebbleRoute(settings: settings).add(to: router)
+        PropertiesRoute(settings: settings).add(to: router)
         AuthorizationRequestRoute(settings: settings).add(to: router)
         NightscoutV3Routes(settings: settings).add(to: router)
         SignIn(settings: settings, forms: forms).add(to: router)

@@ -13,12 +13,16 @@ struct NightscoutRoutes {
     func add(to router: Router<ServeContext>) {
         let v1 = "/api/v1/"
         let batches = UploadBatches(settings: settings)
-        for path in ["entries", "entries.json", "entries/sgv", "entries/sgv.json", "entries/mbg", "entries/mbg.json"] {
-            let type: String? = path.hasPrefix("entries/mbg") ? "mbg" : path.hasPrefix("entries/sgv") ? "sgv" : nil
-            router.get(RouterPath(v1 + path)) { request, _ in try await self.entries(request, type: type, defaultCount: 10) }
-        }
-        for path in ["entries/current", "entries/current.json"] {
-            router.get(RouterPath(v1 + path)) { request, _ in try await self.entries(request, type: "sgv", defaultCount: 1) }
+        // `.json`, `.csv`, `.tsv`, `.txt` (or nothing: JSON) choose the format, as Nightscout's extensions do.
+        for (base, type, defaultCount) in [("entries", nil, 10), ("entries/sgv", "sgv", 10), ("entries/mbg", "mbg", 10),
+                                           ("entries/current", "sgv", 1)] as [(String, String?, Int)] {
+            for format in NightscoutEntryText.allCases {
+                for path in format == .json ? [base, base + format.suffix] : [base + format.suffix] {
+                    router.get(RouterPath(v1 + path)) { request, _ in
+                        try await self.entries(request, type: type, defaultCount: defaultCount, format: format)
+                    }
+                }
+            }
         }
         for path in ["treatments", "treatments.json"] {
             router.get(RouterPath(v1 + path)) { request, _ in try await self.treatments(request) }
@@ -49,34 +53,14 @@ struct NightscoutRoutes {
 
     // MARK: Reads
 
-    private func entries(_ request: Request, type: String?, defaultCount: Int) async throws -> Response {
+    private func entries(_ request: Request, type: String?, defaultCount: Int, format: NightscoutEntryText) async throws -> Response {
         let find = try NightscoutFind(request, defaultCount: defaultCount)
         let wanted = type ?? find.conditions.first { $0.field == "type" && $0.op == "$eq" }?.value
         let limit = find.conditions.isEmpty ? find.count : NightscoutFind.maxCount
-        let found: [NightscoutEntry] = try await read { rows, subject in
-            var out: [NightscoutEntry] = []
-            for (t, metric) in NightscoutEntry.metrics where wanted == nil || wanted == t {
-                let found = try rows.readings(subject: subject, metric: metric, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit, origin: .notTreatment)
-                // Each reading's delta needs the one before it, for the oldest too: one seek back per source.
-                var previous: [String: NightscoutRows.Row] = [:]
-                for source in Set(found.map(\.source)) {
-                    let oldest = found.last { $0.source == source }!
-                    previous[source] = try rows.readings(subject: subject, metric: metric, fromUTC: .min, toUTC: oldest.start, limit: 1,
-                                                         origin: .notTreatment, source: source).first
-                }
-                for row in found.reversed() {
-                    out.append(NightscoutEntry(type: t, row: row, previous: previous[row.source]))
-                    previous[row.source] = row
-                }
-            }
-            return out
+        let found = try await read { rows, subject in
+            try NightscoutEntryReads.entries(rows, subject: subject, type: wanted, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit)
         } ?? []
-        let chosen = found.sorted { $0.row.start > $1.row.start }.lazy.filter { e in find.matches { e.field($0) } }.prefix(find.count)
-        var w = JSONWriter(capacity: 64 + 256 * chosen.count)
-        w.beginArray()
-        for e in chosen { e.write(&w) }
-        w.endArray()
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: w.bytes)))
+        return format.response(found.lazy.filter { e in find.matches { e.field($0) } }.prefix(find.count))
     }
 
     private func treatments(_ request: Request) async throws -> Response {
