@@ -26,6 +26,7 @@ public struct HealthServer: Sendable {
         StatusRoutes(settings: settings).add(to: router)
         NightscoutRoutes(settings: settings).add(to: router)
         PebbleRoute(settings: settings).add(to: router)
+        NightscoutCountRoute(routes: NightscoutRoutes(settings: settings)).add(to: router)
         PropertiesRoute(settings: settings).add(to: router)
         AuthorizationRequestRoute(settings: settings).add(to: router)
         NightscoutV3Routes(settings: settings).add(to: router)

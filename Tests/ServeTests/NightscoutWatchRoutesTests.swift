@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The routes watch faces, widgets and followers read (`/pebble`, `/api/v2/properties`, the entries'
-/// text formats) answer as Nightscout does, from what was uploaded — on the old server each was a 404.
+/// text formats, `/api/v1/count`) answer as Nightscout does, from what was uploaded — on the old server each was a 404.
 @Suite struct NightscoutWatchRoutesTests {
     typealias S = NightscoutSupport
 
@@ -124,12 +124,29 @@ import Testing
         #expect(sgv.text.hasPrefix("\"\(NightscoutTime.iso(times[5]))\",\(times[5] * 1000),\(Self.values[5]),"), "\(sgv.text)")
     }
 
+    @Test func countAnswersAsNightscoutsAggregate() throws {
+        let (server, _) = try Self.serverWithReadings()
+        defer { _ = server.stop() }
+        func count(_ path: String) throws -> Any? {
+            let r = try HTTPExchange.send(server.base + path, headers: ["api-secret": S.hash])
+            #expect(r.status == 200, "\(path): \(r.status) \(r.text)")
+            return r.json
+        }
+        let all = try #require(try count("/api/v1/count/entries/where") as? [[String: Any]])
+        #expect((all.first?["count"] as? NSNumber)?.intValue == Self.values.count)
+        #expect(all.first?["_id"] is NSNull)
+        let high = try #require(try count("/api/v1/count/entries/where?find[sgv][$gte]=120") as? [[String: Any]])
+        #expect((high.first?["count"] as? NSNumber)?.intValue == Self.values.filter { $0 >= 120 }.count)
+        #expect(((try count("/api/v1/count/devicestatus/where") as? [[String: Any]])?.first?["count"] as? NSNumber)?.intValue == 1)
+        #expect((try count("/api/v1/count/treatments/where") as? [Any])?.isEmpty == true, "nothing matched: MongoDB's aggregate answers []")
+    }
+
     /// Each is a read: a read-only token reads it, no credentials on a server with a secret do not.
     @Test func theRoutesAreReadsAsNightscoutGrantsThem() throws {
         let (server, _) = try Self.serverWithReadings()
         defer { _ = server.stop() }
         let reader = try APISecret(S.secret).token(name: "watch", role: .read)
-        for path in ["/pebble", "/api/v2/properties", "/api/v2/properties/bgnow", "/api/v1/entries.csv"] {
+        for path in ["/pebble", "/api/v2/properties", "/api/v2/properties/bgnow", "/api/v1/entries.csv", "/api/v1/count/entries/where"] {
             #expect(try HTTPExchange.send(server.base + path + "?token=" + reader).status == 200, "\(path) with a read token")
             #expect(try HTTPExchange.send(server.base + path).status == 401, "\(path) without credentials")
         }

@@ -9,7 +9,7 @@ import Testing
                             "/api/v1/treatments.json", "/api/v1/devicestatus.json", "/api/v1/profile.json", "/api/v1/profile/current",
                             "/api/v1/verifyauth", "/api/v3/version", "/api/v3/status", "/api/v3/lastModified", "/api/v3/entries",
                             "/api/v3/treatments/history/0", "/pebble", "/api/v2/properties", "/api/v2/properties/bgnow,delta",
-                            "/api/v1/entries.csv", "/api/v1/entries.txt", "/", "/agp", "/days", "/reports", "/settings", "/signin", "/api/app/version"]
+                            "/api/v1/entries.csv", "/api/v1/entries.txt", "/api/v1/count/entries/where", "/", "/agp", "/days", "/reports", "/settings", "/signin", "/api/app/version"]
 
     static func header(_ reply: String, _ name: String) -> String? {
         reply.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix(name.lowercased() + ":") }

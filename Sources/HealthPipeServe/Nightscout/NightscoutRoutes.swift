@@ -54,17 +54,29 @@ struct NightscoutRoutes {
     // MARK: Reads
 
     private func entries(_ request: Request, type: String?, defaultCount: Int, format: NightscoutEntryText) async throws -> Response {
-        let find = try NightscoutFind(request, defaultCount: defaultCount)
+        format.response(try await entryDocuments(NightscoutFind(request, defaultCount: defaultCount), type: type))
+    }
+
+    private func treatments(_ request: Request) async throws -> Response {
+        let find = try NightscoutFind(request, defaultCount: request.uri.query?.contains("find") == true ? 1000 : 100)
+        return JSONBody.response(try await treatmentDocuments(find))
+    }
+
+    private func deviceStatus(_ request: Request) async throws -> Response {
+        JSONBody.response(try await deviceStatusDocuments(NightscoutFind(request, defaultCount: 10)))
+    }
+
+    /// The entries a query finds (of `type`, or the one its `find[type]` names), newest first, at most its `count`.
+    func entryDocuments(_ find: NightscoutFind, type: String?) async throws -> [NightscoutEntry] {
         let wanted = type ?? find.conditions.first { $0.field == "type" && $0.op == "$eq" }?.value
         let limit = find.conditions.isEmpty ? find.count : NightscoutFind.maxCount
         let found = try await read { rows, subject in
             try NightscoutEntryReads.entries(rows, subject: subject, type: wanted, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit)
         } ?? []
-        return format.response(found.lazy.filter { e in find.matches { e.field($0) } }.prefix(find.count))
+        return Array(found.lazy.filter { e in find.matches { e.field($0) } }.prefix(find.count))
     }
 
-    private func treatments(_ request: Request) async throws -> Response {
-        let find = try NightscoutFind(request, defaultCount: request.uri.query?.contains("find") == true ? 1000 : 100)
+    func treatmentDocuments(_ find: NightscoutFind) async throws -> [[String: Any]] {
         // Rows of one treatment merge, and conditions are checked on the merged documents: read more.
         let limit = find.conditions.isEmpty ? min(NightscoutFind.maxCount, find.count * 3 + 10) : NightscoutFind.maxCount
         let rows: [NightscoutRows.Row] = try await read { rows, subject in
@@ -74,20 +86,17 @@ struct NightscoutRoutes {
             }
             return out
         } ?? []
-        let docs = NightscoutTreatments.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count)
-        return JSONBody.response(Array(docs))
+        return Array(NightscoutTreatments.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count))
     }
 
-    private func deviceStatus(_ request: Request) async throws -> Response {
-        let find = try NightscoutFind(request, defaultCount: 10)
+    func deviceStatusDocuments(_ find: NightscoutFind) async throws -> [[String: Any]] {
         let limit = find.conditions.isEmpty ? min(NightscoutFind.maxCount, find.count * NightscoutDeviceStatus.metrics.count) : NightscoutFind.maxCount
         let rows: [NightscoutRows.Row] = try await read { rows, subject in
             try NightscoutDeviceStatus.metrics.flatMap {
                 try rows.readings(subject: subject, metric: $0, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit, origin: .notTreatment)
             }
         } ?? []
-        let docs = NightscoutDeviceStatus.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count)
-        return JSONBody.response(Array(docs))
+        return Array(NightscoutDeviceStatus.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count))
     }
 
     private func profiles(current: Bool) async throws -> Response {
