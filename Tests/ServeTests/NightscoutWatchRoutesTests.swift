@@ -21,6 +21,9 @@ import Testing
         #expect(try S.send(server, "/api/v1/entries", JSONSerialization.data(withJSONObject: entries)).status == 200)
         let status: [String: Any] = ["device": "xDrip-phone", "created_at": NightscoutTime.iso(newest), "uploader": ["battery": 76]]
         #expect(try S.send(server, "/api/v1/devicestatus", JSONSerialization.data(withJSONObject: status)).status == 200)
+        let loop: [String: Any] = ["device": "loop://iPhone", "created_at": NightscoutTime.iso(newest - 60),
+                                   "loop": ["iob": ["iob": 1.5, "timestamp": NightscoutTime.iso(newest - 60)]]]
+        #expect(try S.send(server, "/api/v1/devicestatus", JSONSerialization.data(withJSONObject: loop)).status == 200)
         return (server, times)
     }
 
@@ -47,6 +50,7 @@ import Testing
         #expect(bgs.map { ($0["trend"] as? NSNumber)?.intValue } == [6, 5, 4], "SingleDown, FortyFiveDown, Flat")
         #expect((bgs[0]["bgdelta"] as? NSNumber)?.intValue == Self.values[5] - Self.values[4])
         #expect(bgs[0]["battery"] as? String == "76")
+        #expect(bgs[0]["iob"] as? String == "1.50", "the loop's IOB, toFixed(2)")
         #expect(bgs[1]["bgdelta"] == nil, "only the first reading carries the extras")
         #expect((doc["cals"] as? [Any])?.isEmpty == true)
         let now = try #require(((doc["status"] as? [[String: Any]])?.first?["now"] as? NSNumber)?.int64Value)
@@ -83,7 +87,12 @@ import Testing
         let (server, times) = try Self.serverWithReadings()
         defer { _ = server.stop() }
         let all = try Self.object(server, "/api/v2/properties")
-        #expect(Set(all.keys) == ["bgnow", "delta", "direction", "buckets"])
+        #expect(Set(all.keys) == ["bgnow", "delta", "direction", "buckets", "iob"])
+        let iob = try #require(all["iob"] as? [String: Any])
+        #expect((iob["iob"] as? NSNumber)?.doubleValue == 1.5)
+        #expect(iob["source"] as? String == "Loop")
+        #expect(iob["display"] as? String == "1.50")
+        #expect(iob["displayLine"] as? String == "IOB: 1.50U")
         let bgnow = try #require(all["bgnow"] as? [String: Any])
         #expect((bgnow["last"] as? NSNumber)?.intValue == Self.values[5], "bgnow is the latest stored reading")
         #expect((bgnow["mean"] as? NSNumber)?.doubleValue == Double(Self.values[5]))
@@ -103,7 +112,7 @@ import Testing
         #expect(buckets.map { ($0["last"] as? NSNumber)?.intValue } == [135, 128, 121, 114])
         #expect((buckets[0]["fromMills"] as? NSNumber)?.int64Value == times[5] * 1000 - 150_000)
         // A selection answers just those (unknown names are left out, as Nightscout's pick does).
-        let picked = try Self.object(server, "/api/v2/properties/bgnow,delta,iob")
+        let picked = try Self.object(server, "/api/v2/properties/bgnow,delta,cob")
         #expect(Set(picked.keys) == ["bgnow", "delta"])
     }
 
@@ -137,7 +146,7 @@ import Testing
         #expect(all.first?["_id"] is NSNull)
         let high = try #require(try count("/api/v1/count/entries/where?find[sgv][$gte]=120") as? [[String: Any]])
         #expect((high.first?["count"] as? NSNumber)?.intValue == Self.values.filter { $0 >= 120 }.count)
-        #expect(((try count("/api/v1/count/devicestatus/where") as? [[String: Any]])?.first?["count"] as? NSNumber)?.intValue == 1)
+        #expect(((try count("/api/v1/count/devicestatus/where") as? [[String: Any]])?.first?["count"] as? NSNumber)?.intValue == 2)
         #expect((try count("/api/v1/count/treatments/where") as? [Any])?.isEmpty == true, "nothing matched: MongoDB's aggregate answers []")
     }
 

@@ -7,8 +7,9 @@ import SQLiteStore
 /// (cgm-remote-monitor `lib/server/pebble.js`): `status: [{now}]`, `bgs` — the newest CGM readings
 /// (`count`, default 1) of the last two days, each `sgv` as a text (mg/dL, or mmol/L to one decimal
 /// with `units=mmol`), `trend` (0–9), `direction`, `datetime` (ms) — the first with `bgdelta` (the
-/// `bgnow` delta, 0 without one; a text in mmol/L), `battery` (the uploader's, a text) and `iob`/`cob`
-/// when a loop reported them in the last 30 minutes — and `cals: []` (no raw readings are kept).
+/// `bgnow` delta, 0 without one; a text in mmol/L), `battery` (the uploader's, a text) and `iob` (a
+/// loop's, `NightscoutIOB`) — and `cals: []` (no raw readings are kept). Nightscout's `cob` and `bwp`
+/// need its treatment models and the profile, which this server does not run: they are left out.
 /// It is a read: credentials as for the API (`RouteAccess`).
 struct PebbleRoute {
     static let path = "/pebble"
@@ -23,7 +24,7 @@ struct PebbleRoute {
         var bgs: [NightscoutEntry] = []
         var window: [NightscoutEntry] = []
         var battery: Double?
-        var iob: Double?, cob: Double?
+        var iob: NightscoutIOB?
     }
 
     private func answer(_ request: Request) async throws -> Response {
@@ -35,12 +36,10 @@ struct PebbleRoute {
             func newest(_ metric: String, from: Int64) throws -> Double? {
                 try rows.readings(subject: subject, metric: metric, fromUTC: from, toUTC: end, limit: 1, origin: .notTreatment).first?.value
             }
-            // A loop's insulin and carbs on board count for 30 minutes (Nightscout's iob/cob recency).
-            let recent = nowMillis / 1000 - 30 * 60
             return Snapshot(bgs: try NightscoutEntryReads.entries(rows, subject: subject, type: "sgv", fromUTC: start, toUTC: end, limit: count),
                             window: try NightscoutBGNow.window(rows, subject: subject, nowMillis: nowMillis),
                             battery: try newest("uploader_battery", from: start),
-                            iob: try newest("insulin_on_board", from: recent), cob: try newest("carbs_on_board", from: recent))
+                            iob: try NightscoutIOB.newest(rows, subject: subject, nowMillis: nowMillis))
         } ?? Snapshot()
         let bgNow = NightscoutBGNow(snapshot.window, nowMillis: nowMillis, mmol: mmol)
         var w = JSONWriter(capacity: 256 + 128 * snapshot.bgs.count)
@@ -66,15 +65,7 @@ struct PebbleRoute {
     private func writeExtras(_ s: Snapshot, delta: Double, mmol: Bool, _ w: inout JSONWriter) {
         if mmol { w.field("bgdelta", NightscoutBGNow.oneDecimal(delta)) } else { w.field("bgdelta", delta) }
         if let battery = s.battery, battery > 0 { w.field("battery", NightscoutBGNow.jsNumber(battery)) }
-        if let iob = s.iob { w.field("iob", Self.insulinText(iob)) }
-        if let cob = s.cob { w.field("cob", (cob * 10).rounded() / 10) }
-    }
-
-    /// Nightscout's IOB display: two decimals, `0` for none.
-    static func insulinText(_ units: Double) -> String {
-        guard units != 0 else { return "0" }
-        let text = String(format: "%.2f", units)
-        return text == "-0.00" ? "0.00" : text
+        if let iob = s.iob { w.field("iob", iob.display) }
     }
 
     /// `count` as `parseInt(count) || 1` reads it (leading digits; nothing, 0 or a negative: 1),

@@ -7,13 +7,14 @@ import Hummingbird
 /// read. Each is answered as Nightscout computes it from the CGM readings: `bgnow` (the newest
 /// bucket: `mean`, `last`, `mills`, `sgvs`), `delta` (`absolute`, `elapsedMins`, `interpolated`,
 /// `mean5MinsAgo`, `times`, `mgdl`, `scaled`, `display`, `previous`), `direction` (`value`, `label`,
-/// `entity`; only while the newest reading is at most 15 minutes old) and `buckets` (the four
-/// 5-minute buckets). A property that cannot be computed (no delta without two buckets of
-/// readings) or that this server does not compute (`iob`, `cob`, `basal`, …) is left out, as
-/// Nightscout leaves out what its plugins cannot offer; an empty store answers `{}`.
+/// `entity`; only while the newest reading is at most 15 minutes old), `buckets` (the four
+/// 5-minute buckets) and `iob` (a loop's, `NightscoutIOB`). A property that cannot be computed (no
+/// delta without two buckets of readings, no iob without a loop's recent status) or that this
+/// server does not compute (`cob`, `basal`, `upbat`, …) is left out, as
+/// Nightscout leaves out what its plugins cannot offer; without CGM readings `bgnow` and `buckets` are left out too (an empty store answers `{}`).
 struct PropertiesRoute {
     static let path = "/api/v2/properties"
-    static let names = ["bgnow", "delta", "direction", "buckets"]
+    static let names = ["bgnow", "delta", "direction", "buckets", "iob"]
     let settings: ServeSettings
 
     func add(to router: Router<ServeContext>) {
@@ -25,25 +26,25 @@ struct PropertiesRoute {
 
     private func answer(selected: [String]) async throws -> Response {
         let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
-        let window = try await NightscoutRoutes(settings: settings).read { rows, subject in
-            try NightscoutBGNow.window(rows, subject: subject, nowMillis: nowMillis)
-        } ?? []
+        let (window, iob) = try await NightscoutRoutes(settings: settings).read { rows, subject in
+            (try NightscoutBGNow.window(rows, subject: subject, nowMillis: nowMillis), try NightscoutIOB.newest(rows, subject: subject, nowMillis: nowMillis))
+        } ?? ([], nil)
         let bgNow = NightscoutBGNow(window, nowMillis: nowMillis, mmol: false)
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
-        if !window.isEmpty {
-            var written = Set<String>()
-            for name in selected.isEmpty ? Self.names : selected where Self.names.contains(name) && written.insert(name).inserted {
-                write(name, bgNow, newest: window.first, nowMillis: nowMillis, &w)
-            }
+        var written = Set<String>()
+        for name in selected.isEmpty ? Self.names : selected where Self.names.contains(name) && written.insert(name).inserted {
+            write(name, bgNow, newest: window.first, iob: iob, nowMillis: nowMillis, &w)
         }
         w.endObject()
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: w.bytes)))
     }
 
-    private func write(_ name: String, _ bgNow: NightscoutBGNow, newest: NightscoutEntry?, nowMillis: Int64, _ w: inout JSONWriter) {
+    private func write(_ name: String, _ bgNow: NightscoutBGNow, newest: NightscoutEntry?, iob: NightscoutIOB?, nowMillis: Int64,
+                       _ w: inout JSONWriter) {
         switch name {
         case "bgnow":
+            guard newest != nil else { return }
             w.key("bgnow")
             if let recent = bgNow.recent { bgNow.writeBucket(recent, withPlace: false, &w) } else { w.beginObject(); w.endObject() }
         case "delta":
@@ -60,9 +61,14 @@ struct PropertiesRoute {
             w.field("entity", NightscoutDirection.entity(newest.direction))
             w.endObject()
         case "buckets":
+            guard newest != nil else { return }
             w.key("buckets"); w.beginArray()
             for b in bgNow.buckets { bgNow.writeBucket(b, withPlace: true, &w) }
             w.endArray()
+        case "iob":
+            guard let iob else { return }
+            w.key("iob")
+            iob.write(&w)
         default:
             break
         }
