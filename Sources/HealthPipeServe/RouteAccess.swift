@@ -5,7 +5,8 @@
 /// (`/./api`, `/api%2Fv1`, `/API/…`: it neither resolves dots, decodes `%2F` nor folds case) is a 404
 /// whoever asks. docs/serve.md, "Security model".
 enum RouteAccess: Equatable {
-    /// `/api/…`: Nightscout's API and the app's version poll; credentials decide.
+    /// `/api/…` and `/pebble`: Nightscout's API (watch faces read `/pebble` as Nightscout's
+    /// `api:pebble` read) and the app's version poll; credentials decide.
     case api
     /// `/api/v2/authorization/request/{accessToken}`: the token in the path is the credential.
     case tokenExchange
@@ -22,7 +23,7 @@ enum RouteAccess: Equatable {
         guard let endpoint else { self = .unmatched; return }
         if endpoint == AuthorizationRequestRoute.template {
             self = .tokenExchange
-        } else if endpoint == "/api" || endpoint.hasPrefix("/api/") {
+        } else if endpoint == "/api" || endpoint.hasPrefix("/api/") || endpoint == PebbleRoute.path {
             self = .api
         } else if endpoint == SignIn.path || endpoint == SignIn.signOutPath {
             self = .session

@@ -8,7 +8,8 @@ import Testing
     static let getRoutes = ["/api/v1/status.json", "/api/v1/status", "/api/v1/entries.json", "/api/v1/entries/sgv.json", "/api/v1/entries/current.json",
                             "/api/v1/treatments.json", "/api/v1/devicestatus.json", "/api/v1/profile.json", "/api/v1/profile/current",
                             "/api/v1/verifyauth", "/api/v3/version", "/api/v3/status", "/api/v3/lastModified", "/api/v3/entries",
-                            "/api/v3/treatments/history/0", "/", "/agp", "/days", "/reports", "/settings", "/signin", "/api/app/version"]
+                            "/api/v3/treatments/history/0", "/pebble", "/api/v2/properties", "/api/v2/properties/bgnow,delta",
+                            "/api/v1/entries.csv", "/api/v1/entries.txt", "/api/v1/count/entries/where", "/", "/agp", "/days", "/reports", "/settings", "/signin", "/api/app/version"]
 
     static func header(_ reply: String, _ name: String) -> String? {
         reply.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix(name.lowercased() + ":") }

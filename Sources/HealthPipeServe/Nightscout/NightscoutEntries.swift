@@ -27,6 +27,8 @@ struct NightscoutEntry {
     }
 
     var value: Int { Int(((row.value ?? 0)).rounded()) }
+    /// The value as Nightscout's sandbox reads it (`Number(sgv)`) for `bgnow`.
+    var mgdl: Double { Double(value) }
     var id: String { NightscoutID.make("entries", type, seconds: row.start) }
 
     /// A field as a query names it (`find[sgv][$gte]`, `find[type]`, `find[device]`).

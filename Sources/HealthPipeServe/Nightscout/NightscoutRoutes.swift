@@ -13,12 +13,16 @@ struct NightscoutRoutes {
     func add(to router: Router<ServeContext>) {
         let v1 = "/api/v1/"
         let batches = UploadBatches(settings: settings)
-        for path in ["entries", "entries.json", "entries/sgv", "entries/sgv.json", "entries/mbg", "entries/mbg.json"] {
-            let type: String? = path.hasPrefix("entries/mbg") ? "mbg" : path.hasPrefix("entries/sgv") ? "sgv" : nil
-            router.get(RouterPath(v1 + path)) { request, _ in try await self.entries(request, type: type, defaultCount: 10) }
-        }
-        for path in ["entries/current", "entries/current.json"] {
-            router.get(RouterPath(v1 + path)) { request, _ in try await self.entries(request, type: "sgv", defaultCount: 1) }
+        // `.json`, `.csv`, `.tsv`, `.txt` (or nothing: JSON) choose the format, as Nightscout's extensions do.
+        for (base, type, defaultCount) in [("entries", nil, 10), ("entries/sgv", "sgv", 10), ("entries/mbg", "mbg", 10),
+                                           ("entries/current", "sgv", 1)] as [(String, String?, Int)] {
+            for format in NightscoutEntryText.allCases {
+                for path in format == .json ? [base, base + format.suffix] : [base + format.suffix] {
+                    router.get(RouterPath(v1 + path)) { request, _ in
+                        try await self.entries(request, type: type, defaultCount: defaultCount, format: format)
+                    }
+                }
+            }
         }
         for path in ["treatments", "treatments.json"] {
             router.get(RouterPath(v1 + path)) { request, _ in try await self.treatments(request) }
@@ -49,38 +53,30 @@ struct NightscoutRoutes {
 
     // MARK: Reads
 
-    private func entries(_ request: Request, type: String?, defaultCount: Int) async throws -> Response {
-        let find = try NightscoutFind(request, defaultCount: defaultCount)
-        let wanted = type ?? find.conditions.first { $0.field == "type" && $0.op == "$eq" }?.value
-        let limit = find.conditions.isEmpty ? find.count : NightscoutFind.maxCount
-        let found: [NightscoutEntry] = try await read { rows, subject in
-            var out: [NightscoutEntry] = []
-            for (t, metric) in NightscoutEntry.metrics where wanted == nil || wanted == t {
-                let found = try rows.readings(subject: subject, metric: metric, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit, origin: .notTreatment)
-                // Each reading's delta needs the one before it, for the oldest too: one seek back per source.
-                var previous: [String: NightscoutRows.Row] = [:]
-                for source in Set(found.map(\.source)) {
-                    let oldest = found.last { $0.source == source }!
-                    previous[source] = try rows.readings(subject: subject, metric: metric, fromUTC: .min, toUTC: oldest.start, limit: 1,
-                                                         origin: .notTreatment, source: source).first
-                }
-                for row in found.reversed() {
-                    out.append(NightscoutEntry(type: t, row: row, previous: previous[row.source]))
-                    previous[row.source] = row
-                }
-            }
-            return out
-        } ?? []
-        let chosen = found.sorted { $0.row.start > $1.row.start }.lazy.filter { e in find.matches { e.field($0) } }.prefix(find.count)
-        var w = JSONWriter(capacity: 64 + 256 * chosen.count)
-        w.beginArray()
-        for e in chosen { e.write(&w) }
-        w.endArray()
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: w.bytes)))
+    private func entries(_ request: Request, type: String?, defaultCount: Int, format: NightscoutEntryText) async throws -> Response {
+        format.response(try await entryDocuments(NightscoutFind(request, defaultCount: defaultCount), type: type))
     }
 
     private func treatments(_ request: Request) async throws -> Response {
         let find = try NightscoutFind(request, defaultCount: request.uri.query?.contains("find") == true ? 1000 : 100)
+        return JSONBody.response(try await treatmentDocuments(find))
+    }
+
+    private func deviceStatus(_ request: Request) async throws -> Response {
+        JSONBody.response(try await deviceStatusDocuments(NightscoutFind(request, defaultCount: 10)))
+    }
+
+    /// The entries a query finds (of `type`, or the one its `find[type]` names), newest first, at most its `count`.
+    func entryDocuments(_ find: NightscoutFind, type: String?) async throws -> [NightscoutEntry] {
+        let wanted = type ?? find.conditions.first { $0.field == "type" && $0.op == "$eq" }?.value
+        let limit = find.conditions.isEmpty ? find.count : NightscoutFind.maxCount
+        let found = try await read { rows, subject in
+            try NightscoutEntryReads.entries(rows, subject: subject, type: wanted, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit)
+        } ?? []
+        return Array(found.lazy.filter { e in find.matches { e.field($0) } }.prefix(find.count))
+    }
+
+    func treatmentDocuments(_ find: NightscoutFind) async throws -> [[String: Any]] {
         // Rows of one treatment merge, and conditions are checked on the merged documents: read more.
         let limit = find.conditions.isEmpty ? min(NightscoutFind.maxCount, find.count * 3 + 10) : NightscoutFind.maxCount
         let rows: [NightscoutRows.Row] = try await read { rows, subject in
@@ -90,20 +86,17 @@ struct NightscoutRoutes {
             }
             return out
         } ?? []
-        let docs = NightscoutTreatments.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count)
-        return JSONBody.response(Array(docs))
+        return Array(NightscoutTreatments.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count))
     }
 
-    private func deviceStatus(_ request: Request) async throws -> Response {
-        let find = try NightscoutFind(request, defaultCount: 10)
+    func deviceStatusDocuments(_ find: NightscoutFind) async throws -> [[String: Any]] {
         let limit = find.conditions.isEmpty ? min(NightscoutFind.maxCount, find.count * NightscoutDeviceStatus.metrics.count) : NightscoutFind.maxCount
         let rows: [NightscoutRows.Row] = try await read { rows, subject in
             try NightscoutDeviceStatus.metrics.flatMap {
                 try rows.readings(subject: subject, metric: $0, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit, origin: .notTreatment)
             }
         } ?? []
-        let docs = NightscoutDeviceStatus.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count)
-        return JSONBody.response(Array(docs))
+        return Array(NightscoutDeviceStatus.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count))
     }
 
     private func profiles(current: Bool) async throws -> Response {
