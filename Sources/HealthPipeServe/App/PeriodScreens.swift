@@ -18,6 +18,7 @@ struct AGPScreen {
         m.raw("<section id=\"agp\" class=\"card sheet\"><h2>AGP report</h2>")
         PeriodForm(action: "/agp", person: r.person, first: first, last: last, span: glucose.span).render(&m)
         HealthPage.periodNotice(&m, agp: agp)
+        AGPKeyNumbers(view: agp).render(&m)
         m.raw("<div class=\"chart-scroll\">" + AGPSVG(view: agp).element() + "</div></section>")
         return .init(subtitle: Fmt.shortDate(first) + " – " + Fmt.shortDate(last) + " · glucose in " + r.prefs.unit.rawValue,
                      html: m)

@@ -129,6 +129,7 @@ public struct HealthPage {
         daySection(&m)
         m.raw("<section id=\"agp\" class=\"card sheet\"><h2>AGP report</h2><p class=\"lead\">The standard one-page summary of the period for clinicians (prints on one A4 page).</p>")
         periodNotice(&m)
+        AGPKeyNumbers(view: agp).render(&m)
         m.raw("<div class=\"chart-scroll\">" + AGPSVG(view: agp).element() + "</div>")
         m.raw("</section>")
         m.raw("<section id=\"days\" class=\"card\"><h2>Days</h2><p class=\"lead\">Low, average and high glucose of each day with its hypo, hyper, exercise, stress and illness marks and favourites. Filter to find days; a date opens that day.</p>")

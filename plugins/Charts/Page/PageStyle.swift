@@ -90,6 +90,12 @@ package enum PageStyle {
     #bubble{position:absolute;z-index:10;max-width:320px;background:#1F2937;color:#fff;padding:7px 10px;border-radius:8px;font-size:13px;box-shadow:0 4px 12px rgba(0,0,0,.25);pointer-events:none}
     footer{max-width:1120px;margin:0 auto;padding:0 24px 24px;color:#6B7280;font-size:12px}
     .chart-scroll{overflow-x:auto;overflow-y:hidden}
+    .agp-key{display:none;margin:4px 0 10px}
+    .agp-ranges{list-style:none;margin:0 0 8px;padding:0}
+    .agp-ranges li{padding:3px 0 3px 8px;border-left:5px solid #0072B2;margin:2px 0}
+    .agp-ranges b{font-size:16px}.agp-ranges small{color:#4B5563}
+    .agp-stats{display:grid;grid-template-columns:1fr 1fr;gap:6px 12px;margin:0}
+    .agp-stats dt{font-size:12px;color:#4B5563}.agp-stats dd{margin:0;font-weight:700;font-size:16px}
     .day-compact{display:none}
     .side-strip{list-style:none;display:grid;grid-template-columns:repeat(6,1fr);gap:3px;padding:0;margin:2px 0 6px;font-size:12px;text-align:center}
     .side-strip li{background:#F3F4F6;border-radius:6px;padding:3px 0;display:flex;flex-direction:column;line-height:1.25}
@@ -107,6 +113,7 @@ package enum PageStyle {
       .day-compact svg.day-chart{width:100%;height:auto}
       .day-compact .side-strip{margin:2px 8px 6px}
       .chart-scroll svg.agp-chart{width:850px;max-width:none}
+      .agp-key{display:block}
       .controls input[type=date]{max-width:150px}
       .day-table th,.day-table td{padding:4px 5px}
       .day-table .bar-col{width:96px}
