@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// The day totals of the real Apple Health exports (Tests/Fixtures/real/apple-health): for every
+/// metric that adds up and every day, the stored `total` is what `day_totals.py` (an independent
+/// Python reading of the same files) computes — each minute counted once, from its highest-priority
+/// source — and `metrics` prints it. Four of the exports carry steps, energy or distance from two or
+/// more sources; in the iOS 10 export lark, Human, Strava, Runtastic, 8fit and LFconnect overlap.
+@Suite struct AppleHealthDayTotalsTests {
+    static let folder = AppleHealthRealTests.folder
+
+    struct Expected {
+        var file: String
+        var metric: String
+        var day: String
+        var records: Int
+        var recorded: Double
+        var total: Double
+        var bySource: [String: Double]
+    }
+
+    static func expected() throws -> [Expected] {
+        let data = try Data(contentsOf: folder.appendingPathComponent("day_totals.json"))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var out: [Expected] = []
+        for f in try #require(root["files"] as? [[String: Any]]) {
+            let file = try #require(f["file"] as? String)
+            for (metric, days) in try #require(f["days"] as? [String: [String: [String: Any]]]) {
+                for (day, v) in days {
+                    out.append(Expected(file: file, metric: metric, day: day, records: try #require(v["records"] as? Int),
+                                        recorded: try #require(v["recorded"] as? Double), total: try #require(v["total"] as? Double),
+                                        bySource: try #require(v["by_source"] as? [String: Double])))
+                }
+            }
+        }
+        return out
+    }
+
+    static func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1, abs(b)) }
+
+    @Test(arguments: ["apple-health-en-us-ios10-food.xml", "apple-health-en-us-ios12.xml", "apple-health-es-es-ios9-exportacion.zip",
+                      "apple-health-ar-sa-ios16-tasdir.zip", "apple-health-en-fr-ios14-garmin.xml"])
+    func storedDayTotalsEqualTheIndependentScript(file: String) throws {
+        let expected = try Self.expected().filter { $0.file == file }
+        #expect(expected.contains { $0.metric == "step_count" })
+        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try E2E.run(["import", Self.folder.appendingPathComponent(file).path, "--db", db.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        for e in expected {
+            let row = E2E.query(db, "SELECT n, mean, total, total_sources FROM daily_summaries WHERE metric = '\(e.metric)' AND day = '\(e.day)'")
+            let cells = try #require(row.first, "\(file) \(e.metric) \(e.day): no daily summary")
+            #expect(cells.count == 4, "\(cells)")
+            guard cells.count == 4 else { continue }
+            #expect(Int(cells[0]) == e.records, "\(file) \(e.metric) \(e.day)")
+            #expect(Self.close((Double(cells[1]) ?? .nan) * Double(e.records), e.recorded), "\(file) \(e.metric) \(e.day): recorded")
+            #expect(Self.close(Double(cells[2]) ?? .nan, e.total), "\(file) \(e.metric) \(e.day): total \(cells[2]), expected \(e.total)")
+            let sources = (try? JSONSerialization.jsonObject(with: Data(cells[3].utf8))) as? [String: Double] ?? [:]
+            #expect(Set(sources.keys) == Set(e.bySource.keys), "\(file) \(e.metric) \(e.day): \(cells[3])")
+            for (source, amount) in e.bySource { #expect(Self.close(sources[source] ?? .nan, amount), "\(file) \(e.metric) \(e.day) \(source)") }
+        }
+    }
+
+    /// `metrics --metric step_count` prints each day's total, not the mean of the records.
+    @Test func metricsPrintsTheDaysStepTotal() throws {
+        let file = "apple-health-en-us-ios12.xml"
+        let expected = try Self.expected().filter { $0.file == file && $0.metric == "step_count" }
+        let r = try E2E.run(["metrics", "--input", Self.folder.appendingPathComponent(file).path, "--metric", "step_count", "--json"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == expected.count)
+        for e in expected {
+            let line = lines.first { $0["from"] as? String == e.day }
+            #expect((line?["total"] as? Double).map { Self.close($0, e.total) } == true, "\(e.day): \(String(describing: line))")
+        }
+    }
+
+    /// Where sources overlap the total is less than what they recorded together: the real overlaps exist.
+    @Test func theRealExportsOverlap() throws {
+        let overlapping = try Self.expected().filter { $0.total < $0.recorded - 1e-6 }
+        #expect(Set(overlapping.map(\.metric)) == ["active_energy_burned", "distance_walking_running"])
+    }
+}
