@@ -17,11 +17,12 @@ The rule (docs/metrics.md, "Day totals"):
   counted; recorded is the plain sum of the day's records (what all sources wrote together).
 
 `python3 day_totals.py` writes day_totals.json; `--check` exits 1 when it differs."""
-import json, math, pathlib, sys
+import math, pathlib, sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from count import FILES, convert, epoch, export_text, snake  # noqa: E402
+from expected_io import write_or_check  # noqa: E402
 import xml.etree.ElementTree as ET  # noqa: E402
 
 # The quantity types whose day adds up that these exports carry (HealthKit's cumulative types).
@@ -88,12 +89,4 @@ def compute():
 
 
 if __name__ == "__main__":
-    got = compute()
-    target = HERE / "day_totals.json"
-    if "--check" in sys.argv:
-        if not target.exists() or json.loads(target.read_text()) != got:
-            print("day_totals.json differs from what day_totals.py computes")
-            sys.exit(1)
-        print("day_totals.json agrees")
-    else:
-        target.write_text(json.dumps(got, indent=2, ensure_ascii=False) + "\n")
+    write_or_check(HERE, compute(), name="day_totals.json")
