@@ -81,3 +81,22 @@ import Testing
         #expect(Set(overlapping.map(\.metric)) == ["active_energy_burned", "distance_walking_running"])
     }
 }
+
+extension AppleHealthDayTotalsTests {
+    /// The page's daily metrics table shows a day's steps as the total (5,476 on 9 May 2018 in the
+    /// iOS 12 export), not the mean of its 30 records (182.5), and says which source counted.
+    @Test func thePagesDailyTableShowsTheStepTotal() throws {
+        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite"), page = dir.appendingPathComponent("p.html")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = "apple-health-en-us-ios12.xml"
+        let e = try #require(try Self.expected().first { $0.file == file && $0.metric == "step_count" && $0.day == "2018-05-09" })
+        #expect(e.total == 5476 && e.records == 30)
+        #expect(try E2E.run(["import", Self.folder.appendingPathComponent(file).path, "--db", db.path]).code == 0)
+        let r = try E2E.run(["page", "--db", db.path, "--from", "2018-05-08", "--to", "2018-05-09", "-o", page.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let table = try #require(html.range(of: "<table class=\"metrics-table\">").map { String(html[$0.lowerBound...].prefix(while: { $0 != "\n" })) })
+        #expect(table.contains("counted: Sam Phone 5476\">5476</span>"), "\(table)")
+        #expect(!table.contains(">182.5<"))
+    }
+}

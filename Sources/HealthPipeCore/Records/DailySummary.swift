@@ -1,3 +1,5 @@
+import Foundation
+
 /// Per subject, metric and local day: the seeds' low/avg/high with hypo/hyper flags, plus the
 /// spread, band shares and the day's event totals. Produced by the `daily` transform.
 public struct DailySummary: Hashable, Sendable {
@@ -82,5 +84,12 @@ public struct SourceShare: Hashable, Sendable {
         for s in shares { w.key(s.source.text); w.double(s.amount) }
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// The shares of a stored `total_sources` text, in name order; none when it is not such an object.
+    public static func parse(json: String) -> [SourceShare] {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else { return [] }
+        return object.compactMap { key, value in (value as? NSNumber).map { SourceShare(source: Symbol(key), amount: $0.doubleValue) } }
+            .sorted { $0.source.text < $1.source.text }
     }
 }

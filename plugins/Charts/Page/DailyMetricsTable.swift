@@ -55,7 +55,9 @@ public struct DailyMetricsTable: Sendable {
                 m.raw("<td>")
                 if let cell = byDay[day]?[c.metric], let total = cell.total {
                     m.raw("<span title=\"")
-                    m.escaped("total of \(cell.n) value(s), each minute once" + (cell.totalSources.map { "; counted per source: " + $0 } ?? ""))
+                    let counted = cell.totalSources.map(SourceShare.parse(json:)) ?? []
+                    m.escaped("total of \(cell.n) value(s), each minute once"
+                              + (counted.isEmpty ? "" : "; counted: " + counted.map { "\($0.source.text) \(Fmt.amount($0.amount, 1))" }.joined(separator: ", ")))
                     m.raw("\">")
                     m.escaped(Fmt.amount(total, 1))
                     m.raw("</span>")
