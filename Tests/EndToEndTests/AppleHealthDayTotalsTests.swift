@@ -100,3 +100,43 @@ extension AppleHealthDayTotalsTests {
         #expect(!table.contains(">182.5<"))
     }
 }
+
+extension AppleHealthDayTotalsTests {
+    /// `source_priority` in a pipeline puts a named source first. On 26 July 2016 of the iOS 10 export,
+    /// Strava's 18 km walk (11:30–15:38) overlaps 8fit's 3 km (12:21–15:41): by default 8fit, first by
+    /// name among the apps, wins the shared minutes (the day is day_totals.py's 13.517764 km); with
+    /// Strava first its whole 18 km counts and 8fit keeps only its last three minutes.
+    @Test func sourcePriorityInThePipelinePutsANamedSourceFirst() throws {
+        let dir = E2E.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let export = Self.folder.appendingPathComponent("apple-health-en-us-ios10-food.xml").path
+        func distance(_ option: String) throws -> [String: Any] {
+            let name = option.isEmpty ? "default" : "strava"
+            let pipeline = dir.appendingPathComponent("\(name).yml"), out = dir.appendingPathComponent("\(name).ndjson")
+            try E2E.write("""
+                sources:
+                  phone: { type: apple-health, path: '\(export)', subject: sam }
+                transforms:
+                  days: { type: daily, inputs: [phone]\(option) }
+                sinks:
+                  feed: { type: ndjson, inputs: [days], path: '\(out.path)' }
+                """, to: pipeline)
+            let r = try E2E.run(["run", pipeline.path])
+            #expect(r.code == 0, "\(r.stderr)")
+            let rows = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
+                .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            return try #require(rows.first { $0["metric"] as? String == "distance_walking_running" && $0["day"] as? String == "2016-07-26" })
+        }
+        let expected = try #require(try Self.expected().first {
+            $0.file == "apple-health-en-us-ios10-food.xml" && $0.metric == "distance_walking_running" && $0.day == "2016-07-26"
+        })
+        let byDefault = try distance("")
+        #expect(Self.close(byDefault["total"] as? Double ?? .nan, expected.total))
+        let stravaFirst = try distance(", source_priority: [strava]")
+        let counted = try #require(stravaFirst["total_sources"] as? [String: Double])
+        #expect(Self.close(counted["Strava"] ?? .nan, 18))
+        #expect(Self.close(counted["LFconnect"] ?? .nan, 6.85728))
+        // 8fit's record is 12,000 s long; 15:38:34–15:41:41 is in no Strava minute from 15:39 on: 161 s of it.
+        #expect(Self.close(counted["8fit"] ?? .nan, 3 * 161 / 12_000), "\(counted)")
+    }
+}
