@@ -6,9 +6,7 @@ import Testing
     @Test func summarisedDaysOfOtherMetricsArePendingForTheirTotals() throws {
         let dir = try TempDirectory()
         let path = dir.path("s.sqlite")
-        let upTo11 = Migrator(migrations: Array(SQLiteSchema.migrator.migrations.prefix { $0.version < 12 }))
-        let db = try SQLiteConnection(path: path)
-        try upTo11.migrate(db)
+        let db = try databaseBefore(version: 12, at: path)
         try db.execute("""
             INSERT INTO daily_summaries VALUES
               ('me', '2024-03-01', 'glucose', 'mg/dL', 288, 62, 250, 140.5, 30, 1, 1, 0, 0, 0, 0, 0),
