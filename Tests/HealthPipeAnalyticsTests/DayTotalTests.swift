@@ -71,6 +71,15 @@ import Testing
         #expect(out.first { $0.metric.text == "sleep_analysis.in_bed" }?.total == 90)
     }
 
+    /// A database's totals follow one priority: a listed one is part of the step's settings; the
+    /// default adds nothing, so settings stored before the option existed still match.
+    @Test func aListedPriorityIsPartOfTheSettings() {
+        let plain = DailyTransform(hypoBelow: 72, hyperAbove: 180).fingerprint
+        let listed = DailyTransform(hypoBelow: 72, hyperAbove: 180, sourcePriority: SourcePriority(preferred: ["Connect"])).fingerprint
+        #expect(!plain.contains("source_priority"))
+        #expect(listed == plain + " source_priority=[connect]")
+    }
+
     @Test func defaultOrderIsWatchPhoneOtherThenName() {
         let p = SourcePriority()
         let ranked = ["Mi Fit", "iPhone de Ana", "Connect", "…의 Apple\u{00A0}Watch"].sorted { p.rank(of: $0) < p.rank(of: $1) }
