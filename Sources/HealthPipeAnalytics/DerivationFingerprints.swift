@@ -23,6 +23,7 @@ extension DailyTransform: DerivationStep {
             + "grid=\(options.gridStepSeconds)s gap=\(options.maxGapSeconds)s conga=\(options.congaHours.sorted())"
             // Only when not the default, so settings stored before the option existed still match.
             + (markerSeconds == EpisodeSpan.defaultMarkerSeconds ? "" : " episode=\(markerSeconds)s")
+            + (sourcePriority.preferred.isEmpty ? "" : " source_priority=[\(sourcePriority.preferred.joined(separator: ","))]")
     }
 }
 

@@ -10,7 +10,8 @@ package enum PageSections {
     package static func dailyMetrics(_ q: StoreReader, subject: String, first: Int64, last: Int64) throws -> DailyMetricsTable? {
         let rows = try q.otherDailySummaries(subject: subject, fromDay: CivilDate.isoDate(fromDays: first), toDay: CivilDate.isoDate(fromDays: last))
         let cells = rows.compactMap { r in
-            CivilDate.days(fromISO: r.day).map { DailyMetricsTable.Cell(day: $0, metric: r.metric, unit: r.unit, n: r.n, mean: r.mean, min: r.min, max: r.max) }
+            CivilDate.days(fromISO: r.day).map { DailyMetricsTable.Cell(day: $0, metric: r.metric, unit: r.unit, n: r.n, mean: r.mean, min: r.min, max: r.max,
+                                                                       total: r.total, totalSources: r.totalSources) }
         }
         return cells.isEmpty ? nil : DailyMetricsTable(cells: cells)
     }

@@ -70,3 +70,34 @@ extension Process {
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
+
+extension FHIRExportTests {
+    /// Every percentage stored as a fraction (`MetricCatalogue`) leaves as FHIR's percent: the real iOS 14
+    /// export's walking double support 0.262 is 26.2 %, asymmetry 0.03 is 3 %, as its body fat 0.243 is 24.3 % (the FHIR sink
+    /// had a list of its own with body fat and oxygen saturation only, and wrote 0.262 %).
+    @Test func everyFractionPercentageLeavesAsPercent() throws {
+        let dir = E2E.tempDir(), out = dir.appendingPathComponent("fhir")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pipeline = dir.appendingPathComponent("p.yml")
+        let export = E2E.fixtures.appendingPathComponent("real/apple-health/apple-health-en-fr-ios14-garmin.xml").path
+        try E2E.write("""
+            sources:
+              phone: { type: apple-health, path: '\(export)', subject: sam }
+            sinks:
+              clinic: { type: fhir, inputs: [phone], path: '\(out.path)' }
+            """, to: pipeline)
+        let r = try E2E.run(["run", pipeline.path])
+        #expect(r.code == 0, "\(r.stderr)")
+        let observations = try String(contentsOf: out.appendingPathComponent("Observation.ndjson"), encoding: .utf8)
+            .split(separator: "\n").compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        func values(_ metric: String) -> [Double] {
+            observations.filter { ($0["code"] as? [String: Any])?["text"] as? String == metric }
+                .compactMap { ($0["valueQuantity"] as? [String: Any])?["value"] as? Double }
+        }
+        for metric in ["walking_double_support_percentage", "walking_asymmetry_percentage", "body_fat_percentage"] {
+            let v = values(metric)
+            #expect(v.contains { $0 > 1 } && v.allSatisfy { (0...100).contains($0) }, "\(metric): \(v)")  // asymmetry is often 0
+        }
+        #expect(values("walking_double_support_percentage").contains { abs($0 - 26.2) < 1e-9 })
+    }
+}

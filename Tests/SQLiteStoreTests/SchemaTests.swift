@@ -83,9 +83,9 @@ import SQLiteStore
         let db = try SQLiteSchema.open(path: path)
         try db.execute("""
             INSERT INTO daily_summaries VALUES
-              ('alice', '2024-03-01', 'glucose', 'mg/dL', 288, 62, 250, 140.5, 30, 1, 1, 180, 20, 0, 0, 1),
-              ('alice', '2024-03-01', 'heart_rate', 'bpm', 1000, 50, 150, 70, 10, 0, 0, 180, 20, 0, 0, 1),
-              ('alice', '2024-03-02', 'heart_rate', 'bpm', 1000, 50, 150, 70, 10, 0, 0, 0, 0, 45, 1, 0);
+              ('alice', '2024-03-01', 'glucose', 'mg/dL', 288, 62, 250, 140.5, 30, 1, 1, 180, 20, 0, 0, 1, NULL, NULL),
+              ('alice', '2024-03-01', 'heart_rate', 'bpm', 1000, 50, 150, 70, 10, 0, 0, 180, 20, 0, 0, 1, NULL, NULL),
+              ('alice', '2024-03-02', 'heart_rate', 'bpm', 1000, 50, 150, 70, 10, 0, 0, 0, 0, 45, 1, 0, NULL, NULL);
             INSERT INTO favourites VALUES ('alice', '2024-03-02', 'run day', 0);
             """)
         let rows = try RawSQLite.rows(path, """

@@ -6,9 +6,7 @@ import Testing
     @Test func keptSettingsGetTheReportsStepAndMarkerDaysArePending() throws {
         let dir = try TempDirectory()
         let path = dir.path("s.sqlite")
-        let upTo8 = Migrator(migrations: Array(SQLiteSchema.migrator.migrations.prefix { $0.version < 9 }))
-        let db = try SQLiteConnection(path: path)
-        try upTo8.migrate(db)
+        let db = try databaseBefore(version: 9, at: path)
         try db.execute("""
             INSERT INTO derivation_settings (step, options, fingerprint) VALUES ('classify', '{}', 'c'), ('daily', '{}', 'd');
             INSERT INTO events (subject, kind, subtype, source, start, end, utc_offset) VALUES

@@ -75,7 +75,7 @@ import SQLiteStore
         ])])
         #expect(try RawSQLite.rows(h.dbPath, "SELECT * FROM daily_summaries") == [
             ["alice", "2024-02-29", "glucose", "mg/dL", "288", "55.0", "260.0", "140.0", nil, "1", "0", "180.0", "22.5",
-             "30.0", "0", "1"],
+             "30.0", "0", "1", nil, nil],
         ])
         #expect(try RawSQLite.count(h.dbPath, "daily_bands") == 3)
 

@@ -3,7 +3,9 @@ import HealthPipeCore
 public let dailyComponent = ComponentDescriptor(
     name: "daily", role: .transform, family: "HealthPipeAnalytics",
     summary: """
-        Per subject, metric and local day: count, min, max, mean, SD (n−1), percentage of readings in each band \
+        Per subject, metric and local day: count, min, max, mean, SD (n−1), for a metric that adds up (steps, \
+        distance, energy, floors, exercise and sleep minutes) the day's total with each minute counted once across \
+        sources (source_priority), percentage of readings in each band \
         (from classify), hypo/hyper flags, carbs and insulin totals, exercise minutes, illness/stress flags. Days \
         with events but no readings get a row with metric 'activity'. Illness/stress episodes flag every day they \
         span (markers without an end last episode_length; open episodes every day from their start). For glucose it also emits metric sets per day \
@@ -24,6 +26,8 @@ public let dailyComponent = ComponentDescriptor(
         OptionDoc("conga_hours", "list of integers", default: "[]", "extra CONGA(n) lags besides conga1 and conga24_iglu_default"),
         OptionDoc("episode_length", "duration (0 … 7d)", default: "24h",
                   "how long an illness/stress marker without an end lasts (a Clarity Health row, a CareLink event marker)"),
+        OptionDoc("source_priority", "list of source names", default: "[] (a watch, then an iPhone, then other sources by name)",
+                  "sources counted first when several recorded the same minute of a total; a name matches a source that contains it"),
     ],
     accepts: [.measurements, .events], produces: [.dailySummaries, .metricSets],
     build: { b in
@@ -44,8 +48,13 @@ public let dailyComponent = ComponentDescriptor(
             marker = seconds
         }
         let metrics = try b.value("metrics") ?? ["glucose"]
+        let preferred: [String] = try b.value("source_priority") ?? []
+        guard preferred.allSatisfy({ $0.contains { !$0.isWhitespace } }) else {
+            throw b.error("source_priority names must not be empty", option: "source_priority")
+        }
         return DailyTransform(hypoBelow: low, hyperAbove: high, glucoseMetrics: Set(metrics.map { Symbol($0) }),
-                              per: try MetricPeriodOption.read(b), options: grid, markerSeconds: marker)
+                              per: try MetricPeriodOption.read(b), options: grid, markerSeconds: marker,
+                              sourcePriority: SourcePriority(preferred: preferred))
     })
 
 /// Everything HealthPipeAnalytics registers.

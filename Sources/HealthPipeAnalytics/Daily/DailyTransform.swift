@@ -2,6 +2,8 @@ import HealthPipeCore
 
 /// Per subject, metric and local day: count, min, max, mean, SD, band shares, hypo/hyper flags,
 /// and the day's carbs, insulin, exercise minutes and illness/stress flags — the seeds' day log.
+/// A metric that adds up (`MetricCatalogue`: steps, distance, energy, sleep) also gets the day's
+/// total, each minute counted once when sources overlap (`DayTotal`, `SourcePriority`).
 /// For glucose it also emits `MetricSet`s (the CGM metric set of docs/analytics.md) per day or for
 /// a period, with the period's event totals and hypo/hyper day counts.
 ///
@@ -19,6 +21,8 @@ public final class DailyTransform: Transform {
     let options: GlucoseMetrics.Options
     /// How long an illness or stress marker without an end lasts (`EpisodeSpan`).
     let markerSeconds: Int64
+    /// Which source counts in a minute two sources recorded, for the day totals (`DayTotal`).
+    let sourcePriority: SourcePriority
     private let readings: ExternalSorter<LedgerReading>
     private let events: ExternalSorter<LedgerEvent>
     private var series: [SeriesKey] = []
@@ -29,8 +33,9 @@ public final class DailyTransform: Transform {
     /// hyper day. `per` chooses the metric sets (nil: none); `options` their grid settings.
     public init(hypoBelow: Double, hyperAbove: Double, glucoseMetrics: Set<Symbol> = [Metrics.glucose],
                 per: MetricPeriod? = .day, options: GlucoseMetrics.Options = .init(), readingsInMemory: Int = 1 << 16,
-                markerSeconds: Int64 = EpisodeSpan.defaultMarkerSeconds) {
+                markerSeconds: Int64 = EpisodeSpan.defaultMarkerSeconds, sourcePriority: SourcePriority = .init()) {
         self.markerSeconds = markerSeconds
+        self.sourcePriority = sourcePriority
         self.hypoBelow = hypoBelow
         self.hyperAbove = hyperAbove
         self.glucoseMetrics = glucoseMetrics
@@ -85,7 +90,9 @@ public final class DailyTransform: Transform {
         var daysWithReadings = Set<SubjectDay>()
         var period = PeriodCollector(per: per, options: options)
         var unitKnown = Array(repeating: false, count: series.count)
-        var assembler = DayAssembler(series: series.count, collectValues: per != nil, hypoBelow: hypoBelow, hyperAbove: hyperAbove)
+        var assembler = DayAssembler(series: series.count, collectValues: per != nil, hypoBelow: hypoBelow, hyperAbove: hyperAbove,
+                                     sourcePriority: sourcePriority)
+        for (i, key) in series.enumerated() { assembler.addsUp[i] = MetricCatalogue.dayAggregation(key.metric.text).addsUp }
         func finished(_ d: DayAssembler.Day) throws {
             let key = series[Int(d.series)]
             let subjectDay = SubjectDay(subject: key.subject, day: d.day)
@@ -134,7 +141,8 @@ public final class DailyTransform: Transform {
         return DailySummary(subject: key.subject, metric: key.metric, day: d.day, unit: m.unit, count: m.count,
                             min: m.min, max: m.max, mean: m.mean, sd: m.sd, bandPercents: shares,
                             hypo: m.below, hyper: m.above, carbsGrams: ev.carbs, insulinUnits: ev.insulin,
-                            exerciseMinutes: ev.exerciseMinutes, illness: ev.illness, stress: ev.stress)
+                            exerciseMinutes: ev.exerciseMinutes, illness: ev.illness, stress: ev.stress, total: d.total?.total,
+                            totalSources: d.total?.bySource ?? [])
     }
 
     /// Adds a period's event totals and hypo/hyper day counts to its metric set.

@@ -13,19 +13,28 @@ struct DayAssembler {
         /// Local times and values in canonical order, when the series wants metric sets.
         var times: [Int64]
         var values: [Double]
+        /// The day's total, each minute once, for a metric that adds up (`DayTotal`); nil otherwise.
+        var total: DayTotal.Result?
     }
 
     /// Per series: glucose (hypo/hyper flags, and times/values when `collectValues`), set by the caller.
     var glucose: [Bool]
+    /// Per series: its metric adds up (`DayAggregation.addsUp`), set by the caller.
+    var addsUp: [Bool]
     let collectValues: Bool
     let hypoBelow: Double, hyperAbove: Double
 
     private var pending: LedgerReading?
     private var instant: [LedgerReading] = []
     private var current: Day?
+    /// The current day's records of a series that adds up, and what totals them.
+    private var dayRecords: [LedgerReading] = []
+    private var totals: DayTotal
 
-    init(series: Int, collectValues: Bool, hypoBelow: Double, hyperAbove: Double) {
+    init(series: Int, collectValues: Bool, hypoBelow: Double, hyperAbove: Double, sourcePriority: SourcePriority = .init()) {
         glucose = Array(repeating: false, count: series)
+        addsUp = Array(repeating: false, count: series)
+        totals = DayTotal(priority: sourcePriority)
         self.collectValues = collectValues
         self.hypoBelow = hypoBelow
         self.hyperAbove = hyperAbove
@@ -43,7 +52,7 @@ struct DayAssembler {
         if let p = pending { try place(p, finished: finished) }
         pending = nil
         closeInstant()
-        if let d = current { try finished(d) }
+        if let d = closedDay() { try finished(d) }
         current = nil
     }
 
@@ -51,9 +60,9 @@ struct DayAssembler {
         let day = Int64(r.day)
         if current == nil || current!.series != r.series || current!.day != day {
             closeInstant()
-            if let d = current { try finished(d) }
+            if let d = closedDay() { try finished(d) }
             current = Day(series: r.series, day: day, glucose: glucose[Int(r.series)], stats: DayStatistics(unit: Symbol(id: r.unit)),
-                          times: [], values: [])
+                          times: [], values: [], total: nil)
         } else if let first = instant.first, first.local != r.local {
             closeInstant()
         }
@@ -77,6 +86,17 @@ struct DayAssembler {
                 current!.values.append(r.value)
             }
         }
+        if addsUp[Int(current!.series)] { dayRecords.append(contentsOf: instant) }
         instant.removeAll(keepingCapacity: true)
+    }
+
+    /// The current day with its total (for a metric that adds up).
+    private mutating func closedDay() -> Day? {
+        guard var d = current else { return nil }
+        if addsUp[Int(d.series)] {
+            d.total = totals.total(of: dayRecords)
+            dayRecords.removeAll(keepingCapacity: true)
+        }
+        return d
     }
 }

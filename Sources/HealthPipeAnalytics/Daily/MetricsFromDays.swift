@@ -2,7 +2,9 @@ import HealthPipeCore
 
 /// Completes the sets with what the daily summaries hold: a day's hypo/hyper flags and event totals
 /// (a day's metric set carries only the CGM metrics), and for a metric that is not glucose — which
-/// has no CGM metric set — count, mean, SD, min and max per day or period.
+/// has no CGM metric set — count, mean, SD, min and max per day or period, and for a metric that
+/// adds up (steps, distance, energy, sleep minutes) its total (each minute once across sources)
+/// and, over a period, the mean of its days' totals.
 public enum MetricsFromDays {
     struct Key: Hashable { var subject: Symbol, metric: Symbol, day: Int64 }
 
@@ -49,6 +51,13 @@ public enum MetricsFromDays {
         var values = [NamedValue("n_readings", n), NamedValue("mean", mean)]
         if n > 1 { values.append(NamedValue("sd", (m2 / (n - 1)).squareRoot())) }
         values += [NamedValue("min", lo), NamedValue("max", hi)]
+        let totals = days.compactMap(\.total)
+        if !totals.isEmpty {
+            var sum = ExactSum()
+            for t in totals { sum.add(t) }
+            values.append(NamedValue("total", sum.value))
+            if days.count > 1 { values.append(NamedValue("daily_total_mean", sum.value / Double(totals.count))) }
+        }
         return MetricSet(subject: subject, metric: metric, unit: unit, firstDay: first, lastDay: last, values: values)
     }
 }

@@ -20,6 +20,9 @@ struct ExactSum {
         partials.append(x)
     }
 
+    /// Adds another sum's terms, still exactly.
+    mutating func add(_ other: ExactSum) { for p in other.partials { add(p) } }
+
     var value: Double {
         guard var n = partials.indices.last else { return 0 }
         var hi = partials[n]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Per subject, metric and local day: the seeds' low/avg/high with hypo/hyper flags, plus the
 /// spread, band shares and the day's event totals. Produced by the `daily` transform.
 public struct DailySummary: Hashable, Sendable {
@@ -22,10 +24,17 @@ public struct DailySummary: Hashable, Sendable {
     public var exerciseMinutes: Double
     public var illness: Bool
     public var stress: Bool
+    /// For a metric that adds up (`MetricCatalogue`: steps, distance, energy, sleep minutes): the
+    /// day's total with each minute counted once across sources (`SourcePriority`); nil otherwise.
+    public var total: Double?
+    /// What each source counted in `total` (the sources that lost a minute to a higher one count
+    /// less than they recorded; mean × count is what all of them recorded).
+    public var totalSources: [SourceShare]
 
     public init(subject: Symbol, metric: Symbol, day: Int64, unit: Symbol, count: Int, min: Double, max: Double,
                 mean: Double, sd: Double?, bandPercents: [BandShare], hypo: Bool, hyper: Bool,
-                carbsGrams: Double, insulinUnits: Double, exerciseMinutes: Double, illness: Bool, stress: Bool) {
+                carbsGrams: Double, insulinUnits: Double, exerciseMinutes: Double, illness: Bool, stress: Bool,
+                total: Double? = nil, totalSources: [SourceShare] = []) {
         self.subject = subject
         self.metric = metric
         self.day = day
@@ -43,6 +52,8 @@ public struct DailySummary: Hashable, Sendable {
         self.exerciseMinutes = exerciseMinutes
         self.illness = illness
         self.stress = stress
+        self.total = total
+        self.totalSources = totalSources
     }
 }
 
@@ -52,5 +63,33 @@ public struct BandShare: Hashable, Sendable {
     public init(band: Symbol, percent: Double) {
         self.band = band
         self.percent = percent
+    }
+}
+
+/// What one source counted in a day's total.
+public struct SourceShare: Hashable, Sendable {
+    public var source: Symbol
+    public var amount: Double
+    public init(source: Symbol, amount: Double) {
+        self.source = source
+        self.amount = amount
+    }
+
+    /// The shares as the store keeps them (`daily_summaries.total_sources`): a JSON object of
+    /// source name → amount, in name order; nil when there are none.
+    public static func json(_ shares: [SourceShare]) -> String? {
+        guard !shares.isEmpty else { return nil }
+        var w = JSONWriter()
+        w.beginObject()
+        for s in shares { w.key(s.source.text); w.double(s.amount) }
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// The shares of a stored `total_sources` text, in name order; none when it is not such an object.
+    public static func parse(json: String) -> [SourceShare] {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else { return [] }
+        return object.compactMap { key, value in (value as? NSNumber).map { SourceShare(source: Symbol(key), amount: $0.doubleValue) } }
+            .sorted { $0.source.text < $1.source.text }
     }
 }

@@ -119,8 +119,14 @@ public struct DailySummaryRow: Sendable, Hashable {
     public var day: String, metric: String, unit: String
     public var n: Int
     public var mean: Double?, min: Double?, max: Double?
+    /// A metric that adds up: the day's total, each minute once across sources, and what each
+    /// source counted (`daily_summaries.total_sources`, JSON); nil for a level or a day summarised
+    /// before totals were kept.
+    public var total: Double?
+    public var totalSources: String?
 
-    public init(day: String, metric: String, unit: String, n: Int, mean: Double?, min: Double?, max: Double?) {
+    public init(day: String, metric: String, unit: String, n: Int, mean: Double?, min: Double?, max: Double?,
+                total: Double? = nil, totalSources: String? = nil) {
         self.day = day
         self.metric = metric
         self.unit = unit
@@ -128,5 +134,7 @@ public struct DailySummaryRow: Sendable, Hashable {
         self.mean = mean
         self.min = min
         self.max = max
+        self.total = total
+        self.totalSources = totalSources
     }
 }

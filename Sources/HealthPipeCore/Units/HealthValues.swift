@@ -21,7 +21,7 @@ public enum HealthValues {
         /// Lower-cased spellings → conversion to `unit`; "" is the value written without a unit.
         public let units: [String: Conversion]
         /// Values outside this range (canonical unit) are refused: a scale's ends, or the extremes a
-        /// person or device can report (the same bounds as `Plausibility`'s table for these metrics).
+        /// person or device can report (`MetricCatalogue`'s bounds for the metrics it lists).
         public let range: ClosedRange<Double>?
     }
 
@@ -33,20 +33,24 @@ public enum HealthValues {
     static let score: [String: Conversion] = ["": .keep, "score": .keep, "/10": .keep]
 
     public static let kinds: [Kind] = [
-        Kind(metric: "body_temperature", aliases: ["temperature", "temp"], unit: "degC", units: celsius, range: 20...46),
-        Kind(metric: "blood_pressure_systolic", aliases: ["systolic", "sys"], unit: "mmHg", units: mmHg, range: 30...350),
-        Kind(metric: "blood_pressure_diastolic", aliases: ["diastolic", "dia"], unit: "mmHg", units: mmHg, range: 10...250),
+        Kind(metric: "body_temperature", aliases: ["temperature", "temp"], unit: "degC", units: celsius, range: catalogued("body_temperature")),
+        Kind(metric: "blood_pressure_systolic", aliases: ["systolic", "sys"], unit: "mmHg", units: mmHg, range: catalogued("blood_pressure_systolic")),
+        Kind(metric: "blood_pressure_diastolic", aliases: ["diastolic", "dia"], unit: "mmHg", units: mmHg, range: catalogued("blood_pressure_diastolic")),
         Kind(metric: "glucose", aliases: ["glycemia", "glycaemia"], unit: "mg/dL",
-             units: ["": .keep, "mg/dl": .keep, "mmol/l": .glucoseMmol, "mmol": .glucoseMmol], range: 10...1000),
+             units: ["": .keep, "mg/dl": .keep, "mmol/l": .glucoseMmol, "mmol": .glucoseMmol], range: catalogued("glucose")),
         Kind(metric: "body_mass", aliases: ["weight"], unit: "kg",
-             units: ["": .keep, "kg": .keep, "lb": .scale(0.453_592_37), "lbs": .scale(0.453_592_37), "g": .scale(0.001)], range: 0.2...700),
-        Kind(metric: "heart_rate", aliases: ["pulse", "hr"], unit: "count/min", units: perMinute, range: 20...300),
-        Kind(metric: "respiratory_rate", aliases: ["breathing"], unit: "count/min", units: perMinute, range: 1...120),
+             units: ["": .keep, "kg": .keep, "lb": .scale(0.453_592_37), "lbs": .scale(0.453_592_37), "g": .scale(0.001)], range: catalogued("body_mass")),
+        Kind(metric: "heart_rate", aliases: ["pulse", "hr"], unit: "count/min", units: perMinute, range: catalogued("heart_rate")),
+        Kind(metric: "respiratory_rate", aliases: ["breathing"], unit: "count/min", units: perMinute, range: catalogued("respiratory_rate")),
+        // Typed as the percent itself (96), unlike the fraction an import stores (`MetricCatalogue`).
         Kind(metric: "oxygen_saturation", aliases: ["spo2"], unit: "%", units: ["": .keep, "%": .keep], range: 0...100),
-        Kind(metric: "ketone", aliases: ["blood_ketone", "ketones"], unit: "mmol/L", units: ["": .keep, "mmol/l": .keep], range: 0...30),
+        Kind(metric: "ketone", aliases: ["blood_ketone", "ketones"], unit: "mmol/L", units: ["": .keep, "mmol/l": .keep], range: catalogued("ketone")),
         Kind(metric: "pain", aliases: [], unit: "score", units: score, range: 0...10),
         Kind(metric: "mood", aliases: [], unit: "score", units: score, range: 0...10),
     ]
+
+    /// The catalogue's bounds of a metric in the same canonical unit.
+    static func catalogued(_ metric: String) -> ClosedRange<Double>? { MetricCatalogue.definition(metric)?.range }
 
     /// The largest magnitude a custom metric's value may have.
     public static let customLimit = 1_000_000_000.0

@@ -1,21 +1,11 @@
 /// Metrics measured in percent that HealthPipe stores as a fraction of one with the unit "%", as
 /// Apple Health writes them (`OxygenSaturation` 0.98, `BodyFatPercentage` 0.243). Other writers put
 /// the percent itself (98) with the same unit: the one rule for reading such a value lives here.
+/// Which metrics they are is `MetricCatalogue`'s (`fractionOfOne`).
 public enum PercentMetrics {
     public static let unit = Symbol("%")
 
-    /// Every percentage metric stored as a fraction, with the lower bound a reading can have.
-    public static let fractionMetrics: [(metric: String, lowerExclusive: Bool)] = [
-        ("oxygen_saturation", true),
-        ("body_fat_percentage", true),
-        ("walking_asymmetry_percentage", false),
-        ("walking_double_support_percentage", false),
-        ("apple_walking_steadiness", false),
-        ("blood_alcohol_content", false),
-        ("peripheral_perfusion_index", false),
-    ]
-
-    public static func isFraction(_ metric: String) -> Bool { fractionMetrics.contains { $0.metric == metric } }
+    public static func isFraction(_ metric: String) -> Bool { MetricCatalogue.isFractionPercent(metric) }
 
     /// A value written in "%" as the stored fraction: above 1 and at most 100 it is the percent
     /// itself (98 → 0.98); at most 1 it is already the fraction. Anything else is left for the

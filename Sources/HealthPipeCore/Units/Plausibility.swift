@@ -26,36 +26,13 @@ public enum Plausibility {
     }
 
     /// Glucose readings: meters and CGMs report 10–1000 mg/dL at most (sensors clip far inside it).
-    public static let glucoseRange = (lower: 10.0, upper: 1000.0)
+    public static let glucoseRange = (lower: MetricCatalogue.glucoseRange.lowerBound, upper: MetricCatalogue.glucoseRange.upperBound)
 
-    /// Per metric, in the canonical unit its sources convert to. Bounds are the extremes a living
-    /// person or a device can report, so they catch unit mix-ups and error codes, never real data.
-    public static let rules: [Rule] = [
-        Rule(metric: "glucose", unit: CanonicalUnits.glucose, lower: glucoseRange.lower, upper: glucoseRange.upper, lowerExclusive: false),
-        Rule(metric: "blood_glucose", unit: CanonicalUnits.glucose, lower: glucoseRange.lower, upper: glucoseRange.upper, lowerExclusive: false),
-        Rule(metric: "ketone", unit: Symbol("mmol/L"), lower: 0, upper: 30, lowerExclusive: false),
-        Rule(metric: "isig", unit: Symbol("nA"), lower: 0, upper: 500, lowerExclusive: false),
-        Rule(metric: "basal_rate", unit: Symbol("U/h"), lower: 0, upper: 100, lowerExclusive: false),
-        Rule(metric: "heart_rate", unit: Symbol("count/min"), lower: 20, upper: 300, lowerExclusive: false),
-        Rule(metric: "resting_heart_rate", unit: Symbol("count/min"), lower: 20, upper: 300, lowerExclusive: false),
-        Rule(metric: "walking_heart_rate_average", unit: Symbol("count/min"), lower: 20, upper: 300, lowerExclusive: false),
-        Rule(metric: "respiratory_rate", unit: Symbol("count/min"), lower: 1, upper: 120, lowerExclusive: false),
-        Rule(metric: "body_mass", unit: Symbol("kg"), lower: 0.2, upper: 700, lowerExclusive: false),
-        Rule(metric: "body_temperature", unit: CanonicalUnits.celsius, lower: 20, upper: 46, lowerExclusive: false),
-        Rule(metric: "basal_body_temperature", unit: CanonicalUnits.celsius, lower: 20, upper: 46, lowerExclusive: false),
-        Rule(metric: "blood_pressure_systolic", unit: CanonicalUnits.mmHg, lower: 30, upper: 350, lowerExclusive: false),
-        Rule(metric: "blood_pressure_diastolic", unit: CanonicalUnits.mmHg, lower: 10, upper: 250, lowerExclusive: false),
-        Rule(metric: "step_count", unit: Symbol("count"), lower: 0, upper: 1_000_000, lowerExclusive: false),
-        Rule(metric: "dietary_carbohydrates", unit: CanonicalUnits.grams, lower: 0, upper: 5000, lowerExclusive: false),
-        // What a closed loop or pump reports (Nightscout device status, t:connect, CareLink).
-        Rule(metric: "insulin_on_board", unit: CanonicalUnits.insulinUnits, lower: -50, upper: 1000, lowerExclusive: false),
-        Rule(metric: "carbs_on_board", unit: CanonicalUnits.grams, lower: 0, upper: 5000, lowerExclusive: false),
-        Rule(metric: "pump_reservoir", unit: CanonicalUnits.insulinUnits, lower: 0, upper: 1000, lowerExclusive: false),
-        Rule(metric: "pump_battery", unit: Symbol("%"), lower: 0, upper: 100, lowerExclusive: false),
-        Rule(metric: "uploader_battery", unit: Symbol("%"), lower: 0, upper: 100, lowerExclusive: false),
-    ] + PercentMetrics.fractionMetrics.map {
-        // Stored as a fraction of one (`PercentMetrics`): 0.98, never 98.
-        Rule(metric: $0.metric, unit: PercentMetrics.unit, lower: 0, upper: 1, lowerExclusive: $0.lowerExclusive)
+    /// Per metric, in the canonical unit its sources convert to: the bounded entries of
+    /// `MetricCatalogue`. Bounds are the extremes a living person or a device can report, so they
+    /// catch unit mix-ups and error codes, never real data.
+    public static let rules: [Rule] = MetricCatalogue.all.compactMap { d in
+        d.range.map { Rule(metric: d.name, unit: d.unit, lower: $0.lowerBound, upper: $0.upperBound, lowerExclusive: d.lowerExclusive) }
     }
 
     private static let byMetric: [Symbol: Rule] = Dictionary(uniqueKeysWithValues: rules.map { (Symbol($0.metric), $0) })

@@ -26,7 +26,7 @@ extension HostileCorpus {
               SELECT subject, metric, source, 8640000000000, 8640000000000, value, utc_offset, unit, flags, band
               FROM measurements WHERE metric = 'glucose' LIMIT 1;
             INSERT INTO daily_summaries
-              SELECT subject, '275760-09-13', metric, unit, n, min, max, mean, sd, hypo, hyper, carbs_g, insulin_u, exercise_min, illness, stress
+              SELECT subject, '275760-09-13', metric, unit, n, min, max, mean, sd, hypo, hyper, carbs_g, insulin_u, exercise_min, illness, stress, total, total_sources
               FROM daily_summaries LIMIT 1;
             """)
     }

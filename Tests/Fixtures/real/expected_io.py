@@ -4,15 +4,16 @@ import json
 import sys
 
 
-def write_or_check(here, got, echo=False, sort_keys=False):
+def write_or_check(here, got, echo=False, sort_keys=False, name="expected.json"):
     """With --check, exit 1 unless expected.json (present) equals `got`; else write it (and with
-    `echo`, print it too). `sort_keys`: the file's keys sorted and non-ASCII escaped (CareLink, Tandem)."""
-    target = here / "expected.json"
+    `echo`, print it too). `sort_keys`: the file's keys sorted and non-ASCII escaped (CareLink, Tandem).
+    `name`: another file of expected numbers (apple-health/day_totals.json)."""
+    target = here / name
     if "--check" in sys.argv:
         if not target.exists() or json.loads(target.read_text()) != got:
-            print("expected.json differs from what count.py computes")
+            print(f"{name} differs from what its script computes")
             sys.exit(1)
-        print("expected.json agrees")
+        print(f"{name} agrees")
         return
     text = json.dumps(got, indent=2, sort_keys=True) if sort_keys else json.dumps(got, indent=2, ensure_ascii=False)
     target.write_text(text + "\n")

@@ -2,8 +2,9 @@ import HealthPipeCore
 
 /// The page's "Daily metrics" section: every daily summary other than glucose (Apple Health's
 /// steps, heart rate, sleep, activity rings, weight …) for the page's days — one row per day, one
-/// column per metric, the day's mean (or total for counts) with its unit. So a person whose data is
-/// not glucose sees it too.
+/// column per metric, the day's total for a metric that adds up (steps, distance, energy, sleep
+/// minutes: each minute once across sources, `DayTotal`) and the mean for any other, with its unit.
+/// So a person whose data is not glucose sees it too.
 public struct DailyMetricsTable: Sendable {
     public struct Cell: Sendable {
         public var day: Int64
@@ -13,8 +14,13 @@ public struct DailyMetricsTable: Sendable {
         public var mean: Double?
         public var min: Double?
         public var max: Double?
-        public init(day: Int64, metric: String, unit: String, n: Int, mean: Double?, min: Double?, max: Double?) {
+        /// The day's total (a metric that adds up) and what each source counted (JSON text).
+        public var total: Double?
+        public var totalSources: String?
+        public init(day: Int64, metric: String, unit: String, n: Int, mean: Double?, min: Double?, max: Double?,
+                    total: Double? = nil, totalSources: String? = nil) {
             self.day = day; self.metric = metric; self.unit = unit; self.n = n; self.mean = mean; self.min = min; self.max = max
+            self.total = total; self.totalSources = totalSources
         }
     }
 
@@ -47,7 +53,15 @@ public struct DailyMetricsTable: Sendable {
             m.raw("</th>")
             for c in cols {
                 m.raw("<td>")
-                if let cell = byDay[day]?[c.metric], let mean = cell.mean {
+                if let cell = byDay[day]?[c.metric], let total = cell.total {
+                    m.raw("<span title=\"")
+                    let counted = cell.totalSources.map(SourceShare.parse(json:)) ?? []
+                    m.escaped("total of \(cell.n) value(s), each minute once"
+                              + (counted.isEmpty ? "" : "; counted: " + counted.map { "\($0.source.text) \(Fmt.amount($0.amount, 1))" }.joined(separator: ", ")))
+                    m.raw("\">")
+                    m.escaped(Fmt.amount(total, 1))
+                    m.raw("</span>")
+                } else if let cell = byDay[day]?[c.metric], let mean = cell.mean {
                     m.raw("<span title=\"")
                     m.escaped("\(cell.n) value(s)" + (cell.min.map { ", lowest " + Fmt.amount($0, 1) } ?? "") + (cell.max.map { ", highest " + Fmt.amount($0, 1) } ?? ""))
                     m.raw("\">")

@@ -44,7 +44,4 @@ enum FHIRCodes {
         "%": "%", "ms": "ms", "km": "km", "m": "m", "cm": "cm", "kcal": "kcal", "min": "min", "h": "h", "g": "g",
         "U": "[iU]", "U/h": "[iU]/h", "count": "1", "s": "s",
     ]
-
-    /// Metrics Apple exports as a fraction with unit `%` (0.97 = 97 %).
-    static let fractionPercent: Set<String> = ["oxygen_saturation", "body_fat_percentage"]
 }

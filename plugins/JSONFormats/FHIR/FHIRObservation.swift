@@ -64,7 +64,8 @@ enum FHIRObservation {
     private static func quantity(_ m: HealthPipeCore.Measurement, _ metric: String, _ w: inout JSONWriter) {
         var value = m.value
         var unit = m.unit.text
-        if unit == "%", FHIRCodes.fractionPercent.contains(metric), value <= 1 { value *= 100 }
+        // Stored as a fraction of one (0.97); FHIR's `%` is the percent. A health report's value is the percent already.
+        if unit == "%", MetricCatalogue.isFractionPercent(metric), value <= 1 { value *= 100 }
         if unit.isEmpty { unit = "1" }
         w.key("valueQuantity"); w.beginObject()
         w.key("value"); w.double(value)

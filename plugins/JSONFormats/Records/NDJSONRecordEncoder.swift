@@ -145,6 +145,8 @@ struct NDJSONRecordEncoder {
         writer.field("exercise_min", d.exerciseMinutes)
         writer.field("illness", d.illness)
         writer.field("stress", d.stress)
+        writer.field("total", ifPresent: d.total)
+        if !d.totalSources.isEmpty { writer.object("total_sources") { w in for s in d.totalSources { w.key(s.source.text); w.double(s.amount) } } }
         end()
     }
 }

@@ -60,13 +60,20 @@ struct NDJSONRecordMapper {
                 bands.append(BandShare(band: Symbol(String(decoding: doc.keyBytes(c), as: UTF8.self)), percent: p))
             }
         }
+        var sources: [SourceShare] = []
+        if let node = doc.node(F.totalSources) {
+            for c in doc.children(of: node) {
+                guard let a = doc.number(node: c) else { throw JSONFileRun.Reject("a source's share of a total is not a number", at: doc.path(of: c)) }
+                sources.append(SourceShare(source: Symbol(String(decoding: doc.keyBytes(c), as: UTF8.self)), amount: a))
+            }
+        }
         return DailySummary(subject: try symbol(doc, F.subject), metric: try symbol(doc, F.metric), day: try date(doc, F.day),
                             unit: try symbol(doc, F.unit), count: Int(try int(doc, F.n)), min: try number(doc, F.min),
                             max: try number(doc, F.max), mean: try number(doc, F.mean), sd: try optionalNumber(doc, F.sd),
                             bandPercents: bands, hypo: doc.bool(F.hypo) ?? false, hyper: doc.bool(F.hyper) ?? false,
                             carbsGrams: try optionalNumber(doc, F.carbs) ?? 0, insulinUnits: try optionalNumber(doc, F.insulin) ?? 0,
                             exerciseMinutes: try optionalNumber(doc, F.exercise) ?? 0, illness: doc.bool(F.illness) ?? false,
-                            stress: doc.bool(F.stress) ?? false)
+                            stress: doc.bool(F.stress) ?? false, total: try optionalNumber(doc, F.total), totalSources: sources)
     }
 
     private mutating func metrics(_ doc: JSONDocument) throws -> MetricSet {

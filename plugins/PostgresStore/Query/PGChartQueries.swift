@@ -115,12 +115,13 @@ public final class PGChartQueries: StoreReader {
 
     public func otherDailySummaries(subject: String, fromDay: String, toDay: String) throws -> [DailySummaryRow] {
         let rows = try db.query("""
-            SELECT day, metric, unit, n, mean, min, max FROM daily_summaries
+            SELECT day, metric, unit, n, mean, min, max, total, total_sources FROM daily_summaries
              WHERE subject = $1 AND day BETWEEN $2 AND $3 AND metric != 'glucose' AND n > 0 ORDER BY day, metric
             """, [subject, fromDay, toDay])
         return (0..<rows.count).map { r in
             DailySummaryRow(day: rows.text(r, 0) ?? "", metric: rows.text(r, 1) ?? "", unit: rows.text(r, 2) ?? "", n: Int(rows.int(r, 3)),
-                            mean: rows.optionalDouble(r, 4), min: rows.optionalDouble(r, 5), max: rows.optionalDouble(r, 6))
+                            mean: rows.optionalDouble(r, 4), min: rows.optionalDouble(r, 5), max: rows.optionalDouble(r, 6),
+                            total: rows.optionalDouble(r, 7), totalSources: rows.isNull(r, 8) ? nil : rows.text(r, 8))
         }
     }
 

@@ -12,7 +12,7 @@ public struct PostgresMigration: Sendable {
 /// at the current version from `StoreTables` (`PostgresDDL.baseline`); an older one takes the steps after its version.
 public enum PostgresSchema {
     public static let migrations = [PostgresSchemaV1.migration, PostgresSchemaV2.migration, PostgresSchemaV3.migration,
-                                     PostgresSchemaV4.migration, PostgresSchemaV5.migration]
+                                     PostgresSchemaV4.migration, PostgresSchemaV5.migration, PostgresSchemaV6.migration]
     public static var version: Int { migrations.last?.version ?? 0 }
     /// pg_advisory_xact_lock key: "HPmigr" in ASCII.
     static let lockKey: Int64 = 0x4850_6D69_6772

@@ -86,7 +86,8 @@ extension CopyBuffer {
     mutating func daily(_ d: DailySummary, day: String) {
         text(d.subject); text(day); text(d.metric); text(d.unit); int(Int64(d.count)); double(d.min); double(d.max); double(d.mean)
         double(d.sd); int(d.hypo ? 1 : 0); int(d.hyper ? 1 : 0); double(d.carbsGrams); double(d.insulinUnits)
-        double(d.exerciseMinutes); int(d.illness ? 1 : 0); int(d.stress ? 1 : 0)
+        double(d.exerciseMinutes); int(d.illness ? 1 : 0); int(d.stress ? 1 : 0); double(d.total)
+        text(SourceShare.json(d.totalSources))
     }
 
     mutating func forecast(_ f: ForecastPoint) {

@@ -205,7 +205,7 @@ public final class ChartQueries: StoreReader {
     public func otherDailySummaries(subject: String, fromDay: String, toDay: String)
         throws -> [DailySummaryRow] {
         let s = try db.prepare("""
-            SELECT day, metric, unit, n, mean, min, max FROM daily_summaries
+            SELECT day, metric, unit, n, mean, min, max, total, total_sources FROM daily_summaries
             WHERE subject = ?1 AND day BETWEEN ?2 AND ?3 AND metric != 'glucose' AND n > 0 ORDER BY day, metric
             """)
         try s.bindText(1, subject)
@@ -215,7 +215,8 @@ public final class ChartQueries: StoreReader {
         while try s.step() {
             out.append(DailySummaryRow(day: s.text(0) ?? "", metric: s.text(1) ?? "", unit: s.text(2) ?? "", n: Int(s.int(3)),
                                        mean: s.isNull(4) ? nil : s.double(4), min: s.isNull(5) ? nil : s.double(5),
-                                       max: s.isNull(6) ? nil : s.double(6)))
+                                       max: s.isNull(6) ? nil : s.double(6), total: s.isNull(7) ? nil : s.double(7),
+                                       totalSources: s.isNull(8) ? nil : s.text(8)))
         }
         return out
     }

@@ -40,6 +40,8 @@ final class DailySummaryWriter {
             try s.bindDouble(14, d.exerciseMinutes)
             try s.bindInt(15, d.illness ? 1 : 0)
             try s.bindInt(16, d.stress ? 1 : 0)
+            try s.bindDouble(17, d.total)
+            try s.bindText(18, SourceShare.json(d.totalSources))
             try s.run()
 
             try symbols.bind(d.subject, to: deleteBands, at: 1)

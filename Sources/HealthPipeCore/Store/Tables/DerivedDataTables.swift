@@ -18,6 +18,10 @@ extension StoreTables {
         .required("exercise_min", .double),
         .required("illness", .int32),
         .required("stress", .int32),
+        // A metric that adds up: the day's total, each minute once across sources, and what each
+        // source counted as a JSON object (SQLite v12, PostgreSQL v6).
+        .optional("total", .double),
+        .optional("total_sources", .text),
     ], primaryKey: ["subject", "day", "metric"])
 
     public static let dailyBands = TableDescription("daily_bands", columns: [
