@@ -45,10 +45,7 @@ extension DayView {
         w.key("checks"); w.beginArray()
         for p in checks {
             w.beginObject()
-            w.key("time"); w.string(ChartJSON.local(p.utc, p.offset))
-            w.key("minute"); w.double(ChartJSON.minutes(p.minute))
-            w.key("value"); w.double(unit.rounded(p.mgdl))
-            w.key("band"); w.string(bands.bands[bands.index(of: p.mgdl)].name)
+            writePoint(&w, p)
             w.key("source"); w.string(p.source)
             w.endObject()
         }
@@ -57,10 +54,7 @@ extension DayView {
         w.key("series"); w.beginArray()
         for p in points {
             w.beginObject()
-            w.key("time"); w.string(ChartJSON.local(p.utc, p.offset))
-            w.key("minute"); w.double(ChartJSON.minutes(p.minute))
-            w.key("value"); w.double(unit.rounded(p.mgdl))
-            w.key("band"); w.string(bands.bands[bands.index(of: p.mgdl)].name)
+            writePoint(&w, p)
             if p.flags.contains(.belowSensorRange) { w.key("sensor_limit"); w.string("low") }
             if p.flags.contains(.aboveSensorRange) { w.key("sensor_limit"); w.string("high") }
             w.endObject()
@@ -131,6 +125,14 @@ extension DayView {
         w.endObject()
         w.newline()
         return w.bytes
+    }
+
+    /// A reading's or a check's time, minute of the day, value in the view's unit and band.
+    private func writePoint(_ w: inout JSONWriter, _ p: Point) {
+        w.key("time"); w.string(ChartJSON.local(p.utc, p.offset))
+        w.key("minute"); w.double(ChartJSON.minutes(p.minute))
+        w.key("value"); w.double(unit.rounded(p.mgdl))
+        w.key("band"); w.string(bands.bands[bands.index(of: p.mgdl)].name)
     }
 
     private func writeMarker(_ w: inout JSONWriter, _ m: Marker) {

@@ -34,12 +34,7 @@ final class ChartWindow {
     }
 
     func add(_ m: Measurement) {
-        let day = LocalDays.day(m.start, m.utcOffset)
-        guard day > drawnThrough else { lateRecords += 1; return }
-        readings[day, default: []].append(m)
-        firstDay = min(firstDay ?? day, day)
-        lastDay = max(lastDay ?? day, day)
-        advance(m.provenance.file, day)
+        guard let day = keep(m, in: &readings) else { return }
         guard let f = forecaster else { return }
         let issued = f.add(time: m.start, utcOffset: m.utcOffset, value: m.value)
         if let latest = dayForecast[day], latest.time >= m.start { return }
@@ -64,13 +59,18 @@ final class ChartWindow {
         advance(m.provenance.file, day)
     }
 
-    func addCheck(_ m: Measurement) {
+    func addCheck(_ m: Measurement) { _ = keep(m, in: &checks) }
+
+    /// Files a glucose reading or check under its local day (a day with either is a day to draw);
+    /// the day, or nil when that day was drawn already (a late record, counted).
+    private func keep(_ m: Measurement, in byDay: inout [Int64: [Measurement]]) -> Int64? {
         let day = LocalDays.day(m.start, m.utcOffset)
-        guard day > drawnThrough else { lateRecords += 1; return }
-        checks[day, default: []].append(m)
+        guard day > drawnThrough else { lateRecords += 1; return nil }
+        byDay[day, default: []].append(m)
         firstDay = min(firstDay ?? day, day)
         lastDay = max(lastDay ?? day, day)
         advance(m.provenance.file, day)
+        return day
     }
 
     /// The basal rates a day view of `day` draws: its own and the day before's (a scheduled rate
