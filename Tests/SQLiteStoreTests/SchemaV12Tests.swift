@@ -20,4 +20,20 @@ import Testing
         #expect(try RawSQLite.rows(path, "SELECT subject, day FROM derived_pending ORDER BY day").map { $0.map { $0 ?? "" } }
                 == [["me", "2024-03-01"], ["me", "2024-03-02"]])
     }
+
+    /// A reader never migrates (it opens the file read-only): `page`, `serve` and `chart` on a database
+    /// summarised before totals read its other metrics' days without totals instead of failing on
+    /// "no such column: total" (they did, until an import migrated the file).
+    @Test func aReaderOfAnOlderDatabaseReadsItsDaysWithoutTotals() throws {
+        let dir = try TempDirectory()
+        let path = dir.path("s.sqlite")
+        let db = try databaseBefore(version: 12, at: path)
+        try db.execute("""
+            INSERT INTO daily_summaries VALUES
+              ('me', '2024-03-01', 'step_count', 'count', 30, 2, 900, 182.5, 100, 0, 0, 0, 0, 0, 0, 0);
+            """)
+        let rows = try ChartQueries(path: path).otherDailySummaries(subject: "me", fromDay: "2024-03-01", toDay: "2024-03-01")
+        #expect(rows.map(\.metric) == ["step_count"] && rows.first?.total == nil && rows.first?.n == 30)
+        #expect(try RawSQLite.rows(path, "SELECT count(*) FROM pragma_table_info('daily_summaries') WHERE name = 'total'") == [["0"]])
+    }
 }

@@ -50,7 +50,9 @@ struct DaysCommand: ParsableCommand {
             let glucose = r.avg.map { _ in
                 [r.low, r.avg, r.high].map { v in v.map { display.text($0) } ?? "-" }.joined(separator: " / ") + " \(display.rawValue)"
             } ?? "no glucose"
+            // A meter user's day: the numbers are its finger-stick checks', and the line says so.
             let marks = DayTable.Flag.allCases.filter { r.has($0) }.map(\.rawValue)
+                + (r.rangeFromChecks ? ["(\(r.checks) BG check\(r.checks == 1 ? "" : "s"))"] : [])
             out += "\(date)  \(glucose.padding(toLength: 26, withPad: " ", startingAt: 0))  \(marks.joined(separator: " "))"
                 + (r.favourite ? "  ★" + (r.note.map { " \($0)" } ?? "") : "") + "\n"
         }

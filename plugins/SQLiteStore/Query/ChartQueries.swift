@@ -9,6 +9,9 @@ import HealthPipeCore
 public final class ChartQueries: StoreReader {
     let db: SQLiteConnection
     public let path: String
+    /// False in a database summarised before day totals (schema 12) that no import has migrated yet:
+    /// a reader never migrates, so its queries read no totals there rather than failing.
+    private let hasTotals: Bool
     private var sourceCache: [String: [String]] = [:]
     private var eventGroupCache: [String: [EventGroup]] = [:]
 
@@ -25,7 +28,9 @@ public final class ChartQueries: StoreReader {
         db = try SQLiteConnection.open(path: path, readOnly: true)
         self.path = path
         try SQLiteSchema.migrator.checkSupported(db)
-        guard try Migrator.version(of: db) > 0 else { throw NotAStore() }
+        let version = try Migrator.version(of: db)
+        guard version > 0 else { throw NotAStore() }
+        hasTotals = version >= SchemaV12.migration.version
     }
 
     // MARK: Subjects and sources
@@ -205,7 +210,7 @@ public final class ChartQueries: StoreReader {
     public func otherDailySummaries(subject: String, fromDay: String, toDay: String)
         throws -> [DailySummaryRow] {
         let s = try db.prepare("""
-            SELECT day, metric, unit, n, mean, min, max, total, total_sources FROM daily_summaries
+            SELECT day, metric, unit, n, mean, min, max, \(hasTotals ? "total, total_sources" : "NULL, NULL") FROM daily_summaries
             WHERE subject = ?1 AND day BETWEEN ?2 AND ?3 AND metric != 'glucose' AND n > 0 ORDER BY day, metric
             """)
         try s.bindText(1, subject)
