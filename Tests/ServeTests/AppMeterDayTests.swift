@@ -35,7 +35,8 @@ import Testing
         #expect(home.contains("data-date=\"\(lastDay)\"") || home.contains("value=\"\(lastDay)\""), "\(home.prefix(400))")
         // The page carries the wide chart and the phone's: each draws every check.
         #expect(home.components(separatedBy: "class=\"check-point\"").count - 1 == 2 * checks, "checks drawn")
-        #expect(home.contains("\(checks) BG check\(checks == 1 ? "" : "s"): Mean"), "facts")
+        // One check is given as its value; more as their mean and range.
+        #expect(home.contains(checks == 1 ? "1 BG check: <b>" : "\(checks) BG checks: Mean"), "facts")
         #expect(!home.contains("No glucose readings"))
 
         // Every day with checks in the days table's window says how many, with their low/average/high.

@@ -71,6 +71,7 @@ public struct DaySVG: ChartDrawing {
         let checks = c.count == 0 ? "" : "\(c.count) BG check\(c.count == 1 ? "" : "s")"
         guard s.count > 0 else {
             guard c.count > 0 else { return "no readings" }
+            if c.count == 1 { return "\(unit.text(c.mean!)) \(unit.rawValue) · 1 BG check" }
             return "mean \(unit.text(c.mean!)) · range \(unit.text(c.min!))–\(unit.text(c.max!)) \(unit.rawValue) · " + checks
         }
         // A phone's line has no room for the checks' count: the facts under the chart give it.

@@ -98,7 +98,10 @@ package struct DayArticle {
         // The CGM's numbers; on a meter user's day the finger-stick checks' (counted either way).
         let s = v.stats, c = v.checkStats
         let shown = s.count > 0 ? v.points : v.checks
-        if let mean = s.mean ?? c.mean, let low = s.min ?? c.min, let high = s.max ?? c.max {
+        if s.count == 0, c.count == 1, let only = c.mean {
+            // One check is a value, not a mean and a range.
+            m.raw("1 BG check: <b>\(unit.text(only))</b> \(unit.rawValue)")
+        } else if let mean = s.mean ?? c.mean, let low = s.min ?? c.min, let high = s.max ?? c.max {
             let inRange = shown.filter { v.bands.bands[v.bands.index(of: $0.mgdl)].level == 0 }.count
             if s.count == 0 { m.raw("\(c.count) BG check\(c.count == 1 ? "" : "s"): ") }
             m.raw("Mean <b>\(unit.text(mean))</b> · lowest <b>\(unit.text(low))</b> · highest <b>\(unit.text(high))</b> \(unit.rawValue)")
