@@ -18,12 +18,13 @@ struct RunCommand: ParsableCommand {
         var spec: PipelineSpec
         let shard = try sharding.parsed()
         let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().path
-        let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: base,
+        var settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: base,
                                    pluginPaths: shared.pluginPaths)
         do {
             registry = try shared.registry()
             document = try ConfigDocument.load(path: pipeline)
             spec = try PipelineSpec(document: document)
+            settings = PipelinePersonZones.settings(settings, spec: spec)
             if let shard {
                 // The whole pipeline is checked first: a mistake in another shard's source is still a mistake.
                 _ = try PipelineGraph.build(spec: spec, registry: registry, settings: settings, defaultQuarantine: "quarantine.ndjson")
@@ -52,9 +53,10 @@ struct ValidateCommand: ParsableCommand {
             let registry = try shared.registry()
             let document = try ConfigDocument.load(path: pipeline)
             let base = URL(fileURLWithPath: pipeline).deletingLastPathComponent().path
-            let graph = try PipelineGraph.build(spec: try PipelineSpec(document: document), registry: registry,
-                                                settings: RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore,
-                                                                      baseDirectory: base),
+            let spec = try PipelineSpec(document: document)
+            let settings = RunSettings(timezone: shared.timezone, subject: shared.subject ?? SubjectRule.newStore, baseDirectory: base)
+            let graph = try PipelineGraph.build(spec: spec, registry: registry,
+                                                settings: PipelinePersonZones.settings(settings, spec: spec),
                                                 defaultQuarantine: URL(fileURLWithPath: base).appendingPathComponent("quarantine.ndjson").path)
             // The run's own output rule: a sink over a source, a database or another sink is an error here too.
             if let clash = graph.fileClash() { throw FileClash(message: clash) }

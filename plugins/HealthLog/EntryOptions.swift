@@ -29,9 +29,10 @@ struct EntryOptions: Decodable {
 
     /// The records the entry stands for: the report or the entry, and the rows they own.
     func records(_ b: ComponentBuilder, now: Int64) throws -> RecordBatch {
-        let zone = try b.zone(timezone)
+        let who = subject ?? b.settings.subject
+        let zone = try b.zone(timezone).map { ZoneHistory(periods: [], fallback: $0) } ?? b.settings.personZones[who]
         let start = try instant(at, option: "at", zone: zone, now: now, b)
-        let subject = Symbol(subject ?? b.settings.subject)
+        let subject = Symbol(who)
         var batch = RecordBatch()
         if kind == .report {
             for (option, given) in [("units", units != nil), ("carbs", carbs != nil), ("minutes", minutes != nil), ("end", end != nil)] where given {
@@ -75,9 +76,9 @@ struct EntryOptions: Decodable {
         return batch
     }
 
-    /// A moment with an offset, or a naive local time in the stage's (or run's) zone.
-    /// The typed time in the entry's zone, never more than a day past the clock.
-    private func instant(_ text: String, option: String, zone: TimeZone?, now: Int64, _ b: ComponentBuilder) throws -> ZoneResolver.Resolved {
+    /// A moment with an offset, or a naive local time in the stage's (or run's) zone, else on the
+    /// person's clock as the store knows it; never more than a day past the clock.
+    private func instant(_ text: String, option: String, zone: ZoneHistory?, now: Int64, _ b: ComponentBuilder) throws -> ZoneResolver.Resolved {
         let r = try parsedInstant(text, option: option, zone: zone, now: now, b)
         if let why = PlausibleTime.aheadProblem(option == "at" ? "time" : option, utc: r.utc, offset: r.offset, now: now) {
             throw b.error(why, option: option)
@@ -85,12 +86,12 @@ struct EntryOptions: Decodable {
         return r
     }
 
-    private func parsedInstant(_ text: String, option: String, zone: TimeZone?, now: Int64, _ b: ComponentBuilder) throws -> ZoneResolver.Resolved {
+    private func parsedInstant(_ text: String, option: String, zone: ZoneHistory?, now: Int64, _ b: ComponentBuilder) throws -> ZoneResolver.Resolved {
         if LocalTimeText.hasOffset(text), let r = LocalTimeText.parse(text, zone: TimeZone(secondsFromGMT: 0)!, now: now) { return r }
         guard let zone else {
             throw b.error("'\(text)' has no offset: give one (2024-03-05T20:00:00+01:00) or a timezone", option: option)
         }
-        guard let r = LocalTimeText.parse(text, zone: zone, now: now) else {
+        guard let r = zone.parse(text, now: now) else {
             throw b.error("'\(text)' is not a time such as 2024-03-05 20:00, 20:00 or now", option: option)
         }
         return r

@@ -39,7 +39,7 @@ public let healthEntryComponent = ComponentDescriptor(
         OptionDoc("minutes", "number", "an exercise's duration"),
         OptionDoc("intensity", "light | medium | heavy", "an exercise's intensity"),
         OptionDoc("end", "time", "an episode's (or exercise's) end; an episode without one is open until ended"),
-        OptionDoc("timezone", "IANA zone or ±HH:MM", default: "the run's --timezone", "zone of times without an offset"),
+        OptionDoc("timezone", "IANA zone or ±HH:MM", default: "the run's --timezone, else the person's zone in the database the pipeline writes", "zone of times without an offset"),
         OptionDoc("subject", "text", default: "the run's --subject", "whose entry this is"),
     ],
     produces: [.measurements, .events, .reports, .entries],

@@ -16,6 +16,11 @@ public struct PipelineSpec {
         /// The document the options node comes from, when not the pipeline's own (a settings file
         /// whose sections became stages): errors then point into it.
         public var document: ConfigDocument? = nil
+
+        /// The stage's option `key` when it is a plain value (nil when absent or a list/mapping).
+        public func scalarOption(_ key: String) -> String? {
+            node.mappingPairs?.first(where: { $0.key.scalarText == key })?.value.scalarText
+        }
     }
 
     /// Keys every stage may carry that the engine, not the component, handles.

@@ -104,6 +104,10 @@ public struct RunSettings: Sendable {
     /// Relative paths in a config resolve against this folder.
     public var baseDirectory: String
     public var pluginPaths: [String]
+    /// Each person's zone history, as the store the run writes to holds it (`healthpipe person`): a
+    /// time a person typed into a pipeline without an offset or a `timezone` is read on their clock.
+    /// Empty when the run has a zone, no store, or the people have none yet.
+    public var personZones: [String: ZoneHistory] = [:]
 
     public init(timezone: String? = nil, subject: String = "default", baseDirectory: String = FileManager.default.currentDirectoryPath,
                 pluginPaths: [String] = []) {

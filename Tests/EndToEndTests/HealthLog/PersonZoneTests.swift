@@ -97,4 +97,34 @@ import Testing
         #expect(unsure.code != 0 && unsure.stderr.contains("--timezone"), "\(unsure.code) \(unsure.stderr)")
         #expect(E2E.query(moved, "SELECT count(*) FROM events") == [["0"]])
     }
+    /// A pipeline's `health-entry` without a zone of its own or the run's reads its typed times on the
+    /// person's clock in the database it writes, across a move as `add` does; without a zone in the
+    /// store it still asks for one.
+    @Test func aPipelinesTypedEntryIsReadOnThePersonsClock() throws {
+        let dir = E2E.tempDir(), db = dir.appendingPathComponent("log.sqlite")
+        for args in [["--timezone", "America/Los_Angeles"], ["--timezone", "Europe/Berlin", "--from", "2024-06-01"]] {
+            let r = try E2E.run(["person", "--db", db.path] + args, env: Self.utc)
+            #expect(r.code == 0, "\(r.stderr)")
+        }
+        func pipeline(_ name: String, db: String) throws -> URL {
+            let yaml = """
+                sources:
+                  before: {type: health-entry, kind: insulin, at: "2024-05-20 13:30", units: 1}
+                  after: {type: health-entry, kind: insulin, at: "2024-06-10 13:30", units: 2}
+                sinks:
+                  db: {type: sqlite, inputs: [before, after], path: \(db)}
+                """
+            let url = dir.appendingPathComponent(name)
+            try yaml.write(to: url, atomically: true, encoding: .utf8)
+            return url
+        }
+        let run = try E2E.run(["run", try pipeline("typed.yaml", db: db.path).path, "--quiet"], env: Self.utc)
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(E2E.query(db, "SELECT start, utc_offset, insulin_u FROM events ORDER BY start")
+                == [["1716237000", "-25200", "1.0"], ["1718019000", "7200", "2.0"]])
+        // A database without the person's zone: the typed time still needs an offset or a zone.
+        let other = dir.appendingPathComponent("new.sqlite")
+        let refused = try E2E.run(["run", try pipeline("new.yaml", db: other.path).path, "--quiet"], env: Self.utc)
+        #expect(refused.code == 2 && refused.stderr.contains("has no offset"), "\(refused.stderr)")
+    }
 }
