@@ -120,7 +120,7 @@ let package = Package(
         // The app's browser walkthrough (Browser/app_walkthrough.py) is Python, run by AppBrowserTests.
         .testTarget(name: "ServeTests", dependencies: ["HealthPipeServe", "healthpipe", "HealthPipeTestSupport"], exclude: ["Browser", "python"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "HealthPipeStore", "HealthPipeTestSupport",
-                                                   "CSQLite", "healthpipe",
+                                                   "CSQLite", "SQLiteStore", "healthpipe",
                                                    "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]
 )

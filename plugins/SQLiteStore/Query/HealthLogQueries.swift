@@ -168,8 +168,9 @@ public final class HealthLogQueries {
 
     // MARK: Alerts
 
-    /// The subject's alerts of these kinds, oldest first.
+    /// The subject's alerts of these kinds, oldest first (none in a database written before alerts existed).
     public func alerts(subject: String, kinds: [Alert.Kind]) throws -> [Alert] {
+        guard try Migrator.version(of: db) >= SchemaV4.migration.version else { return [] }
         let s = try db.prepare("""
             SELECT metric, kind, start, end, utc_offset, value, threshold, model FROM alerts
              WHERE subject = ?1 AND kind IN (\(kinds.map { "'\($0.rawValue)'" }.joined(separator: ", "))) ORDER BY start, kind, metric
