@@ -97,7 +97,7 @@ let package = Package(
                 path: "Fuzz/Targets"),
 
         // What the test targets share (a stage-context builder): swift-nio's NIOTestUtils is the model.
-        .target(name: "HealthPipeTestSupport", dependencies: ["HealthPipeCore", "ZipReading"], path: "Tests/HealthPipeTestSupport"),
+        .target(name: "HealthPipeTestSupport", dependencies: ["HealthPipeCore", "ZipReading", "SQLiteStore"], path: "Tests/HealthPipeTestSupport"),
         .testTarget(name: "HealthPipeCoreTests", dependencies: ["HealthPipeCore", "HealthPipeTestSupport"]),
         // ZIPFoundation writes the zips the tests read (it is not used for reading: see ZipArchive).
         .testTarget(name: "ZipReadingTests", dependencies: ["ZipReading", "HealthPipeTestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
@@ -120,7 +120,7 @@ let package = Package(
         // The app's browser walkthrough (Browser/app_walkthrough.py) is Python, run by AppBrowserTests.
         .testTarget(name: "ServeTests", dependencies: ["HealthPipeServe", "healthpipe", "HealthPipeTestSupport"], exclude: ["Browser", "python"]),
         .testTarget(name: "EndToEndTests", dependencies: ["HealthPipeCLI", "BuiltinPlugins", "HealthPipeStore", "HealthPipeTestSupport",
-                                                   "CSQLite", "SQLiteStore", "healthpipe",
+                                                   "CSQLite", "healthpipe",
                                                    "CSerialPort", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
     ]
 )

@@ -1,73 +1,39 @@
 import Foundation
-import SQLiteStore
+import HealthPipeTestSupport
 import Testing
 
 /// Every command that only reads a database works on one an older release wrote. Readers open it
 /// read-only and never migrate it, so every query must do without what later schema versions added
-/// (`page`, `serve` and `chart` once failed with "no such column: total" on schema 11). This
-/// release's store of a pump with CGM, health reports, Apple Health steps, a toothbrush session and
-/// typed entries is copied into a database at each older schema version — every column that version
-/// has — and each read command runs on it.
+/// (`page`, `serve` and `chart` once failed with "no such column: total" on schema 11; `alerts list`
+/// with "no such table: alerts" before v4). This release's store (`OlderSchemaStores`) is copied into
+/// a database at each older schema version — every column that version has — and each read command
+/// runs on it. The app and the API: OlderDatabaseServeTests.
 @Suite struct OlderDatabaseReadTests {
     static let utc = ["TZ": "UTC"]
-
-    /// The schema versions before this release's.
-    static let versions: [Int32] = SQLiteSchema.migrator.migrations.map(\.version).filter { $0 < SQLiteSchema.version }
+    static let day = OlderSchemaStores.day
 
     /// This release's store, written once for every version's copy.
-    static let current: URL? = try? writeCurrentStore()
-
-    static func writeCurrentStore() throws -> URL {
+    static let current: Result<URL, any Error> = Result {
         let db = E2E.tempDir().appendingPathComponent("current.sqlite")
-        let runs: [[String]] = [
-            ["import", E2E.fixtures.appendingPathComponent("real/carelink/carelink-en-revel523-sensor-v101.csv").path,
-             "--timezone", "America/Los_Angeles", "--quiet"],
-            ["import", E2E.samples.appendingPathComponent("health-reports/health_log.json").path, "--quiet"],
-            ["import", E2E.samples.appendingPathComponent("apple-health/apple-health-parser_tests_export.xml").path, "--quiet"],
-            ["stream", "--replay", E2E.samples.appendingPathComponent("imu/brushing_stream_tms.csv").path,
-             "--start", "2013-08-08T07:30:00Z"],
-            ["add", "insulin", "2", "--at", "2013-08-08 12:00"],
-            ["favourite", "add", "2013-08-08", "--note", "a good day"],
-        ]
-        for args in runs {
-            let r = try E2E.run(args + ["--db", db.path], env: utc)
-            guard r.code == 0 || r.code == 3 else { throw Failure(message: "\(args.joined(separator: " ")): \(r.stderr)") }
+        try OlderSchemaStores.writeCurrent(at: db) { args in
+            let r = try E2E.run(args, env: utc)
+            return (r.code, r.stderr)
         }
-        return db
-    }
-
-    struct Failure: Error { var message: String }
-
-    /// A database at schema `version` holding as much of `current` as that version has columns for.
-    static func copy(_ current: URL, atVersion version: Int32) throws -> URL {
-        let db = E2E.tempDir().appendingPathComponent("v\(version).sqlite")
-        let older = Migrator(migrations: SQLiteSchema.migrator.migrations.filter { $0.version <= version })
-        let connection = try SQLiteConnection(path: db.path)
-        _ = try older.migrate(connection)
-        try connection.execute("ATTACH DATABASE '\(current.path)' AS now")
-        for table in E2E.query(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").map({ $0[0] }) {
-            let had = Set(E2E.query(current, "SELECT name FROM pragma_table_info('\(table)')").map { $0[0] })
-            let columns = E2E.query(db, "SELECT name FROM pragma_table_info('\(table)')").map { $0[0] }.filter(had.contains)
-            guard !columns.isEmpty else { continue }
-            let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-            // A column an older version required and this one dropped leaves that table empty.
-            try? connection.execute("INSERT OR IGNORE INTO main.\"\(table)\" (\(list)) SELECT \(list) FROM now.\"\(table)\"")
-        }
-        try connection.execute("DETACH DATABASE now")
         return db
     }
 
     /// Every read command, with the arguments that make it read something of each kind.
     static func readCommands(_ out: URL) -> [[String]] {
-        [["chart", "day", "--date", "2013-08-08"], ["chart", "day", "--date", "2013-08-08", "--svg", out.appendingPathComponent("d.svg").path],
+        [["chart", "day", "--date", day], ["chart", "day", "--date", day, "--svg", out.appendingPathComponent("d.svg").path],
          ["chart", "agp"], ["chart", "days"], ["chart", "history"], ["chart", "report-values"], ["chart", "report-days"],
          ["page", "--output", out.appendingPathComponent("p.html").path], ["days"], ["days", "--favourites"], ["metrics"],
          ["history", "--json"], ["reports", "list"], ["entries", "list"], ["alerts", "list"], ["person"]]
     }
 
-    @Test(arguments: versions) func everyReadCommandWorksOnADatabaseOfAnOlderVersion(version: Int32) throws {
-        let current = try #require(Self.current, "this release's store could not be written")
-        let db = try Self.copy(current, atVersion: version)
+    @Test(arguments: OlderSchemaStores.versions) func everyReadCommandWorksOnADatabaseOfAnOlderVersion(version: Int32) throws {
+        let current = try Self.current.get()
+        let db = E2E.tempDir().appendingPathComponent("v\(version).sqlite")
+        try OlderSchemaStores.copy(current, atVersion: version, to: db)
         #expect(E2E.scalar(db, "PRAGMA user_version") == String(version))
         let out = E2E.tempDir()
         let reportsExist = E2E.scalar(db, "SELECT count(*) FROM sqlite_master WHERE name = 'reports'") == "1"
@@ -82,7 +48,7 @@ import Testing
             }
         }
         // The glucose views read the same readings in every version.
-        for args in [["chart", "day", "--date", "2013-08-08"], ["chart", "agp"]] {
+        for args in [["chart", "day", "--date", Self.day], ["chart", "agp"]] {
             let older = try E2E.run(args + ["--db", db.path], env: Self.utc), now = try E2E.run(args + ["--db", current.path], env: Self.utc)
             #expect(older.stdout == now.stdout, "v\(version): healthpipe \(args.joined(separator: " ")) differs from this release's")
         }

@@ -9,9 +9,11 @@ import HealthPipeCore
 public final class ChartQueries: StoreReader {
     let db: SQLiteConnection
     public let path: String
-    /// False in a database summarised before day totals (schema 12) that no import has migrated yet:
-    /// a reader never migrates, so its queries read no totals there rather than failing.
-    private let hasTotals: Bool
+    /// The database's schema version. A reader never migrates, so a database an older release wrote
+    /// (that no import has migrated yet) is read as it is: each query asks only for what it has.
+    let schemaVersion: Int32
+    /// False in a database summarised before day totals (schema 12).
+    private var hasTotals: Bool { schemaVersion >= SchemaV12.migration.version }
     private var sourceCache: [String: [String]] = [:]
     private var eventGroupCache: [String: [EventGroup]] = [:]
 
@@ -28,9 +30,8 @@ public final class ChartQueries: StoreReader {
         db = try SQLiteConnection.open(path: path, readOnly: true)
         self.path = path
         try SQLiteSchema.migrator.checkSupported(db)
-        let version = try Migrator.version(of: db)
-        guard version > 0 else { throw NotAStore() }
-        hasTotals = version >= SchemaV12.migration.version
+        schemaVersion = try Migrator.version(of: db)
+        guard schemaVersion > 0 else { throw NotAStore() }
     }
 
     // MARK: Subjects and sources

@@ -33,11 +33,13 @@ public final class NightscoutRows {
     /// (oldest first with `oldestFirst`: API v3's `sort=date`), at most `limit`.
     public func readings(subject: String, metric: String, fromUTC: Int64, toUTC: Int64, limit: Int, origin: Origin,
                          source only: String? = nil, oldestFirst: Bool = false) throws -> [Row] {
-        let filter = origin == .treatment ? "instr(m.metadata, '\"eventType\"') > 0"
-                                          : "(m.metadata IS NULL OR instr(m.metadata, '\"eventType\"') = 0)"
+        // Before v2 no row has metadata (so none is a treatment's); before v6 no row names a device.
+        let hasMetadata = chart.schemaVersion >= SchemaV2.migration.version, hasDevices = chart.schemaVersion >= SchemaV6.migration.version
+        let filter = !hasMetadata ? (origin == .treatment ? "0" : "1")
+            : origin == .treatment ? "instr(m.metadata, '\"eventType\"') > 0" : "(m.metadata IS NULL OR instr(m.metadata, '\"eventType\"') = 0)"
         let s = try chart.db.prepare("""
-            SELECT m.start, m."end", m.utc_offset, m.value, m.metadata, d.attributes FROM measurements m
-            LEFT JOIN devices d ON d.id = m.device_id
+            SELECT m.start, m."end", m.utc_offset, m.value, \(hasMetadata ? "m.metadata" : "NULL"), \(hasDevices ? "d.attributes" : "NULL")
+              FROM measurements m \(hasDevices ? "LEFT JOIN devices d ON d.id = m.device_id" : "")
             WHERE m.subject = ?1 AND m.metric = ?2 AND m.source = ?3 AND m.start >= ?4 AND m.start < ?5
               AND (m.flags & \(RecordFlags.interpolated.rawValue)) = 0 AND \(filter)
             ORDER BY m.start \(oldestFirst ? "ASC" : "DESC") LIMIT ?6
@@ -57,7 +59,8 @@ public final class NightscoutRows {
     /// Events with `fromUTC <= start < toUTC`, newest first (or oldest first), at most `limit`.
     public func events(subject: String, fromUTC: Int64, toUTC: Int64, limit: Int, oldestFirst: Bool = false) throws -> [Row] {
         let s = try chart.db.prepare("""
-            SELECT kind, subtype, source, start, "end", utc_offset, carbs_g, protein_g, fat_g, insulin_u, note, metadata FROM events
+            SELECT kind, subtype, source, start, "end", utc_offset, carbs_g, protein_g, fat_g, insulin_u, note,
+                   \(chart.schemaVersion >= SchemaV2.migration.version ? "metadata" : "NULL") FROM events
             WHERE subject = ?1 AND start >= ?2 AND start < ?3 ORDER BY start \(oldestFirst ? "ASC" : "DESC") LIMIT ?4
             """)
         try s.bindText(1, subject)
@@ -76,6 +79,7 @@ public final class NightscoutRows {
 
     /// The subject's profile as a Nightscout profile left it (`attributes`), nil without one.
     public func profile(subject: String) throws -> String? {
+        guard chart.schemaVersion >= SchemaV2.migration.version else { return nil }  // profiles came with v2
         let s = try chart.db.prepare("SELECT attributes FROM subject_profiles WHERE subject = ?1 AND source = 'nightscout'")
         try s.bindText(1, subject)
         return try s.step() ? s.text(0) : nil
