@@ -5,8 +5,7 @@ import ZIPFoundation
 /// A whole Fitbit account export — an unpacked folder or its zip — imports in one command, every file
 /// by its content; families HealthPipe does not read yet are named in one warning, never a failure.
 @Suite struct FitbitExportImportTests {
-    static let real = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/real/fitbit")
+    static let real = E2E.fixtures.appendingPathComponent("real/fitbit")
 
     /// `MyFitbitData/Me/…` as the account export lays it out, with an exercise log no format reads yet.
     static func export(in dir: URL) throws -> URL {

@@ -207,7 +207,7 @@ private func reaggregate(_ db: URL, _ settings: URL) throws -> E2E.Result {
         let yml = dir.appendingPathComponent("p.yml")
         try E2E.write(text, to: yml)
         let r = try E2E.run(["run", yml.path, "--timezone", "UTC"])
-        #expect(r.code == 0 || r.code == 3, "\(r.stderr)")
+        #expect(r.code == 0, "\(r.stderr)")
         let db = dir.appendingPathComponent("out.sqlite")
         #expect(E2E.count(db, "forecasts", "model = 'ridge-treatments'") == 6)
         // The newest forecast made: the export ends falling 126 → 108 mg/dL, and the model's line from

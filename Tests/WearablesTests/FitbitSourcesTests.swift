@@ -8,7 +8,7 @@ import Testing
 /// Fitbit's account export read by content: heart rate (real excerpt), resting heart rate (real files;
 /// a day written as 0.0 is no value), the per-minute series whose name says which series they are.
 @Suite struct FitbitSourcesTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = Repository.root
     static let real = root.appendingPathComponent("Tests/Fixtures/real/fitbit")
     static let registry = try! BuiltinPlugins.registry(pluginPaths: [])
 

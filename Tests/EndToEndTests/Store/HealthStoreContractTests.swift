@@ -75,7 +75,7 @@ struct HealthStoreContractTests {
         for file in Self.samples.map({ E2E.samples.appendingPathComponent($0).path }) {
             for db in locations {
                 let r = try E2E.run(["import", file, "--db", db, "--timezone", "Europe/Berlin"], cwd: dir)
-                #expect(r.code == 0 || r.code == 3, "\(file) → \(db): \(r.stderr)")
+                #expect(r.code == E2E.importExit(ofSample: file), "\(file) → \(db): \(r.stderr)")
             }
         }
         let reference = try Self.answers(stores[0])
