@@ -8,9 +8,10 @@ import Hummingbird
 /// for this response alone (no inline handlers, nothing from elsewhere: docs/serve.md).
 struct AppPage {
     enum Tab: String, CaseIterable {
-        case day = "Day", agp = "AGP report", days = "Days", reports = "Reports", settings = "Settings"
+        case now = "Now", day = "Day", agp = "AGP report", days = "Days", reports = "Reports", settings = "Settings"
         var href: String {
             switch self {
+            case .now: return "/now"
             case .day: return "/"
             case .agp: return "/agp"
             case .days: return "/days"
@@ -35,6 +36,8 @@ struct AppPage {
     var message: String?
     var error: String?
     var signedIn = false
+    /// A caller the app's forms do not write for: the screens draw none, and say why once here.
+    var readOnly = false
     var body: Markup
 
     func response(newCookie: Cookie?, status: HTTPResponse.Status = .ok) -> Response {
@@ -64,6 +67,7 @@ struct AppPage {
         m.raw("<p id=\"flash\" role=\"status\" class=\"flash\(message == nil && error == nil ? " empty" : error != nil ? " bad" : "")\">")
         m.escaped(error ?? message ?? "")
         m.raw("</p>")
+        if readOnly { m.raw(Self.readOnlyLine) }
         m.raw(body)
         m.raw("</main><div id=\"bubble\" role=\"tooltip\" hidden></div>")
         m.raw("<script nonce=\"\(nonce)\">\n" + AppScript.js + "</script></body></html>\n")
@@ -73,6 +77,10 @@ struct AppPage {
         if let newCookie { response.setCookie(newCookie) }
         return response
     }
+
+    /// Why a reader sees no forms (a read-only token, an `--open-reads` visitor).
+    static let readOnlyLine = "<p id=\"read-only\" class=\"read-only\">Read-only access: you can look at everything here, but adding, "
+        + "changing or deleting needs <a href=\"\(SignIn.path)\">signing in</a> with the server's API secret.</p>"
 
     static let style = "<style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + ReportCalendarHTML.css + AppStyle.css + "</style>"
 

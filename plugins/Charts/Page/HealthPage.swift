@@ -53,8 +53,8 @@ public struct HealthPage {
         self.generator = generator
     }
 
-    /// The day opened first: the latest day of the period that has readings (else the last day).
-    var currentDay: Int64? { days.last(where: { !$0.points.isEmpty })?.day ?? days.last?.day }
+    /// The day opened first: the latest day of the period that has readings or checks (else the last day).
+    var currentDay: Int64? { days.last(where: { !$0.points.isEmpty || !$0.checks.isEmpty })?.day ?? days.last?.day }
 
     public func html() -> String {
         var m = Markup(capacity: 900 * 1024)
