@@ -79,7 +79,7 @@ struct AppRoutes {
     /// that says so and links everyone who is there.
     private func screen(_ request: Request, _ context: ServeContext, tab: AppPage.Tab, title: String,
                         _ body: @escaping @Sendable (AppRequest) throws -> DayScreen.Rendered) async throws -> Response {
-        let asked = AppRequest(request, forms: forms, signedIn: settings.secret != nil, writes: context.writesForms)
+        let asked = AppRequest(request, forms: forms, signedIn: settings.secret != nil && context.writesForms, writes: context.writesForms)
         do {
             let (r, rendered, people) = try await StoreWork.read { [store] () throws -> (AppRequest, DayScreen.Rendered, [String]) in
                 var r = asked

@@ -27,11 +27,13 @@ struct NowScreen {
             $0.raw("<b>" + Fmt.fixed(100 * Double(v.today.inRange) / Double(v.today.count), 0) + " %</b> ")
             $0.escaped("(\(v.today.inRange) of \(v.today.count) " + (v.today.checks ? "BG checks" : "readings") + " in range)")
         }
-        fact(&m, "Last dose") { Self.marker(&$0, v.lastDose, now: now, none: "none in the last two days") }
-        fact(&m, "Last meal") { Self.marker(&$0, v.lastMeal, now: now, none: "none in the last two days") }
+        // The days read are today and yesterday, and those of the last reading when it is older.
+        let none = v.isStale && v.latest != nil ? "none on the days of the last reading" : "none in the last two days"
+        fact(&m, "Last dose") { Self.marker(&$0, v.lastDose, now: now, none: none) }
+        fact(&m, "Last meal") { Self.marker(&$0, v.lastMeal, now: now, none: none) }
         m.raw("</dl>")
         alarms(&m, v)
-        m.raw("<p class=\"now-links\"><a class=\"btn\" href=\"" + Markup.escape(r.person.link("/")) + "\">Today's day view</a></p></section>")
+        m.raw("<p class=\"now-links\"><a class=\"btn\" href=\"" + Markup.escape(r.person.link("/")) + "\">The day view</a></p></section>")
         try ReminderBanner(store: store).render(&m, subject: subject, forms: r.forms, back: "/now")
         return .init(subtitle: "Now · glucose in " + r.prefs.unit.rawValue, html: m)
     }
@@ -45,7 +47,9 @@ struct NowScreen {
         let what = l.isCheck ? "BG check" : "reading"
         if v.isStale {
             m.raw("<p class=\"now-stale\" id=\"now-value\" role=\"alert\"><b>No current reading.</b> ")
-            m.escaped("The last \(what) was \(value) at \(l.clock), \(ago).")
+            // A day or more ago: its date too, not only a clock time that reads like today's.
+            let when = age < 86_400 ? "at " + l.clock : "on " + Fmt.shortDate(LocalDays.day(l.utc, l.offset)) + " at " + l.clock
+            m.escaped("The last \(what) was \(value) \(when), \(ago).")
             m.raw("</p>")
             return
         }

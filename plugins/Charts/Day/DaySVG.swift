@@ -77,7 +77,7 @@ public struct DaySVG: ChartDrawing {
             return "mean \(unit.text(c.mean!)) · range \(unit.text(c.min!))–\(unit.text(c.max!)) \(unit.rawValue) · " + checks
         }
         // A phone's line has no room for the checks' count: the facts under the chart give it.
-        return "mean \(unit.text(s.mean!)) · range \(unit.text(s.min!))–\(unit.text(s.max!)) \(unit.rawValue) · \(s.count) readings"
+        return "mean \(unit.text(s.mean!)) · range \(unit.text(s.min!))–\(unit.text(s.max!)) \(unit.rawValue) · \(s.count) reading\(s.count == 1 ? "" : "s")"
             + (checks.isEmpty || !layout.hasSides ? "" : " · " + checks)
     }
 

@@ -83,18 +83,10 @@ public struct HealthPage {
         if hasGlucose {
             glucoseSections(&m)
         } else {
-            // A meter user (finger sticks, no CGM) is told where their readings are, not that there are none.
-            let sticks = dailyMetrics?.cells.filter { $0.metric == "blood_glucose" }.reduce(0) { $0 + $1.n } ?? 0
-            if sticks > 0 {
-                m.raw("<section id=\"no-glucose\" class=\"card\"><h2>No CGM readings</h2><p class=\"lead\">")
-                m.escaped("The day view, the AGP report and the day table are drawn from continuous glucose (CGM) readings, and "
-                          + subject + " has none in the database. Their \(sticks) meter reading\(sticks == 1 ? "" : "s") (finger sticks) "
-                          + "of these days are in the daily metrics below: each day's mean, count and range.")
-            } else {
-                m.raw("<section id=\"no-glucose\" class=\"card\"><h2>No glucose readings</h2><p class=\"lead\">")
-                m.escaped("The database holds no glucose readings for " + subject + ", so the day view, the AGP report and the day table "
-                          + "are not on this page. Import a CGM or meter export to see them; what this person logged is below.")
-            }
+            // A meter user's checks are drawn on the day views like CGM readings (PageCommand): this is someone with neither.
+            m.raw("<section id=\"no-glucose\" class=\"card\"><h2>No glucose readings</h2><p class=\"lead\">")
+            m.escaped("The database holds no glucose readings for " + subject + ", so the day view, the AGP report and the day table "
+                      + "are not on this page. Import a CGM or meter export to see them; what this person logged is below.")
             m.raw("</p></section>")
         }
         if let reports {
