@@ -59,8 +59,28 @@ import Testing
 
     /// Marks closer than a mark is wide are gathered; the drawn ones are always that far apart.
     @Test func closeMarksRunsKeepDrawnMarksApart() {
-        #expect(CloseMarks.runs([]) == [])
+        #expect(CloseMarks.runs([Double]()) == [])
         #expect(CloseMarks.runs([0, 5, 11.9, 12, 30, 41, 60]) == [0..<3, 3..<4, 4..<6, 6..<7])
+    }
+
+    /// A check and its confirmation a minute later (the 780G's 03:53 and 03:54) are one diamond listing
+    /// both; a check a minute from one of a very different value keeps its own.
+    @Test func closeChecksAreOneDiamondThatListsEach() throws {
+        var settings = ViewSettings()
+        settings.model = nil
+        settings.today = day + 1
+        let source = MemorySource(readings: [])
+        source.checkList = [Fixture.reading(at(3, 53), 83, source: "pump"), Fixture.reading(at(3, 54), 83, source: "pump"),
+                            Fixture.reading(at(3, 55), 250, source: "meter")]
+        let v = try ChartLoader(source: source, subject: "t", settings: settings).dayView(day)
+        for layout in [DayLayout.wide, .compact] {
+            let svg = DaySVG(view: v, inPage: true, layout: layout).element()
+            let marks = svg.components(separatedBy: "<g class=\"check-point\"").dropFirst().map { String($0.components(separatedBy: "</g>")[0]) }
+            #expect(marks.count == 2, "\(layout.idSuffix)")
+            #expect(marks[0].hasPrefix(" data-count=\"2\"><title>03:53 · BG check 4.6 mmol/L · pump; 03:54 · BG check 4.6 mmol/L · pump</title>"), "\(marks[0])")
+            #expect(marks[1].hasPrefix("><title>03:55 · BG check 13.9 mmol/L · meter</title>"))
+        }
+        #expect(CloseMarks.runs([(x: 0, y: 0), (x: 1, y: 1), (x: 2, y: 30), (x: 20, y: 30)]) == [0..<2, 2..<3, 3..<4])
     }
 
     @Test func alarmsAndDeviceEventsSitOnTheTimeAxis() throws {

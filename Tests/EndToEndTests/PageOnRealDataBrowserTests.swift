@@ -367,7 +367,7 @@ import HealthPipeTestSupport
         let sticks = E2E.scalar(db, "SELECT sum(n) FROM daily_summaries WHERE metric = 'blood_glucose' AND day > date('\(last)', '-14 days')")
         #expect(!html.contains("No CGM readings") && !html.contains("id=\"no-glucose\""))
         // Each of the page's 14 days is drawn wide and for a phone: every check twice.
-        #expect(Int(sticks).map { $0 > 0 && html.components(separatedBy: "class=\"check-point\"").count - 1 == 2 * $0 } == true, "\(sticks)")
+        #expect(Int(sticks).map { $0 > 0 && DrawnMarks.checks(html) == 2 * $0 } == true, "\(sticks)")
         #expect(html.contains("<article class=\"dayview current\" id=\"day-\(last)\""))
         for width in Self.widths {
             let m = try measure(file, hash: "", width: width)

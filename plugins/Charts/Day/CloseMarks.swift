@@ -20,4 +20,17 @@ enum CloseMarks {
         if !xs.isEmpty { out.append(start..<xs.count) }
         return out
     }
+
+    /// Runs of marks drawn at their value (a check's diamond): a run takes the next mark while it is
+    /// less than `gap` from the run's first one across and up or down.
+    static func runs(_ points: [(x: Double, y: Double)], gap: Double = gap) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var start = 0
+        for i in points.indices.dropFirst() where points[i].x - points[start].x >= gap || abs(points[i].y - points[start].y) >= gap {
+            out.append(start..<i)
+            start = i
+        }
+        if !points.isEmpty { out.append(start..<points.count) }
+        return out
+    }
 }

@@ -210,20 +210,27 @@ public struct DaySVG: ChartDrawing {
 
     /// Finger-stick checks: a diamond each, over the trace, every one with its tooltip (a day has a
     /// handful, and on a phone they are what a meter user taps).
+    /// Checks whose diamonds would sit on each other (a check and its confirmation a minute later)
+    /// are one diamond whose tooltip lists each (`CloseMarks`), its `data-count` how many.
     func checks(_ m: inout Markup) {
         guard !view.checks.isEmpty else { return }
+        let checks = view.checks.sorted { $0.utc < $1.utc }
+        let xy = checks.map { (x: x(minute: $0.minute), y: y($0.mgdl)) }
         m.raw("<g class=\"checks\">")
-        for p in view.checks {
-            m.raw("<g class=\"check-point\"><title>" as StaticString)
-            m.clock(localSeconds: LocalDays.local(p.utc, p.offset))
-            m.raw(" · BG check " as StaticString)
-            m.escaped(unit.text(p.mgdl))
-            m.raw(" " as StaticString)
-            m.escaped(unit.rawValue)
-            m.raw(" · " as StaticString)
-            m.escaped(p.source)
+        for run in CloseMarks.runs(xy, gap: 8) {
+            m.raw(run.count == 1 ? "<g class=\"check-point\"><title>" : "<g class=\"check-point\" data-count=\"\(run.count)\"><title>")
+            for (n, p) in checks[run].enumerated() {
+                if n > 0 { m.raw("; " as StaticString) }
+                m.clock(localSeconds: LocalDays.local(p.utc, p.offset))
+                m.raw(" · BG check " as StaticString)
+                m.escaped(unit.text(p.mgdl))
+                m.raw(" " as StaticString)
+                m.escaped(unit.rawValue)
+                m.raw(" · " as StaticString)
+                m.escaped(p.source)
+            }
             m.raw("</title>" as StaticString)
-            Self.checkMark(&m, x: x(minute: p.minute), y: y(p.mgdl))
+            Self.checkMark(&m, x: xy[run.lowerBound].x, y: xy[run.lowerBound].y)
             m.raw("</g>" as StaticString)
         }
         m.raw("</g>")
