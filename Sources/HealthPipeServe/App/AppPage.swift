@@ -19,6 +19,8 @@ struct AppPage {
             case .settings: return "/settings"
             }
         }
+        /// The tab's text; on a phone "AGP report" is "AGP", so the six tabs fit one row at 390 px.
+        var label: String { self == .agp ? "AGP<span class=\"tab-more\"> report</span>" : rawValue }
     }
 
     var title: String
@@ -58,7 +60,7 @@ struct AppPage {
         m.escaped(subtitle)
         m.raw("</p><nav class=\"tabs\">")
         for t in Tab.allCases where tab != nil {
-            m.raw("<a href=\"" + Markup.escape(person.link(t.href)) + "\"" + (t == tab ? " aria-current=\"page\"" : "") + ">" + t.rawValue + "</a>")
+            m.raw("<a href=\"" + Markup.escape(person.link(t.href)) + "\"" + (t == tab ? " aria-current=\"page\"" : "") + ">" + t.label + "</a>")
         }
         if signedIn {
             m.raw("<form method=\"post\" class=\"signout\" action=\"/signout?form_token=\(formToken)\"><button type=\"submit\">Sign out</button></form>")

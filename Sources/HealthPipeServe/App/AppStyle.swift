@@ -60,12 +60,14 @@ enum AppStyle {
     .value-row{display:flex;flex-wrap:wrap;gap:6px 10px;align-items:flex-end}
     @media (max-width:700px){
       .tabs a{padding:8px 9px;font-size:13px}
+      .tabs .tab-more{display:none}
       .add-forms{grid-template-columns:1fr}
       .field input[type=text]{width:100%}
       .app-form>.field{flex:1 1 40%}
       .app-form .btn{min-height:40px}
       .controls form.goto{flex-wrap:wrap}
     }
+    @media (max-width:420px){.tabs a{padding:8px 6px}}
     @media print{.add-forms,.app-form,#flash,.due,.confirm-delete,.read-only{display:none}}
     """
 }
