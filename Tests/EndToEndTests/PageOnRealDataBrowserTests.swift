@@ -164,7 +164,7 @@ import HealthPipeTestSupport
         let active = try #require(metrics["active_percent_period"] as? Double)
         #expect(active >= 70 && metrics["days_with_data"] as? Double == 14)
         #expect(!html.contains("class=\"period-notice insufficient\"") && !html.contains("class=\"data-notice insufficient\""))
-        #expect(count(html, "<p class=\"period-notice\"><b data-stat=\"days-with-data\">14 of 14 days</b> have glucose readings · CGM active <b data-stat=\"active-percent\">"
+        #expect(count(html, "<p class=\"period-notice\"><b data-stat=\"days-with-data\">14 of 14 days</b> have CGM readings · CGM active <b data-stat=\"active-percent\">"
                       + String(format: "%.1f%%", active) + "</b>") == 2)
         for width in Self.widths {
             expectFits(try measure(file, hash: "day-" + ChartFixture.day, width: width), width, "the full fortnight")

@@ -139,7 +139,7 @@ public struct HealthPage {
     package static func periodNotice(_ m: inout Markup, agp: AGPView) {
         let s = agp.statistics
         let active = Fmt.fixed(s.activePercent ?? 0, 1) + "%"
-        let facts = "<b data-stat=\"days-with-data\">\(s.daysWithData) of \(agp.days) days</b> have glucose readings · CGM active <b data-stat=\"active-percent\">\(active)</b> of the period"
+        let facts = "<b data-stat=\"days-with-data\">\(s.daysWithData) of \(agp.days) days</b> have CGM readings · CGM active <b data-stat=\"active-percent\">\(active)</b> of the period"
         if agp.insufficientData != nil {
             m.raw("<p class=\"period-notice insufficient\" role=\"alert\"><strong>Not enough data for a reliable report.</strong> " + facts
                   + ". The consensus asks for 14 days with CGM active at least 70% of the time: read every number with care.</p>")
