@@ -71,9 +71,12 @@ struct ChartOptions: ParsableArguments {
 
     /// `--subject`, else the one subject with glucose readings.
     func resolveSubject(_ q: StoreReader) throws -> String {
-        let subjects = try q.subjects()
+        // A meter user's glucose is their finger-stick checks: they are charted too (issue 38). The
+        // default person stays the one with CGM readings where there is one.
+        let cgm = try q.subjects(), checks = try q.subjects(metric: "blood_glucose")
+        let subjects = cgm.isEmpty ? checks : cgm
         if let subject {
-            guard subjects.contains(subject) else {
+            guard cgm.contains(subject) || checks.contains(subject) else {
                 printError("\(shownDB): no glucose readings for subject '\(subject)'" + (subjects.isEmpty ? "" : " (subjects with glucose: \(subjects.joined(separator: ", ")))"))
                 throw ExitCode(1)
             }

@@ -31,7 +31,8 @@ struct PageCommand: ParsableCommand {
                              FileRole(.output, ComponentBuilder.resolve(output, base: FileManager.default.currentDirectoryPath), what: "HTML page")])
         let settings = try options.settings(unit: unit, preset: preset, day: view)
         let queries = try options.openQueries()
-        let withGlucose = try queries.subjects()
+        // CGM readings or a meter's finger-stick checks: both are drawn on the day views (a meter user's days too).
+        let withGlucose = try Set(queries.subjects() + queries.subjects(metric: "blood_glucose"))
         if options.subject.map({ !withGlucose.contains($0) }) ?? withGlucose.isEmpty {
             return try writeWithoutGlucose(settings, queries)
         }

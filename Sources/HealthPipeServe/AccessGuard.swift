@@ -32,6 +32,7 @@ struct AccessGuard: RouterMiddleware {
         let caller = try await self.caller(&request, context: context, access: access)
         var context = context
         context.role = caller.role
+        context.writesForms = caller.writesForms
         let writes = Self.changesState(request.method)
         switch access {
         case .unmatched, .tokenExchange:

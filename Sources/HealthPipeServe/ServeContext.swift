@@ -6,6 +6,9 @@ public struct ServeContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// nil until `AccessGuard` has run, and for a request that may do nothing.
     public var role: AccessRole?
+    /// Whether the app's forms write for this caller (`AccessGuard.Caller.writesForms`): the app
+    /// shows its forms only then, so a reader never meets a form that would be refused.
+    public var writesForms = false
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -164,7 +164,7 @@ import HealthPipeTestSupport
         let active = try #require(metrics["active_percent_period"] as? Double)
         #expect(active >= 70 && metrics["days_with_data"] as? Double == 14)
         #expect(!html.contains("class=\"period-notice insufficient\"") && !html.contains("class=\"data-notice insufficient\""))
-        #expect(count(html, "<p class=\"period-notice\"><b data-stat=\"days-with-data\">14 of 14 days</b> have glucose readings · CGM active <b data-stat=\"active-percent\">"
+        #expect(count(html, "<p class=\"period-notice\"><b data-stat=\"days-with-data\">14 of 14 days</b> have CGM readings · CGM active <b data-stat=\"active-percent\">"
                       + String(format: "%.1f%%", active) + "</b>") == 2)
         for width in Self.widths {
             expectFits(try measure(file, hash: "day-" + ChartFixture.day, width: width), width, "the full fortnight")
@@ -351,10 +351,10 @@ import HealthPipeTestSupport
         }
     }
 
-    /// A meter user (a real mySugr export: finger sticks, no CGM) is told the glucose views need CGM
-    /// readings and where their own readings are — not "no glucose readings" (what the page said
-    /// before) — and the page fits a phone.
-    @Test func aMeterUserIsToldWhereTheirReadingsAre() throws {
+    /// A meter user (a real mySugr export: finger sticks, no CGM) gets their days drawn from their
+    /// checks, as the app draws them — not a card saying there are no CGM readings (what the page
+    /// said before) — opening on the last day with checks, and the page fits a phone.
+    @Test func aMeterUserSeesTheirChecksOnTheDays() throws {
         let dir = E2E.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("mysugr.sqlite")
@@ -365,8 +365,10 @@ import HealthPipeTestSupport
         let html = try String(contentsOf: file, encoding: .utf8)
         let last = E2E.scalar(db, "SELECT max(day) FROM daily_summaries WHERE metric = 'blood_glucose'")
         let sticks = E2E.scalar(db, "SELECT sum(n) FROM daily_summaries WHERE metric = 'blood_glucose' AND day > date('\(last)', '-14 days')")
-        #expect(html.contains("<h2>No CGM readings</h2>") && !html.contains("<h2>No glucose readings</h2>"))
-        #expect(html.contains("Their \(sticks) meter readings (finger sticks) of these days are in the daily metrics below"), "\(sticks)")
+        #expect(!html.contains("No CGM readings") && !html.contains("id=\"no-glucose\""))
+        // Each of the page's 14 days is drawn wide and for a phone: every check twice.
+        #expect(Int(sticks).map { $0 > 0 && DrawnMarks.checks(html) == 2 * $0 } == true, "\(sticks)")
+        #expect(html.contains("<article class=\"dayview current\" id=\"day-\(last)\""))
         for width in Self.widths {
             let m = try measure(file, hash: "", width: width)
             #expect((m["scrollWidth"] as? Int ?? .max) <= width, "at \(width) px: \(m["outside"] ?? "")")

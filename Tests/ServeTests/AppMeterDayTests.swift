@@ -1,4 +1,5 @@
 import Foundation
+import HealthPipeTestSupport
 import Testing
 
 /// A meter user (finger sticks, no CGM) sees their glucose (issue 38 item 2): the app opens on their
@@ -34,7 +35,7 @@ import Testing
         let home = try T().get(server.port, "/")
         #expect(home.contains("data-date=\"\(lastDay)\"") || home.contains("value=\"\(lastDay)\""), "\(home.prefix(400))")
         // The page carries the wide chart and the phone's: each draws every check.
-        #expect(home.components(separatedBy: "class=\"check-point\"").count - 1 == 2 * checks, "checks drawn")
+        #expect(DrawnMarks.checks(home) == 2 * checks, "checks drawn")
         // One check is given as its value; more as their mean and range.
         #expect(home.contains(checks == 1 ? "1 BG check: <b>" : "\(checks) BG checks: Mean"), "facts")
         #expect(!home.contains("No glucose readings"))

@@ -4,10 +4,11 @@ import HealthPipeCore
 
 /// `/settings`' report reminder and thresholds: the database's stored `reports:` settings, changed by
 /// forms posting to `/app/settings/alerts`, which runs `healthpipe alerts set` (AppActions) — so the
-/// page checks and refuses exactly as the command and a settings file do.
+/// page checks and refuses exactly as the command and a settings file do. A reader (no `forms`)
+/// sees the settings only.
 struct AlertSettingsForms {
     let settings: ReportAlertSettings
-    let forms: FormMarkup
+    let forms: FormMarkup?
     static let action = "/app/settings/alerts"
     static let back = "/settings#alert-settings"
 
@@ -23,6 +24,7 @@ struct AlertSettingsForms {
         m.raw("<h3>Daily reminder</h3><p id=\"reminder-now\">")
         m.escaped(settings.reminderText.map { "A report is expected every day by \($0)." } ?? "No reminder.")
         m.raw("</p>")
+        guard let forms else { return }
         forms.open(&m, action: Self.action, back: Self.back, extra: " id=\"reminder-form\"")
         FormMarkup.input(&m, label: "Remind me by", name: "reminder", type: "time", value: settings.reminderText ?? "20:00", attributes: "required")
         m.raw("<button type=\"submit\" class=\"btn primary\">Set reminder</button>")
@@ -40,13 +42,15 @@ struct AlertSettingsForms {
             m.escaped("\(t.days)-day average of \(t.metric.text) (importance ≥ \(t.minImportance)) \(t.above ? "above" : "below") "
                       + HealthValuesText.number(t.limit) + (t.unit.isEmpty ? "" : " " + CanonicalUnits.shown(t.unit.text)))
             m.raw("</span>")
-            forms.open(&m, action: Self.action, back: Self.back, classes: "app-form inline")
-            m.raw("<input type=\"hidden\" name=\"remove\" value=\"")
-            m.escaped(t.metric.text + (t.above ? " above" : " below"))
-            m.raw("\"><button type=\"submit\" class=\"btn danger\">Remove</button></form></li>")
+            forms?.confirmedDelete(&m, action: Self.action, back: Self.back, field: ("remove", t.metric.text + (t.above ? " above" : " below")),
+                                   what: "the watch on the \(t.days)-day average of " + t.metric.text.replacingOccurrences(of: "_", with: " "),
+                                   verb: "Remove")
+            m.raw("</li>")
         }
         if settings.thresholds.isEmpty { m.raw("<li class=\"empty\">No thresholds watched.</li>") }
-        m.raw("</ul><div class=\"add\"><h3>Watch an average</h3>")
+        m.raw("</ul>")
+        guard let forms else { return }
+        m.raw("<div class=\"add\"><h3>Watch an average</h3>")
         forms.open(&m, action: Self.action, back: Self.back, extra: " id=\"add-threshold\"")
         m.raw("<datalist id=\"threshold-metrics\">")
         for k in HealthValues.kinds { m.raw("<option value=\"\(k.metric)\">") }

@@ -8,9 +8,10 @@ import Hummingbird
 /// for this response alone (no inline handlers, nothing from elsewhere: docs/serve.md).
 struct AppPage {
     enum Tab: String, CaseIterable {
-        case day = "Day", agp = "AGP report", days = "Days", reports = "Reports", settings = "Settings"
+        case now = "Now", day = "Day", agp = "AGP report", days = "Days", reports = "Reports", settings = "Settings"
         var href: String {
             switch self {
+            case .now: return "/now"
             case .day: return "/"
             case .agp: return "/agp"
             case .days: return "/days"
@@ -18,6 +19,8 @@ struct AppPage {
             case .settings: return "/settings"
             }
         }
+        /// The tab's text; on a phone "AGP report" is "AGP", so the six tabs fit one row at 390 px.
+        var label: String { self == .agp ? "AGP<span class=\"tab-more\"> report</span>" : rawValue }
     }
 
     var title: String
@@ -35,6 +38,8 @@ struct AppPage {
     var message: String?
     var error: String?
     var signedIn = false
+    /// A caller the app's forms do not write for: the screens draw none, and say why once here.
+    var readOnly = false
     var body: Markup
 
     func response(newCookie: Cookie?, status: HTTPResponse.Status = .ok) -> Response {
@@ -55,7 +60,7 @@ struct AppPage {
         m.escaped(subtitle)
         m.raw("</p><nav class=\"tabs\">")
         for t in Tab.allCases where tab != nil {
-            m.raw("<a href=\"" + Markup.escape(person.link(t.href)) + "\"" + (t == tab ? " aria-current=\"page\"" : "") + ">" + t.rawValue + "</a>")
+            m.raw("<a href=\"" + Markup.escape(person.link(t.href)) + "\"" + (t == tab ? " aria-current=\"page\"" : "") + ">" + t.label + "</a>")
         }
         if signedIn {
             m.raw("<form method=\"post\" class=\"signout\" action=\"/signout?form_token=\(formToken)\"><button type=\"submit\">Sign out</button></form>")
@@ -64,6 +69,7 @@ struct AppPage {
         m.raw("<p id=\"flash\" role=\"status\" class=\"flash\(message == nil && error == nil ? " empty" : error != nil ? " bad" : "")\">")
         m.escaped(error ?? message ?? "")
         m.raw("</p>")
+        if readOnly { m.raw(Self.readOnlyLine) }
         m.raw(body)
         m.raw("</main><div id=\"bubble\" role=\"tooltip\" hidden></div>")
         m.raw("<script nonce=\"\(nonce)\">\n" + AppScript.js + "</script></body></html>\n")
@@ -73,6 +79,10 @@ struct AppPage {
         if let newCookie { response.setCookie(newCookie) }
         return response
     }
+
+    /// Why a reader sees no forms (a read-only token, an `--open-reads` visitor).
+    static let readOnlyLine = "<p id=\"read-only\" class=\"read-only\">Read-only access: you can look at everything here, but adding, "
+        + "changing or deleting needs <a href=\"\(SignIn.path)\">signing in</a> with the server's API secret.</p>"
 
     static let style = "<style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + ReportCalendarHTML.css + AppStyle.css + "</style>"
 

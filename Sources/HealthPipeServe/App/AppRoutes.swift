@@ -27,7 +27,10 @@ struct AppRoutes {
                           "reports/add", "reports/edit", "reports/delete", "snooze", "settings/alerts"]
 
     func add(to router: Router<ServeContext>) {
-        router.get("/") { request, _ in try await screen(request, tab: .day, title: "Day") { r in try DayScreen(store: store).render(day: nil, request: r) } }
+        router.get("/") { request, context in try await screen(request, context, tab: .day, title: "Day") { r in try DayScreen(store: store).render(day: nil, request: r) } }
+        router.get("/now") { request, context in
+            try await screen(request, context, tab: .now, title: "Now") { r in try NowScreen(store: store).render(request: r) }
+        }
         router.get("/day") { request, _ in
             // The date picker's form without JavaScript: /day?date=2024-03-05 → /day/2024-03-05.
             // The person goes on with them (an unknown one is the day screen's 404).
@@ -38,28 +41,28 @@ struct AppRoutes {
         }
         router.get("/day/:date") { request, context in
             let day = try AppDates.day(context.parameters.get("date"))
-            return try await screen(request, tab: .day, title: day.map { Fmt.shortDate($0) } ?? "Day") { r in
+            return try await screen(request, context, tab: .day, title: day.map { Fmt.shortDate($0) } ?? "Day") { r in
                 try DayScreen(store: store).render(day: day ?? store.today(r.person.name), request: r)
             }
         }
-        router.get("/agp") { request, _ in
+        router.get("/agp") { request, context in
             let q = request.uri.queryParameters
-            return try await screen(request, tab: .agp, title: "AGP report") { r in
+            return try await screen(request, context, tab: .agp, title: "AGP report") { r in
                 try AGPScreen(store: store).render(from: q["from"].map(String.init), to: q["to"].map(String.init), request: r)
             }
         }
-        router.get("/days") { request, _ in
+        router.get("/days") { request, context in
             let q = request.uri.queryParameters
-            return try await screen(request, tab: .days, title: "Days") { r in
+            return try await screen(request, context, tab: .days, title: "Days") { r in
                 try DaysScreen(store: store).render(from: q["from"].map(String.init), to: q["to"].map(String.init), all: q["all"] != nil, request: r)
             }
         }
-        router.get("/reports") { request, _ in
+        router.get("/reports") { request, context in
             let month = request.uri.queryParameters["month"].map(String.init)
-            return try await screen(request, tab: .reports, title: "Reports") { r in try ReportsScreen(store: store).render(month: month, request: r) }
+            return try await screen(request, context, tab: .reports, title: "Reports") { r in try ReportsScreen(store: store).render(month: month, request: r) }
         }
-        router.get("/settings") { request, _ in
-            try await screen(request, tab: .settings, title: "Settings") { r in try SettingsScreen(store: store).render(request: r) }
+        router.get("/settings") { request, context in
+            try await screen(request, context, tab: .settings, title: "Settings") { r in try SettingsScreen(store: store).render(request: r) }
         }
         for action in Self.actions {
             router.post(RouterPath("/app/" + action)) { request, context in try await perform(action, request, context) }
@@ -74,9 +77,9 @@ struct AppRoutes {
     /// A screen, read on `StoreWork.read`.
     /// The person of the address is found first: someone the database does not hold is a 404 page
     /// that says so and links everyone who is there.
-    private func screen(_ request: Request, tab: AppPage.Tab, title: String,
+    private func screen(_ request: Request, _ context: ServeContext, tab: AppPage.Tab, title: String,
                         _ body: @escaping @Sendable (AppRequest) throws -> DayScreen.Rendered) async throws -> Response {
-        let asked = AppRequest(request, forms: forms, signedIn: settings.secret != nil)
+        let asked = AppRequest(request, forms: forms, signedIn: settings.secret != nil && context.writesForms, writes: context.writesForms)
         do {
             let (r, rendered, people) = try await StoreWork.read { [store] () throws -> (AppRequest, DayScreen.Rendered, [String]) in
                 var r = asked

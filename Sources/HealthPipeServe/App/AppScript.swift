@@ -29,11 +29,11 @@ enum AppScript {
     // The person of the address goes on with the day: /day/2024-03-05?person=…
     function dayURL(iso){var p=new URLSearchParams(location.search).get('person');return '/day/'+iso+(p?'?person='+encodeURIComponent(p):'')}
     function shift(iso,n){var t=new Date(iso+'T00:00:00Z');t.setUTCDate(t.getUTCDate()+n);return t.toISOString().slice(0,10)}
-    function internal(a){return a&&a.origin===location.origin&&!a.hasAttribute('download')&&/^\\/(day\\/|agp|days|reports|settings|$)/.test(a.pathname)}
+    function internal(a){return a&&a.origin===location.origin&&!a.hasAttribute('download')&&/^\\/(day\\/|now|agp|days|reports|settings|$)/.test(a.pathname)}
     d.addEventListener('click',function(e){var a=e.target.closest&&e.target.closest('a');
       if(a&&a.hash&&a.pathname===location.pathname&&a.search===location.search){var t=d.getElementById(a.hash.slice(1));if(t&&t.tagName==='DETAILS')t.open=true;return}
       if(a&&internal(a)&&!e.ctrlKey&&!e.metaKey&&!e.shiftKey&&e.button===0){e.preventDefault();load(a.href,true).then(function(){if(a.hash){var t=d.getElementById(a.hash.slice(1));if(t){if(t.tagName==='DETAILS')t.open=true;t.scrollIntoView()}}});return}
-      var el=e.target.closest&&e.target.closest('.event,.reading,.range-bar,.forecast-point,.tir-part,.history-bar,.daily-profile,.side-day');
+      var el=e.target.closest&&e.target.closest('.event,.axis-event,.check-point,.reading,.range-bar,.forecast-point,.tir-part,.history-bar,.daily-profile,.side-day');
       if(el&&tip(el,e.pageX,e.pageY)){e.preventDefault();return}if(bubble)bubble.hidden=true});
     window.addEventListener('popstate',function(){load(location.href,false)});
     function go(rel){var day=d.querySelector('#main .app-day');if(!day)return;wanted=shift(wanted||day.getAttribute('data-day'),rel==='prev'?-1:1);load(dayURL(wanted),true)}
@@ -69,9 +69,11 @@ enum AppScript {
         if(pending&&!typing()&&!busy){pending=false;load(location.href,false)}}).catch(function(){})}
     function current(){return fetch('/api/app/version',{credentials:'same-origin'}).then(function(r){return r.ok?r.json():null}).then(function(j){if(j){version=j.version;pending=false}}).catch(function(){})}
     poll();setInterval(poll,2000);
+    // The Now screen's ages ("12 min ago") move with the clock, not only with the database.
+    setInterval(function(){if(d.getElementById('now')&&!d.hidden&&!busy&&!typing())load(location.href,false)},60000);
     function tip(el,x,y){var t=el.querySelector('title');if(!t||!bubble)return false;bubble.textContent=t.textContent;bubble.hidden=false;
       bubble.style.left=Math.max(4,Math.min(x+12,root.clientWidth+window.scrollX-330))+'px';bubble.style.top=(y+14)+'px';return true}
-    d.addEventListener('focusin',function(e){var el=e.target;if(el.classList&&el.classList.contains('event')){var r=el.getBoundingClientRect();tip(el,r.left+window.scrollX,r.bottom+window.scrollY)}});
+    d.addEventListener('focusin',function(e){var el=e.target;if(el.classList&&(el.classList.contains('event')||el.classList.contains('axis-event'))){var r=el.getBoundingClientRect();tip(el,r.left+window.scrollX,r.bottom+window.scrollY)}});
     if(location.hash){var t=d.getElementById(location.hash.slice(1));if(t&&t.tagName==='DETAILS')t.open=true}
     counts();root.setAttribute('data-loaded',location.pathname+location.search);
     })();

@@ -19,6 +19,20 @@ enum AppStyle {
     .entries li.empty{color:#6B7280}
     .entries details.edit{flex-basis:100%}.entries details.edit>summary{cursor:pointer;color:#0B5C91;font-weight:600;display:inline}
     .entries li>details.edit{flex-basis:auto}.entries li>details.edit[open]{flex-basis:100%}
+    .read-only{margin:0 0 12px;padding:8px 12px;border-radius:8px;background:#F1F5F9;border:1px solid #CBD5E1;color:#334155}
+    .switch-state{margin:0}
+    .entries details.confirm-delete>summary,details.confirm-delete>summary{display:inline-flex;align-items:center;list-style:none;cursor:pointer;color:#B91C1C}
+    details.confirm-delete>summary::-webkit-details-marker{display:none}
+    .entries li>details.confirm-delete[open],details.confirm-delete[open]{flex-basis:100%;background:#FEF2F2;border:1px solid #FCA5A5;border-radius:8px;padding:8px 10px}
+    .confirm-question{margin:6px 0 8px;color:#7F1D1D}
+    .now-value{font-size:56px;font-weight:800;margin:0;line-height:1.1}.now-value .unit{font-size:18px;font-weight:600;color:#4B5563}
+    .now-value .arrow{font-size:46px;margin-left:6px}.now-sub{margin:4px 0 12px;color:#374151;font-size:16px}
+    .now-stale{font-size:18px;padding:12px;border:2px solid #B45309;background:#FFFBEB;border-radius:8px;margin:0 0 12px}
+    .now-alert{padding:8px 12px;border-radius:8px;background:#FFFBEB;border:1px solid #F59E0B;font-weight:700}
+    .now-alert.urgent{background:#FEF2F2;border-color:#B91C1C;color:#7F1D1D}
+    .now-facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:10px;margin:12px 0}
+    .now-facts>div{background:#F8FAFC;border:1px solid #E5E7EB;border-radius:10px;padding:8px 12px}
+    .now-facts dt{font-size:13px;color:#4B5563;font-weight:600}.now-facts dd{margin:2px 0 0}
     .add-forms{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:14px}
     .add{background:#F8FAFC;border:1px solid #E5E7EB;border-radius:10px;padding:10px 12px}
     .app-form{display:flex;flex-wrap:wrap;gap:8px 10px;align-items:flex-end}
@@ -46,12 +60,14 @@ enum AppStyle {
     .value-row{display:flex;flex-wrap:wrap;gap:6px 10px;align-items:flex-end}
     @media (max-width:700px){
       .tabs a{padding:8px 9px;font-size:13px}
+      .tabs .tab-more{display:none}
       .add-forms{grid-template-columns:1fr}
       .field input[type=text]{width:100%}
       .app-form>.field{flex:1 1 40%}
       .app-form .btn{min-height:40px}
       .controls form.goto{flex-wrap:wrap}
     }
-    @media print{.add-forms,.app-form,#flash,.due{display:none}}
+    @media (max-width:420px){.tabs a{padding:8px 6px}}
+    @media print{.add-forms,.app-form,#flash,.due,.confirm-delete,.read-only{display:none}}
     """
 }

@@ -61,11 +61,12 @@ struct DayScreen {
 }
 
 /// What was logged on a day — each entry with its change and delete forms — and the seeds' three
-/// forms to add insulin, a meal or exercise (seed 000's "Add Insulin" and its siblings).
+/// forms to add insulin, a meal or exercise (seed 000's "Add Insulin" and its siblings). A reader
+/// (no `forms`) sees the entries only.
 struct LogSection {
     let day: Int64
     let entries: [HealthLogQueries.StoredEntry]
-    let forms: FormMarkup
+    let forms: FormMarkup?
     let back: String
 
     /// The person's clock (`serve --timezone` for someone without a zone of their own).
@@ -82,20 +83,25 @@ struct LogSection {
         // What devices and files recorded is listed under the chart; here is what the person typed.
         if shown.isEmpty { m.raw("<li class=\"empty\">Nothing entered by hand this day yet.</li>") }
         for (e, kind) in shown { entry(&m, e, kind) }
-        m.raw("</ul><div class=\"add-forms\">")
-        addInsulin(&m)
-        addMeal(&m)
-        addExercise(&m)
-        m.raw("</div></section>")
+        m.raw("</ul>")
+        if let forms {
+            m.raw("<div class=\"add-forms\">")
+            addInsulin(&m, forms)
+            addMeal(&m, forms)
+            addExercise(&m, forms)
+            m.raw("</div>")
+        }
+        m.raw("</section>")
     }
 
     func entry(_ m: inout Markup, _ s: HealthLogQueries.StoredEntry, _ kind: EntryKind) {
         let e = s.event
+        let clock = Fmt.clock(localSeconds: LocalDays.local(e.start, e.utcOffset)), text = EntryText.describe(e, kind: kind)
         m.raw("<li class=\"entry entry-\(kind.rawValue)\" data-id=\"")
         m.escaped(s.id)
-        m.raw("\"><b>" + Fmt.clock(localSeconds: LocalDays.local(e.start, e.utcOffset)) + "</b> ")
-        m.escaped(EntryText.describe(e, kind: kind))
-        guard !kind.isEpisode else { return m.raw("</li>") }
+        m.raw("\"><b>" + clock + "</b> ")
+        m.escaped(text)
+        guard !kind.isEpisode, let forms else { return m.raw("</li>") }
         m.raw("<details class=\"edit\"><summary>Change</summary>")
         forms.open(&m, action: "/app/entries/edit", back: back)
         m.raw("<input type=\"hidden\" name=\"id\" value=\"")
@@ -121,13 +127,11 @@ struct LogSection {
         default: break
         }
         m.raw("<button type=\"submit\" class=\"btn\">Save</button></form></details>")
-        forms.open(&m, action: "/app/entries/delete", back: back, classes: "app-form inline")
-        m.raw("<input type=\"hidden\" name=\"id\" value=\"")
-        m.escaped(s.id)
-        m.raw("\"><button type=\"submit\" class=\"btn danger\" aria-label=\"Delete this entry\">Delete</button></form></li>")
+        forms.confirmedDelete(&m, action: "/app/entries/delete", back: back, field: ("id", s.id), what: "“" + text + "” at " + clock)
+        m.raw("</li>")
     }
 
-    func addInsulin(_ m: inout Markup) {
+    func addInsulin(_ m: inout Markup, _ forms: FormMarkup) {
         m.raw("<div class=\"add add-insulin\"><h3>Add insulin</h3>")
         forms.open(&m, action: "/app/insulin", back: back, extra: " id=\"add-insulin\"")
         FormMarkup.input(&m, label: "Units", name: "units", type: "number", attributes: "step=\"0.05\" min=\"0.05\" required inputmode=\"decimal\"")
@@ -137,7 +141,7 @@ struct LogSection {
         m.raw("<button type=\"submit\" class=\"btn primary\">Add insulin</button></form></div>")
     }
 
-    func addMeal(_ m: inout Markup) {
+    func addMeal(_ m: inout Markup, _ forms: FormMarkup) {
         m.raw("<div class=\"add add-meal\"><h3>Add a meal</h3>")
         forms.open(&m, action: "/app/meal", back: back, extra: " id=\"add-meal\"")
         FormMarkup.input(&m, label: "What", name: "name", attributes: "placeholder=\"e.g. Pasta\"")
@@ -148,7 +152,7 @@ struct LogSection {
         m.raw("<button type=\"submit\" class=\"btn primary\">Add meal</button></form></div>")
     }
 
-    func addExercise(_ m: inout Markup) {
+    func addExercise(_ m: inout Markup, _ forms: FormMarkup) {
         m.raw("<div class=\"add add-exercise\"><h3>Add exercise</h3>")
         forms.open(&m, action: "/app/exercise", back: back, extra: " id=\"add-exercise\"")
         FormMarkup.input(&m, label: "What", name: "name", attributes: "placeholder=\"e.g. Cycling\"")
@@ -168,17 +172,18 @@ struct LogSection {
 }
 
 /// Seed 002's switches and star: illness and stress on or off (an open episode while on), and the
-/// day as a favourite with a note.
+/// day as a favourite with a note. A reader (no `forms`) sees their states only.
 struct HealthSection {
     let day: Int64
     let switches: [EpisodeSwitch]
     let favourite: Bool
     let note: String?
-    let forms: FormMarkup
+    let forms: FormMarkup?
     let back: String
 
     func render(_ m: inout Markup) {
         m.raw("<section id=\"health\" class=\"card\"><h2>Illness, stress and favourite</h2><div class=\"switches\">")
+        guard let forms else { return states(&m) }
         for s in switches {
             let kind = s.kind, on = s.state != nil
             forms.open(&m, action: "/app/episode", back: back, classes: "app-form switch-form", extra: " id=\"switch-\(kind)\"")
@@ -191,11 +196,7 @@ struct HealthSection {
             }
             m.raw("<button type=\"submit\" role=\"switch\" aria-checked=\"\(on)\" class=\"toggle\(on ? " on" : "")\">")
             m.raw("<span class=\"knob\"></span>" + kind.prefix(1).uppercased() + kind.dropFirst() + "</button><small>")
-            switch s.state {
-            case .running(let open)?: m.escaped("on since " + LocalTimeText.wallClock(utc: open.event.start, offset: open.event.utcOffset))
-            case .thisDay?: m.raw("on this day")
-            case nil: m.raw("off")
-            }
+            s.writeState(&m)
             m.raw("</small></form>")
         }
         m.raw("</div>")
@@ -206,6 +207,22 @@ struct HealthSection {
         m.raw("<button type=\"submit\" class=\"btn primary\" name=\"star\" value=\"1\">\(favourite ? "Save note" : "★ Star this day")</button>")
         if favourite { m.raw("<button type=\"submit\" class=\"btn\" name=\"star\" value=\"0\">Remove star</button>") }
         m.raw("</form></section>")
+    }
+
+    /// What the switches and the star say, without their forms.
+    private func states(_ m: inout Markup) {
+        for s in switches {
+            m.raw("<p class=\"switch-state\" id=\"switch-\(s.kind)\"><b>" + s.kind.prefix(1).uppercased() + s.kind.dropFirst() + ":</b> ")
+            s.writeState(&m)
+            m.raw("</p>")
+        }
+        m.raw("</div><p class=\"favourite\" id=\"favourite\"><span class=\"star big\(favourite ? " on" : "")\" aria-hidden=\"true\">\(favourite ? "★" : "☆")</span> ")
+        m.raw(favourite ? "A favourite day" : "Not starred")
+        if let note, !note.isEmpty {
+            m.raw(": ")
+            m.escaped(note)
+        }
+        m.raw("</p></section>")
     }
 }
 
@@ -229,6 +246,15 @@ struct EpisodeSwitch {
     var state: State? {
         if let open, open.event.localDay <= day { return .running(open) }
         return dayEntries.first { $0.event.kind == .episode && $0.event.subtype.text == kind && !EpisodeSpan.isOpen($0.event) }.map { .thisDay($0) }
+    }
+
+    /// "on since 2024-03-05 08:00", "on this day", "off".
+    func writeState(_ m: inout Markup) {
+        switch state {
+        case .running(let open)?: m.escaped("on since " + LocalTimeText.wallClock(utc: open.event.start, offset: open.event.utcOffset))
+        case .thisDay?: m.raw("on this day")
+        case nil: m.raw("off")
+        }
     }
 
     /// The episode switching off deletes: one begun on the day shown (today's open one is ended instead).

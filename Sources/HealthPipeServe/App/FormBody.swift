@@ -40,6 +40,8 @@ struct AppRequest: Sendable {
     var message: String?
     var error: String?
     var signedIn: Bool
+    /// Whether the app's forms write for this caller (`ServeContext.writesForms`); a reader gets no forms.
+    var writes: Bool
     /// `?person=` of the address (nil: the default person); `person` once the store has found them.
     var requestedPerson: String?
     var person = AppPerson(name: "")
@@ -47,7 +49,7 @@ struct AppRequest: Sendable {
     var path: String
     var kept: [(String, String)]
 
-    init(_ request: Request, forms: FormGuard, signedIn: Bool) {
+    init(_ request: Request, forms: FormGuard, signedIn: Bool, writes: Bool) {
         let t = forms.token(for: request)
         formToken = t.token
         newCookie = t.newCookie
@@ -55,6 +57,7 @@ struct AppRequest: Sendable {
         message = request.uri.queryParameters["msg"].map { String($0.prefix(300)) }
         error = request.uri.queryParameters["err"].map { String($0.prefix(600)) }
         self.signedIn = signedIn
+        self.writes = writes
         // Read as a form's fields: a GET form sends a space in a name as `+`.
         let query = FormBody(encoded: request.uri.query ?? "").fields
         requestedPerson = Self.person(in: query)
@@ -67,12 +70,17 @@ struct AppRequest: Sendable {
 
     private static func person(in query: [String: String]) -> String? { query[AppPerson.parameter].flatMap { $0.isEmpty ? nil : $0 } }
 
-    var forms: FormMarkup { FormMarkup(token: formToken, person: person) }
+    /// The forms that change the store — nil for a reader (a read-only token, an `--open-reads`
+    /// visitor), so no screen can draw a form the server would refuse.
+    var forms: FormMarkup? { writes ? FormMarkup(token: formToken, person: person) : nil }
+
+    /// The form that saves only this browser's view preferences (a cookie): a reader's too.
+    var preferenceForm: FormMarkup { FormMarkup(token: formToken, person: person) }
 
     func page(_ title: String, tab: AppPage.Tab?, people: [String], subtitle: String, body: Markup,
               status: HTTPResponse.Status = .ok) -> Response {
         AppPage(title: title, tab: tab, person: person, people: people, switcher: (path, kept), subtitle: subtitle, formToken: formToken,
-                message: message, error: error, signedIn: signedIn, body: body).response(newCookie: newCookie, status: status)
+                message: message, error: error, signedIn: signedIn, readOnly: !writes, body: body).response(newCookie: newCookie, status: status)
     }
 }
 
@@ -90,6 +98,20 @@ struct FormMarkup {
         m.raw("\"\(extra)><input type=\"hidden\" name=\"back\" value=\"")
         m.escaped(person.link(back))
         m.raw("\">")
+    }
+
+    /// A delete that asks first, without the script too: the button opens a question with the
+    /// entry named and a second button that deletes ("Yes, delete"); closing it keeps the entry.
+    /// `what` names it in plain words ("the meal at 12:30").
+    func confirmedDelete(_ m: inout Markup, action: String, back: String, field: (name: String, value: String), what: String,
+                         verb: String = "Delete") {
+        m.raw("<details class=\"edit confirm-delete\"><summary class=\"btn danger\">" + verb + "</summary><p class=\"confirm-question\">")
+        m.escaped(verb + " " + what + "? This cannot be undone.")
+        m.raw("</p>")
+        open(&m, action: action, back: back, classes: "app-form inline")
+        m.raw("<input type=\"hidden\" name=\"" + field.name + "\" value=\"")
+        m.escaped(field.value)
+        m.raw("\"><button type=\"submit\" class=\"btn danger\">Yes, " + verb.lowercased() + "</button></form></details>")
     }
 
     static func input(_ m: inout Markup, label: String, name: String, type: String = "text", value: String? = nil, attributes: String = "") {

@@ -44,7 +44,11 @@ struct DaysScreen {
         // The star toggles the day's favourite (seed 002), back to this window of the table.
         let forms = r.forms, back = "/days?from=" + CivilDate.isoDate(fromDays: first) + "&to=" + CivilDate.isoDate(fromDays: last)
         DayTableHTML(table: table, bands: bands, link: { r.person.link("/day/" + CivilDate.isoDate(fromDays: $0)) },
-                     star: { m, row in Self.starForm(&m, row, forms: forms, back: back) }).render(&m)
+                     star: { m, row in
+                         // A reader sees the star without the button.
+                         guard let forms else { return DayTableHTML.star(&m, row) }
+                         Self.starForm(&m, row, forms: forms, back: back)
+                     }).render(&m)
         m.raw("</section>")
         return .init(subtitle: Fmt.shortDate(first) + " – " + Fmt.shortDate(last) + " · glucose in " + r.prefs.unit.rawValue,
                      html: m)

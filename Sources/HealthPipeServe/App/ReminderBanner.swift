@@ -10,7 +10,8 @@ import HealthPipeCore
 struct ReminderBanner {
     let store: AppStore
 
-    func render(_ m: inout Markup, subject: String, forms: FormMarkup, back: String) throws {
+    /// `forms` nil: a reader, who is told what is due but given no buttons to act on it.
+    func render(_ m: inout Markup, subject: String, forms: FormMarkup?, back: String) throws {
         let now = Int64(Date().timeIntervalSince1970)
         // The reminder falls due on the person's clock (`healthpipe alerts check` reads it so too).
         let zones = store.zones(subject)
@@ -26,7 +27,7 @@ struct ReminderBanner {
             } else {
                 m.escaped(d.text)
             }
-            if d.kind == .reminder {
+            if d.kind == .reminder, let forms {
                 m.raw(" <a class=\"btn primary\" href=\"" + Markup.escape(forms.person.link("/reports#new-report")) + "\">Write today's report</a>")
                 forms.open(&m, action: "/app/snooze", back: back, classes: "app-form inline snooze", extra: " id=\"snooze\"")
                 // Half an hour on, but no later than 23:59 of the person's today.

@@ -25,7 +25,7 @@ struct ReportsScreen {
         let back = "/reports?month=" + Self.monthText(first)
         var m = Markup(capacity: 128 * 1024)
         try ReminderBanner(store: store).render(&m, subject: subject, forms: forms, back: back)
-        NewReportForm(forms: forms, back: back, clock: FormClock(zones: store.zones(subject))).render(&m)
+        if let forms { NewReportForm(forms: forms, back: back, clock: FormClock(zones: store.zones(subject))).render(&m) }
 
         m.raw("<section id=\"reports\" class=\"card\"><nav class=\"daynav monthnav\">")
         m.raw("<a class=\"nav prev\" rel=\"prev\" href=\"" + Markup.escape(r.person.link("/reports?month=" + Self.monthText(first - 1))) + "\">‹ "
@@ -124,10 +124,11 @@ struct ValueRow {
     }
 }
 
-/// A stored report in the month's list: its values and note, a form to change it, one to delete it.
+/// A stored report in the month's list: its values and note, a form to change it, one to delete it
+/// (a reader, without `forms`: the report only).
 struct ReportItem {
     let report: HealthLogQueries.StoredReport
-    let forms: FormMarkup
+    let forms: FormMarkup?
     let back: String
 
     func render(_ m: inout Markup) {
@@ -135,7 +136,8 @@ struct ReportItem {
         m.raw("<li class=\"entry report\" data-id=\"")
         m.escaped(r.id)
         m.raw("\"><b>")
-        m.escaped(LocalTimeText.wallClock(utc: r.start, offset: r.utcOffset))
+        let when = LocalTimeText.wallClock(utc: r.start, offset: r.utcOffset)
+        m.escaped(when)
         m.raw("</b> ")
         m.escaped(r.values.map { v in
             v.metric.text.replacingOccurrences(of: "_", with: " ") + " " + HealthValuesText.number(v.value)
@@ -146,6 +148,7 @@ struct ReportItem {
             m.escaped(note)
             m.raw("</i>")
         }
+        guard let forms else { return m.raw("</li>") }
         m.raw("<details class=\"edit\"><summary>Change</summary>")
         forms.open(&m, action: "/app/reports/edit", back: back)
         m.raw("<input type=\"hidden\" name=\"id\" value=\"")
@@ -162,9 +165,7 @@ struct ReportItem {
         FormMarkup.input(&m, label: "Time", name: "at", type: "datetime-local",
                          value: String(CivilDate.isoDateTime(seconds: r.start + Int64(r.utcOffset)).prefix(16)), attributes: "required")
         m.raw("<button type=\"submit\" class=\"btn primary\">Save</button></form></details>")
-        forms.open(&m, action: "/app/reports/delete", back: back, classes: "app-form inline")
-        m.raw("<input type=\"hidden\" name=\"id\" value=\"")
-        m.escaped(r.id)
-        m.raw("\"><button type=\"submit\" class=\"btn danger\">Delete</button></form></li>")
+        forms.confirmedDelete(&m, action: "/app/reports/delete", back: back, field: ("id", r.id), what: "the report of " + when)
+        m.raw("</li>")
     }
 }

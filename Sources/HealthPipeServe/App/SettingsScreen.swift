@@ -10,10 +10,10 @@ struct SettingsScreen {
     let store: AppStore
 
     func render(request r: AppRequest) throws -> DayScreen.Rendered {
-        let forms = r.forms
         var m = Markup(capacity: 16 * 1024)
         m.raw("<section id=\"view-settings\" class=\"card\"><h2>How the views are drawn</h2>")
-        forms.open(&m, action: "/app/settings", back: "/settings", extra: " id=\"settings-form\"")
+        // A browser's own preferences: a reader may save them too.
+        r.preferenceForm.open(&m, action: "/app/settings", back: "/settings", extra: " id=\"settings-form\"")
         m.raw("<fieldset><legend>Glucose bands</legend>")
         let stored = try store.stored().bands == nil ? "as classified (seeds)" : "as the database classifies"
         for (value, text) in [("", "The database's (" + stored + ")"), ("seeds", "Seeds: low < 4, high > 10 mmol/L"),
@@ -30,7 +30,7 @@ struct SettingsScreen {
         m.raw((r.prefs.showBasal ? " checked" : "") + "> Show basal insulin on the day view</label></fieldset>")
         m.raw("<button type=\"submit\" class=\"btn primary\">Save settings</button></form></section>")
 
-        AlertSettingsForms(settings: try store.stored().reports, forms: forms).render(&m)
+        AlertSettingsForms(settings: try store.stored().reports, forms: r.forms).render(&m)
         return .init(subtitle: "Settings", html: m)
     }
 }

@@ -27,7 +27,7 @@ struct SignIn {
     }
 
     private func form(_ request: Request) -> Response {
-        let r = AppRequest(request, forms: forms, signedIn: false)
+        let r = AppRequest(request, forms: forms, signedIn: false, writes: false)
         var m = Markup()
         m.raw("<section class=\"card signin\"><h2>Sign in</h2>")
         if settings.secret == nil {

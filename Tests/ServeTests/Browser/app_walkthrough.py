@@ -166,12 +166,16 @@ def walk(browser, last_day):
     expect(summary).to_contain_text("37.8")
     shot(page, "desktop-reports")
     item = page.locator("#month-reports li.report").first
-    item.locator("summary").click()
+    item.locator("details.edit:not(.confirm-delete) > summary").click()
     item.locator("input[name=value_0]").fill("38.4")
     item.locator("button.primary").click()
     expect(page.locator("#flash")).to_contain_text("changed")
     expect(page.locator(f"#reports-{iso(today)}")).to_contain_text("38.4")
-    page.locator("#month-reports li.report button.danger").first.click()
+    # A delete asks first: the button opens the question, its own button deletes.
+    item = page.locator("#month-reports li.report").first
+    item.locator("details.confirm-delete > summary").click()
+    expect(item.locator(".confirm-question")).to_contain_text("This cannot be undone")
+    item.locator("details.confirm-delete button.danger").click()
     expect(page.locator("#flash")).to_contain_text("deleted")
     expect(page.locator(f"table.calendar a.cal-link[href='#reports-{iso(today)}']")).to_have_count(0)
     not_reloaded(page, "reports")
@@ -210,7 +214,8 @@ def walk(browser, last_day):
     page.click("nav.tabs a[href^='/reports?']")
     expect(page.locator("#reminders .due-alert")).to_contain_text("body_temperature")
     page.click("nav.tabs a[href^='/settings?']")
-    page.click("#thresholds li.threshold button.danger")
+    page.click("#thresholds li.threshold details.confirm-delete > summary")
+    page.click("#thresholds li.threshold details.confirm-delete button.danger")
     expect(page.locator("#flash")).to_contain_text("thresholds: none")
     expect(page.locator("#thresholds li.threshold")).to_have_count(0)
     page.click("nav.tabs a[href^='/reports?']")

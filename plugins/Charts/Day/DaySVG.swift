@@ -51,10 +51,12 @@ public struct DaySVG: ChartDrawing {
             sideView(&m, days: view.next, left: layout.width - 12 - layout.sideWidth, outerOnLeft: false, caption: "3 days after")
         }
         plot(&m)
+        axisEvents(&m)
         lanes(&m)
         // The compact chart has its band key where this note would go (and a phone has no hover).
         guard layout.hasSides else { return }
         var note = "Side views: lowest, mean (●) and highest reading of each day. Hover or tap a point or marker for details."
+        if view.notes.contains(where: { $0.kind == .alert || $0.kind == .device }) { note += " On the time axis: ▲ alarms, ■ pump and device events." }
         let order = sources
         if order.count > 1 {
             note = "Traces: " + order.enumerated().map { $0.element + (["", " (grey)", " (light blue)", " (purple)"][$0.offset % 4]) }
@@ -75,7 +77,7 @@ public struct DaySVG: ChartDrawing {
             return "mean \(unit.text(c.mean!)) · range \(unit.text(c.min!))–\(unit.text(c.max!)) \(unit.rawValue) · " + checks
         }
         // A phone's line has no room for the checks' count: the facts under the chart give it.
-        return "mean \(unit.text(s.mean!)) · range \(unit.text(s.min!))–\(unit.text(s.max!)) \(unit.rawValue) · \(s.count) readings"
+        return "mean \(unit.text(s.mean!)) · range \(unit.text(s.min!))–\(unit.text(s.max!)) \(unit.rawValue) · \(s.count) reading\(s.count == 1 ? "" : "s")"
             + (checks.isEmpty || !layout.hasSides ? "" : " · " + checks)
     }
 
@@ -208,20 +210,27 @@ public struct DaySVG: ChartDrawing {
 
     /// Finger-stick checks: a diamond each, over the trace, every one with its tooltip (a day has a
     /// handful, and on a phone they are what a meter user taps).
+    /// Checks whose diamonds would sit on each other (a check and its confirmation a minute later)
+    /// are one diamond whose tooltip lists each (`CloseMarks`), its `data-count` how many.
     func checks(_ m: inout Markup) {
         guard !view.checks.isEmpty else { return }
+        let checks = view.checks.sorted { $0.utc < $1.utc }
+        let xy = checks.map { (x: x(minute: $0.minute), y: y($0.mgdl)) }
         m.raw("<g class=\"checks\">")
-        for p in view.checks {
-            m.raw("<g class=\"check-point\"><title>" as StaticString)
-            m.clock(localSeconds: LocalDays.local(p.utc, p.offset))
-            m.raw(" · BG check " as StaticString)
-            m.escaped(unit.text(p.mgdl))
-            m.raw(" " as StaticString)
-            m.escaped(unit.rawValue)
-            m.raw(" · " as StaticString)
-            m.escaped(p.source)
+        for run in CloseMarks.runs(xy, gap: 8) {
+            m.raw(run.count == 1 ? "<g class=\"check-point\"><title>" : "<g class=\"check-point\" data-count=\"\(run.count)\"><title>")
+            for (n, p) in checks[run].enumerated() {
+                if n > 0 { m.raw("; " as StaticString) }
+                m.clock(localSeconds: LocalDays.local(p.utc, p.offset))
+                m.raw(" · BG check " as StaticString)
+                m.escaped(unit.text(p.mgdl))
+                m.raw(" " as StaticString)
+                m.escaped(unit.rawValue)
+                m.raw(" · " as StaticString)
+                m.escaped(p.source)
+            }
             m.raw("</title>" as StaticString)
-            Self.checkMark(&m, x: x(minute: p.minute), y: y(p.mgdl))
+            Self.checkMark(&m, x: xy[run.lowerBound].x, y: xy[run.lowerBound].y)
             m.raw("</g>" as StaticString)
         }
         m.raw("</g>")
@@ -335,6 +344,41 @@ public struct DaySVG: ChartDrawing {
         }
     }
 
+    // MARK: Alarms and device events
+
+    /// The day's alarms (▲) and device events (■: suspend, resume, rewind, site change…) on the time
+    /// axis, close ones gathered (`CloseMarks`) — each with its tooltip, reachable by tap and keyboard.
+    func axisEvents(_ m: inout Markup) {
+        let events: [DayView.Note] = view.notes.filter { $0.kind == .alert || $0.kind == .device }
+        guard !events.isEmpty else { return }
+        let midnight = view.midnight
+        let xs = events.map { x(minute: min(max(Double(LocalDays.local($0.utc, $0.offset) - midnight) / 60, 0), 1440)) }
+        let b = layout.plotBottom
+        m.raw("<g class=\"axis-events\">")
+        for run in CloseMarks.runs(xs, gap: 10) {
+            let group = events[run], cx = xs[run.lowerBound]
+            let alarms = group.filter { $0.kind == .alert }.count
+            let kind = alarms == group.count ? "alarm" : alarms == 0 ? "device" : "alarm device"
+            let first = group[run.lowerBound].clock, last = group[run.upperBound - 1].clock
+            m.raw("<g class=\"axis-event " + kind + "\" data-count=\"\(group.count)\" data-time=\"" + first + "\" tabindex=\"0\">")
+            let each: [String] = group.map { $0.clock + " " + DayRecordList.describe($0) }
+            let span = "\(group.count) events " + first + "–" + last + ": "
+            m.title(group.count == 1 ? each[0] : span + each.joined(separator: "; "))
+            if alarms > 0 {
+                let corners: [(Double, Double)] = [(cx, b - 8), (cx + 5.5, b + 2), (cx - 5.5, b + 2)]
+                let points = corners.map { Fmt.coord($0.0) + "," + Fmt.coord($0.1) }.joined(separator: " ")
+                m.raw("<polygon class=\"mark\" points=\"" + points + "\" fill=\"" + Palette.vermillion + "\" stroke=\"#fff\" stroke-width=\"1\"/>")
+            } else {
+                m.rect(cx - 4, b - 4, 8, 8, attributes: "class=\"mark\" fill=\"\(Palette.muted)\" stroke=\"#fff\" stroke-width=\"1\"")
+            }
+            if group.count > 1 {
+                m.textElement(x: cx, y: b - 10, "\(group.count)", attributes: "class=\"t-small t-halo\" text-anchor=\"middle\"")
+            }
+            m.raw("</g>")
+        }
+        m.raw("</g>")
+    }
+
     // MARK: Event lanes
 
     func lanes(_ m: inout Markup) {
@@ -349,8 +393,9 @@ public struct DaySVG: ChartDrawing {
         m.raw("<g class=\"events\">")
         // Where each lane's last label ends: a label that would overprint it is left to the tooltip.
         var labelEnds = [Double](repeating: -.infinity, count: 3)
-        let items = LaneItem.items(view.markers).filter { !$0.markers[0].isBasal || view.showBasal || inPage }
         func laneOf(_ k: DayView.Marker.Kind) -> Int { k == .meal ? 0 : k == .exercise ? 1 : 2 }
+        let items = LaneItem.gatheringClose(LaneItem.items(view.markers).filter { !$0.markers[0].isBasal || view.showBasal || inPage },
+                                            x: { x(minute: min(max($0, 0), 1440)) }, lane: { laneOf($0.markers[0].kind) })
         // The next marker's x in the same lane: a label stops short of it (or is left to the tooltip).
         var nextX = [Double](repeating: .infinity, count: items.count)
         var seen = [Double](repeating: .infinity, count: 3)

@@ -81,3 +81,8 @@ struct DayRecordList {
         m.raw("</small>")
     }
 }
+
+extension DayView.Note {
+    /// "Alarm: Low glucose — below 55", "Suspended" (the day's list says it so).
+    public var sentence: String { DayRecordList.describe(self) }
+}

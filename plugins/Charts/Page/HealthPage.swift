@@ -53,8 +53,8 @@ public struct HealthPage {
         self.generator = generator
     }
 
-    /// The day opened first: the latest day of the period that has readings (else the last day).
-    var currentDay: Int64? { days.last(where: { !$0.points.isEmpty })?.day ?? days.last?.day }
+    /// The day opened first: the latest day of the period that has readings or checks (else the last day).
+    var currentDay: Int64? { days.last(where: { !$0.points.isEmpty || !$0.checks.isEmpty })?.day ?? days.last?.day }
 
     public func html() -> String {
         var m = Markup(capacity: 900 * 1024)
@@ -83,18 +83,10 @@ public struct HealthPage {
         if hasGlucose {
             glucoseSections(&m)
         } else {
-            // A meter user (finger sticks, no CGM) is told where their readings are, not that there are none.
-            let sticks = dailyMetrics?.cells.filter { $0.metric == "blood_glucose" }.reduce(0) { $0 + $1.n } ?? 0
-            if sticks > 0 {
-                m.raw("<section id=\"no-glucose\" class=\"card\"><h2>No CGM readings</h2><p class=\"lead\">")
-                m.escaped("The day view, the AGP report and the day table are drawn from continuous glucose (CGM) readings, and "
-                          + subject + " has none in the database. Their \(sticks) meter reading\(sticks == 1 ? "" : "s") (finger sticks) "
-                          + "of these days are in the daily metrics below: each day's mean, count and range.")
-            } else {
-                m.raw("<section id=\"no-glucose\" class=\"card\"><h2>No glucose readings</h2><p class=\"lead\">")
-                m.escaped("The database holds no glucose readings for " + subject + ", so the day view, the AGP report and the day table "
-                          + "are not on this page. Import a CGM or meter export to see them; what this person logged is below.")
-            }
+            // A meter user's checks are drawn on the day views like CGM readings (PageCommand): this is someone with neither.
+            m.raw("<section id=\"no-glucose\" class=\"card\"><h2>No glucose readings</h2><p class=\"lead\">")
+            m.escaped("The database holds no glucose readings for " + subject + ", so the day view, the AGP report and the day table "
+                      + "are not on this page. Import a CGM or meter export to see them; what this person logged is below.")
             m.raw("</p></section>")
         }
         if let reports {
@@ -147,7 +139,7 @@ public struct HealthPage {
     package static func periodNotice(_ m: inout Markup, agp: AGPView) {
         let s = agp.statistics
         let active = Fmt.fixed(s.activePercent ?? 0, 1) + "%"
-        let facts = "<b data-stat=\"days-with-data\">\(s.daysWithData) of \(agp.days) days</b> have glucose readings · CGM active <b data-stat=\"active-percent\">\(active)</b> of the period"
+        let facts = "<b data-stat=\"days-with-data\">\(s.daysWithData) of \(agp.days) days</b> have CGM readings · CGM active <b data-stat=\"active-percent\">\(active)</b> of the period"
         if agp.insufficientData != nil {
             m.raw("<p class=\"period-notice insufficient\" role=\"alert\"><strong>Not enough data for a reliable report.</strong> " + facts
                   + ". The consensus asks for 14 days with CGM active at least 70% of the time: read every number with care.</p>")

@@ -20,8 +20,8 @@ package enum ChartStyle {
     .hp-chart .forecast{fill:none;stroke:#C0172C;stroke-width:2.6;stroke-linecap:round;stroke-dasharray:0 5}
     .hp-chart .forecast-point{fill:#C0172C}
     .hp-chart .guide{stroke-width:1;stroke-dasharray:2 3;opacity:.55}
-    .hp-chart .event{cursor:pointer}
-    .hp-chart .event:hover .mark,.hp-chart .event:focus .mark{stroke:#1F2937;stroke-width:1.6}
+    .hp-chart .event,.hp-chart .axis-event{cursor:pointer}
+    .hp-chart .event:hover .mark,.hp-chart .event:focus .mark,.hp-chart .axis-event:hover .mark,.hp-chart .axis-event:focus .mark{stroke:#1F2937;stroke-width:1.6}
     .hp-chart .side-sep{stroke:#fff;stroke-width:1.5}
     .hp-chart .bar-line{stroke:#1F2937;stroke-width:2}
     .hp-chart .bar-mean{fill:#1F2937;stroke:#fff;stroke-width:1.2}
