@@ -68,20 +68,31 @@ public struct APISecret: Sendable {
         Digests.hex(Digests.hmacSHA256(key: key, "healthpipe-session\u{0}\(nonce)"))
     }
 
-    /// A token for a named client: `name-` and 16 hex digits of an HMAC over role and name.
-    public func token(name: String, role: AccessRole) throws -> String {
+    /// A token for a named client: `name-` and 16 hex digits of an HMAC over role and name. A token
+    /// for one person (`--subject`) carries them after the name, base64url-encoded (any name stays
+    /// URL-safe): `name.UGVyc29u-` and an HMAC over role, name and person — so the person cannot be
+    /// changed without the secret, and tokens made before stay valid.
+    public func token(name: String, role: AccessRole, person: String? = nil) throws -> String {
         guard !name.isEmpty, name.utf8.allSatisfy({ Self.nameBytes.contains($0) }) else {
             throw ServeError.configuration("a token's name is letters, digits and _ (got '\(name)')")
         }
-        return name + "-" + digest(name: name, role: role)
+        guard let person else { return name + "-" + digest(name: name, role: role, person: nil) }
+        guard !person.isEmpty else { throw ServeError.configuration("a token's person (--subject) cannot be empty") }
+        return name + "." + NightscoutJWT.base64URL(Array(person.utf8)) + "-" + digest(name: name, role: role, person: person)
     }
 
-    /// The role a token grants, or nil for an unknown or forged one.
-    func role(ofToken token: String) -> AccessRole? {
+    /// What a token grants, or nil for an unknown or forged one.
+    func grant(ofToken token: String) -> TokenGrant? {
         guard let dash = token.lastIndex(of: "-") else { return nil }
-        let name = String(token[..<dash]), mac = Array(token[token.index(after: dash)...].utf8)
-        for role in [AccessRole.write, .read] where constantTimeEqual(mac, Array(digest(name: name, role: role).utf8)) {
-            return role
+        let label = token[..<dash], mac = Array(token[token.index(after: dash)...].utf8)
+        var name = String(label), person: String?
+        if let dot = label.firstIndex(of: ".") {
+            guard let bytes = NightscoutJWT.decode(label[label.index(after: dot)...]), !bytes.isEmpty,
+                  let text = String(bytes: bytes, encoding: .utf8) else { return nil }
+            (name, person) = (String(label[..<dot]), text)
+        }
+        for role in [AccessRole.write, .read] where constantTimeEqual(mac, Array(digest(name: name, role: role, person: person).utf8)) {
+            return TokenGrant(name: name, role: role, person: person)
         }
         return nil
     }
@@ -91,8 +102,10 @@ public struct APISecret: Sendable {
         Digests.hmacSHA256(key: key, "healthpipe-\(purpose)")
     }
 
-    private func digest(name: String, role: AccessRole) -> String {
-        let mac = Digests.hmacSHA256(key: key, "healthpipe-token\u{0}\(role.rawValue)\u{0}\(name)")
+    /// A person's token signs `\0person` after the name (a name holds no `\0`, so no token of one
+    /// kind is ever the other's).
+    private func digest(name: String, role: AccessRole, person: String?) -> String {
+        let mac = Digests.hmacSHA256(key: key, "healthpipe-token\u{0}\(role.rawValue)\u{0}\(name)" + (person.map { "\u{0}" + $0 } ?? ""))
         return Digests.hex(Array(mac.prefix(8)))
     }
 

@@ -15,7 +15,9 @@ import Hummingbird
 ///   a caller who may write through them (`Caller.writesForms`): the loopback owner of a server
 ///   without a secret, a browser signed in with the secret, or write credentials — never a
 ///   read-only token nor an `--open-reads` visitor;
-/// - a page asked for without credentials goes to `/signin`.
+/// - a person's token (`TokenGrant.person`) limits the request to that person: the app's screens
+///   and forms (`ServeContext.person`) and the API's reads and writes (`CallerPerson`, `ServeSettings.forCaller`);
+/// - a page asked for without credentials goes to `/signin`, which returns to it (`SignIn.path(returningTo:)`).
 struct AccessGuard: RouterMiddleware {
     typealias Context = ServeContext
     let settings: ServeSettings
@@ -33,6 +35,7 @@ struct AccessGuard: RouterMiddleware {
         var context = context
         context.role = caller.role
         context.writesForms = caller.writesForms
+        context.person = caller.person
         let writes = Self.changesState(request.method)
         switch access {
         case .unmatched, .tokenExchange:
@@ -61,10 +64,10 @@ struct AccessGuard: RouterMiddleware {
                 }
                 context.role = .write
             } else if caller.role == nil {
-                return Response.redirect(to: SignIn.path)
+                return Response.redirect(to: SignIn.path(returningTo: request.uri.description))
             }
         }
-        return try await next(request, context)
+        return try await CallerPerson.$current.withValue(caller.person) { try await next(request, context) }
     }
 
     static func changesState(_ method: HTTPRequest.Method) -> Bool {
@@ -75,6 +78,16 @@ struct AccessGuard: RouterMiddleware {
     struct Caller {
         var role: AccessRole?
         var writesForms: Bool
+        /// A person's token's person: the caller sees and writes no one else (`TokenGrant`).
+        var person: String? = nil
+
+        init(role: AccessRole?, writesForms: Bool, person: String? = nil) {
+            (self.role, self.writesForms, self.person) = (role, writesForms, person)
+        }
+
+        init(_ grant: TokenGrant) {
+            self.init(role: grant.role, writesForms: grant.role == .write, person: grant.person)
+        }
     }
 
     /// The caller a request's credentials make; a 401 for wrong ones. Read where cgm-remote-monitor
@@ -108,15 +121,15 @@ struct AccessGuard: RouterMiddleware {
         if let hash {
             if secret.matchesHash(hash) { return Caller(role: .write, writesForms: true) }
             // Nightscout takes an access token where the secret goes too ("a token in the secret").
-            guard let role = secret.role(ofToken: hash) else { throw HTTPError(.unauthorized, message: "api-secret does not match the server's secret") }
-            return Caller(role: role, writesForms: role == .write)
+            guard let grant = secret.grant(ofToken: hash) else { throw HTTPError(.unauthorized, message: "api-secret does not match the server's secret") }
+            return Caller(grant)
         }
         // A token of ours, or an API v3 JWT made from one (expired or forged: a 401, which AndroidAPS renews it on).
         let jwt = NightscoutJWT(secret: secret), now = Int64(Date().timeIntervalSince1970)
-        guard let role = token.flatMap({ secret.role(ofToken: $0) ?? jwt.verify($0, now: now)?.role }) else {
+        guard let grant = token.flatMap({ secret.grant(ofToken: $0) ?? jwt.verify($0, now: now).map { TokenGrant(name: $0.subject, role: $0.role, person: $0.person) } }) else {
             throw HTTPError(.unauthorized, message: "unknown token")
         }
-        return Caller(role: role, writesForms: role == .write)
+        return Caller(grant)
     }
 
     /// `secret` and `token` of a JSON object body (an upload of one document, as Nightscout reads

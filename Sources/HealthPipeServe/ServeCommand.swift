@@ -73,17 +73,18 @@ struct ServeRun: ParsableCommand {
 struct ServeToken: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token", abstract: "Print a token for a client (uploaders: write; followers: --read-only).",
-        discussion: "A token is derived from the API secret: changing the secret revokes every token.")
+        discussion: "A token is derived from the API secret: changing the secret revokes every token. With --subject the token sees (and writes) only that person, in the app and through the API.")
 
     @Argument(help: "The client's name: letters, digits and _ (e.g. xdrip).") var name: String
     @Flag(name: .customLong("read-only"), help: "A token that can only read.") var readOnly = false
+    @Option(name: .customLong("subject"), help: "The one person the token may see (a follower of one child); without it, everyone.") var subject: String?
     @OptionGroup var secret: SecretOptions
 
     func run() throws {
         guard let s = try secret.load() else {
             throw ServeCommandFailure.configuration("no API secret: set API_SECRET or --secret-file")
         }
-        do { Swift.print(try s.token(name: name, role: readOnly ? .read : .write)) } catch { throw ServeCommandFailure.configuration("\(error)") }
+        do { Swift.print(try s.token(name: name, role: readOnly ? .read : .write, person: subject)) } catch { throw ServeCommandFailure.configuration("\(error)") }
     }
 }
 

@@ -9,6 +9,8 @@ public struct ServeContext: RequestContext {
     /// Whether the app's forms write for this caller (`AccessGuard.Caller.writesForms`): the app
     /// shows its forms only then, so a reader never meets a form that would be refused.
     public var writesForms = false
+    /// The one person a person's token may see (`healthpipe serve token … --subject`); nil: anyone.
+    public var person: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

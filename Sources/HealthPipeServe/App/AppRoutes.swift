@@ -79,16 +79,21 @@ struct AppRoutes {
     /// that says so and links everyone who is there.
     private func screen(_ request: Request, _ context: ServeContext, tab: AppPage.Tab, title: String,
                         _ body: @escaping @Sendable (AppRequest) throws -> DayScreen.Rendered) async throws -> Response {
-        let asked = AppRequest(request, forms: forms, signedIn: settings.secret != nil && context.writesForms, writes: context.writesForms)
+        var asking = AppRequest(request, forms: forms, signedIn: settings.secret != nil && context.writesForms, writes: context.writesForms)
+        // A person's token sees its person only: no switcher, and anyone else is "no such person" with no one listed.
+        let scope = context.person
         do {
+            asking.requestedPerson = try Self.person(asked: asking.requestedPerson, scope: scope)
+            let asked = asking
             let (r, rendered, people) = try await StoreWork.read { [store] () throws -> (AppRequest, DayScreen.Rendered, [String]) in
                 var r = asked
                 r.person = AppPerson(name: try store.person(named: asked.requestedPerson))
-                return (r, try body(r), try store.stored().people)
+                return (r, try body(r), scope == nil ? try store.stored().people : [])
             }
             return r.page(title, tab: tab, people: people, subtitle: rendered.subtitle, body: rendered.html)
-        } catch let missing as PersonNotFound {
-            return asked.page("No such person", tab: nil, people: missing.people, subtitle: "", body: PersonNotFoundPage(missing: missing).html,
+        } catch var missing as PersonNotFound {
+            if scope != nil { missing.people = [] }
+            return asking.page("No such person", tab: nil, people: missing.people, subtitle: "", body: PersonNotFoundPage(missing: missing).html,
                               status: .notFound)
         }
     }
@@ -98,9 +103,9 @@ struct AppRoutes {
     private func perform(_ action: String, _ request: Request, _ context: ServeContext) async throws -> Response {
         let form = try await FormBody.read(request, context: context)
         // Whose screen the form is on (its address carries them); someone the database does not hold is refused.
-        let asked = AppRequest.queryPerson(request)
         let subject: String, today: Int64
         do {
+            let asked = try Self.person(asked: AppRequest.queryPerson(request), scope: context.person)
             (subject, today) = try await StoreWork.read { [store] in
                 let person = try store.person(named: asked)
                 return (person, store.today(person))
@@ -115,6 +120,14 @@ struct AppRoutes {
         let ok = outcome.code == 0
         let text = (ok ? outcome.output : outcome.errors).joined(separator: "\n")
         return Self.answer(request, ok: ok, message: text.isEmpty ? (ok ? "done" : "refused (exit \(outcome.code))") : text, back: form["back"])
+    }
+
+    /// The person an address may show: the one asked for, or — for a person's token — that person,
+    /// and anyone else asked for is not found (a 404 that names no one, as for a name never stored).
+    static func person(asked: String?, scope: String?) throws -> String? {
+        guard let scope else { return asked }
+        if let asked, asked != scope { throw PersonNotFound(name: asked, people: []) }
+        return scope
     }
 
     private func saveSettings(_ request: Request, _ context: ServeContext) async throws -> Response {

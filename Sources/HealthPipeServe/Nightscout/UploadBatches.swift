@@ -11,7 +11,8 @@ import SQLiteStore
 /// request's own positions. (The quarantine records a document's line within the batch it was
 /// imported in — within its import, when a treatment's identity repeats in the batch and the batch
 /// is imported in parts so that the last of them wins, `TreatmentReplacing`; its `raw` text is the
-/// document's, byte for byte.)
+/// document's, byte for byte.) Only uploads for the same person go together (a person's token
+/// writes into its person, `ServeSettings.forCaller`).
 actor UploadBatches {
     struct Answer: Sendable {
         /// Rejected documents: 1-based position in the request → the quarantine's reason.
@@ -26,16 +27,24 @@ actor UploadBatches {
         var continuation: CheckedContinuation<Answer, any Error>
     }
 
+    /// Uploads that can share one import: the same collection, for the same person.
+    private struct Key: Hashable, Comparable {
+        var name: String
+        var person: String?
+        static func < (a: Key, b: Key) -> Bool { (a.name, a.person ?? "") < (b.name, b.person ?? "") }
+    }
+
     private let settings: ServeSettings
-    private var waiting: [String: [Waiting]] = [:]
+    private var waiting: [Key: [Waiting]] = [:]
     private var draining = false
 
     init(settings: ServeSettings) { self.settings = settings }
 
     /// Imports `lines` (`count` documents, one per line) under `name`, with whatever else is waiting.
     func submit(_ lines: [UInt8], count: Int, identities: [TreatmentReplacement.Identity?] = [], name: String) async throws -> Answer {
-        try await withCheckedThrowingContinuation { continuation in
-            waiting[name, default: []].append(Waiting(lines: lines, count: count, identities: identities, continuation: continuation))
+        let key = Key(name: name, person: CallerPerson.current)
+        return try await withCheckedThrowingContinuation { continuation in
+            waiting[key, default: []].append(Waiting(lines: lines, count: count, identities: identities, continuation: continuation))
             if !draining {
                 draining = true
                 Task { await drain() }
@@ -44,14 +53,15 @@ actor UploadBatches {
     }
 
     private func drain() async {
-        while let name = waiting.keys.sorted().first {
-            let batch = waiting.removeValue(forKey: name) ?? []
-            await run(batch, name: name)
+        while let key = waiting.keys.sorted().first {
+            let batch = waiting.removeValue(forKey: key) ?? []
+            await run(batch, key: key)
         }
         draining = false
     }
 
-    private func run(_ batch: [Waiting], name: String) async {
+    private func run(_ batch: [Waiting], key: Key) async {
+        let name = key.name
         var lines: [UInt8] = []
         lines.reserveCapacity(batch.reduce(0) { $0 + $1.lines.count })
         var identities: [Int: TreatmentReplacement.Identity] = [:], line = 1
@@ -60,7 +70,9 @@ actor UploadBatches {
             for (i, identity) in w.identities.enumerated() { identities[line + i] = identity }
             line += w.count
         }
-        let settings = self.settings, all = lines, named = identities
+        var scoped = self.settings
+        if let person = key.person { scoped.subject = person }
+        let settings = scoped, all = lines, named = identities
         do {
             let outcome = try await StoreWork.write {
                 try TreatmentReplacing.importing(all, name: name, identities: named, settings: settings)

@@ -19,9 +19,9 @@ struct AuthorizationRequestRoute {
             guard let secret = settings.secret else {
                 throw HTTPError(.unauthorized, message: "this server has no API secret: start it with API_SECRET set to issue tokens")
             }
-            guard let role = secret.role(ofToken: accessToken) else { throw HTTPError(.unauthorized, message: "Unauthorized: invalid access token") }
-            let name = String(accessToken[..<(accessToken.lastIndex(of: "-") ?? accessToken.endIndex)])
-            let (token, claims) = NightscoutJWT(secret: secret).sign(subject: name, role: role, now: Int64(Date().timeIntervalSince1970))
+            guard let grant = secret.grant(ofToken: accessToken) else { throw HTTPError(.unauthorized, message: "Unauthorized: invalid access token") }
+            let (name, role) = (grant.name, grant.role)
+            let (token, claims) = NightscoutJWT(secret: secret).sign(subject: name, role: role, person: grant.person, now: Int64(Date().timeIntervalSince1970))
             let permissions = role == .write ? ["api:*:read", "api:*:create", "api:*:update"] : ["api:*:read"]
             return JSONBody.response(["token": token, "sub": name, "permissionGroups": [permissions], "iat": claims.issuedAt, "exp": claims.expires])
         }

@@ -12,15 +12,18 @@ struct NightscoutJWT {
     struct Claims: Equatable {
         var subject: String
         var role: AccessRole
+        /// A person's token's person (`TokenGrant.person`): the JWT is limited to them as the token is.
+        var person: String? = nil
         var issuedAt: Int64
         var expires: Int64
     }
 
     let secret: APISecret
 
-    func sign(subject: String, role: AccessRole, now: Int64) -> (token: String, claims: Claims) {
-        let claims = Claims(subject: subject, role: role, issuedAt: now, expires: now + Self.lifetimeSeconds)
-        let payload: [String: Any] = ["sub": subject, "role": role.rawValue, "iat": now, "exp": claims.expires]
+    func sign(subject: String, role: AccessRole, person: String? = nil, now: Int64) -> (token: String, claims: Claims) {
+        let claims = Claims(subject: subject, role: role, person: person, issuedAt: now, expires: now + Self.lifetimeSeconds)
+        var payload: [String: Any] = ["sub": subject, "role": role.rawValue, "iat": now, "exp": claims.expires]
+        if let person { payload["person"] = person }
         let json = (try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])) ?? Data()
         let signed = Self.header + "." + Self.base64URL(Array(json))
         return (signed + "." + Self.base64URL(mac(signed)), claims)
@@ -38,7 +41,7 @@ struct NightscoutJWT {
               let iat = (object["iat"] as? NSNumber)?.int64Value, let exp = (object["exp"] as? NSNumber)?.int64Value,
               now < exp
         else { return nil }
-        return Claims(subject: subject, role: role, issuedAt: iat, expires: exp)
+        return Claims(subject: subject, role: role, person: object["person"] as? String, issuedAt: iat, expires: exp)
     }
 
     private func mac(_ text: some StringProtocol) -> [UInt8] {
@@ -50,7 +53,7 @@ struct NightscoutJWT {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    private static func decode(_ text: Substring) -> [UInt8]? {
+    static func decode(_ text: Substring) -> [UInt8]? {
         var s = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         s += String(repeating: "=", count: (4 - s.count % 4) % 4)
         return Data(base64Encoded: s).map(Array.init)
