@@ -63,6 +63,34 @@ import Testing
         #expect(upload.hasPrefix("HTTP/1.1 401") || upload.hasPrefix("HTTP/1.1 404"), "\(upload.prefix(120))")
     }
 
+    /// A signed-out visitor opening a day is sent to sign in and then back to that day (issue 38
+    /// item 7); only this app's own paths are returned to, never another site (an open redirect).
+    @Test func signingInReturnsToThePageAskedFor() throws {
+        let db = try AppDatabase.threeYears()
+        let server = try ServeProcess(["--db", db.path], environment: ["API_SECRET": Self.secret])
+        defer { _ = server.stop() }
+        let port = server.port
+        let asked = try get(port, "/day/2024-03-05?person=default")
+        #expect(header(asked, "Location") == "/signin?next=%2Fday%2F2024-03-05%3Fperson%3Ddefault", "\(asked.prefix(300))")
+        let form = try get(port, try #require(header(asked, "Location")))
+        #expect(form.contains(#"<input type="hidden" name="next" value="/day/2024-03-05?person=default">"#), "\(form)")
+        let formCookie = try #require(header(form, "Set-Cookie")?.split(separator: ";").first.map(String.init))
+        let token = String(form[try #require(form.range(of: #"form_token=[0-9a-f]{64}"#, options: .regularExpression))])
+        let typed = "secret=" + Self.secret.replacingOccurrences(of: " ", with: "+")
+        // A wrong secret keeps the page to return to; the right one goes there.
+        let wrong = try post(port, "/signin?" + token, body: "secret=not+it+at+all+really&next=%2Fday%2F2024-03-05", cookie: formCookie)
+        #expect(header(wrong, "Location")?.hasPrefix("/signin?next=%2Fday%2F2024-03-05&err=") == true, "\(wrong.prefix(300))")
+        let right = try post(port, "/signin?" + token, body: typed + "&next=%2Fday%2F2024-03-05%3Fperson%3Ddefault", cookie: formCookie)
+        #expect(header(right, "Location") == "/day/2024-03-05?person=default", "\(right.prefix(300))")
+        // Another site is never a place to return to: the app's home instead.
+        for hostile in ["%2F%2Fevil.example%2Fx", "https%3A%2F%2Fevil.example", "%2F%5Cevil.example", "%2F%09%2Fevil.example", "javascript%3Aalert(1)", "evil.example"] {
+            let answer = try post(port, "/signin?" + token, body: typed + "&next=" + hostile, cookie: formCookie)
+            #expect(header(answer, "Location") == "/", "\(hostile): \(answer.prefix(300))")
+            let page = try get(port, "/signin?next=" + hostile)
+            #expect(!page.contains("name=\"next\""), "\(hostile)")
+        }
+    }
+
     @Test func aFormWritesThroughTheCommandAndComesBack() throws {
         let db = try AppDatabase.threeYears()
         let server = try ServeProcess(["--db", db.path])

@@ -12,6 +12,17 @@ struct SignIn {
     static let cookieName = "hp_session"
     /// Thirty days, then the secret again.
     static let maxAge = 30 * 86_400
+    /// The page a signed-out visitor asked for, to return to after signing in (`?next=`, a form field).
+    static let nextField = "next"
+
+    /// Where a visitor without credentials who asked for `target` is sent: the sign-in form, with the
+    /// page to come back to when it is one of this app's own paths (`AppRoutes.safeBack`: never
+    /// another site) and not the home screen.
+    static func path(returningTo target: String) -> String {
+        let back = AppRoutes.safeBack(target)
+        guard back != "/" else { return path }
+        return path + "?" + nextField + "=" + AppPerson.encoded(back)
+    }
 
     let settings: ServeSettings
     let forms: FormGuard
@@ -35,6 +46,8 @@ struct SignIn {
         } else {
             m.raw("<p class=\"lead\">Type the server's API secret (the one uploaders use).</p>")
             m.raw("<form method=\"post\" action=\"\(Self.path)?form_token=\(r.formToken)\" class=\"signin-form\">")
+            let back = AppRoutes.safeBack(request.uri.queryParameters[Substring(Self.nextField)].map(String.init))
+            if back != "/" { m.raw("<input type=\"hidden\" name=\"\(Self.nextField)\" value=\"" + Markup.escape(back) + "\">") }
             FormMarkup.input(&m, label: "API secret", name: "secret", type: "password", attributes: "required autocomplete=\"current-password\" autofocus")
             m.raw("<button type=\"submit\" class=\"btn primary\">Sign in</button></form></section>")
         }
@@ -44,12 +57,15 @@ struct SignIn {
 
     private func signIn(_ request: Request, _ context: ServeContext) async throws -> Response {
         guard let secret = settings.secret else { return Response.redirect(to: "/") }
-        let typed = try await FormBody.read(request, context: context).fields["secret"] ?? ""
+        let form = try await FormBody.read(request, context: context)
+        let typed = form.fields["secret"] ?? "", back = AppRoutes.safeBack(form[Self.nextField])
         guard secret.matchesPassphrase(typed) else {
             try await Task.sleep(for: .milliseconds(300))  // a guesser waits; the person barely notices
-            return Response.redirect(to: Self.path + "?err=" + "That is not the server's API secret.".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            let again = Self.path(returningTo: back)
+            return Response.redirect(to: again + (again.contains("?") ? "&" : "?") + "err="
+                                     + "That is not the server's API secret.".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
         }
-        var response = Response.redirect(to: "/")
+        var response = Response.redirect(to: back)
         response.setCookie(Cookie(name: Self.cookieName, value: secret.newSession(), maxAge: Self.maxAge, path: "/",
                                   secure: false, httpOnly: true, sameSite: .strict))
         return response
