@@ -1,5 +1,8 @@
 /// The app's additions to the page's style sheet: the forms, switches and lists the page has no
 /// need of, the active tab, the message line; phones first (fields stack, buttons are thumb-sized).
+/// Printed (the clinic's copy), a screen is its report alone on A4: the person and period, no
+/// navigation, switcher, date controls, forms or buttons (a day's star stays, as a mark); the AGP
+/// sheet (A4-shaped) a little narrower than the page so that it fits one page under the header.
 enum AppStyle {
     static let css = """
     .tabs a[aria-current=page]{background:#fff;color:#0B3D66}
@@ -68,6 +71,11 @@ enum AppStyle {
       .controls form.goto{flex-wrap:wrap}
     }
     @media (max-width:420px){.tabs a{padding:8px 6px}}
-    @media print{.add-forms,.app-form,#flash,.due,.confirm-delete,.read-only{display:none}}
+    @media print{.add-forms,.app-form,#flash,.due,.confirm-delete,.read-only,form.people,form.period,.controls,.tabs,.btn{display:none}
+      form.star-form{display:inline}
+      .top .brand{display:none}.top h1{font-size:18px;margin:0}.top p{margin:0 0 4mm}
+      #agp,#days{break-before:auto;break-after:auto}
+      #agp svg{width:182mm}
+      .day-table a{color:inherit;text-decoration:none}}
     """
 }

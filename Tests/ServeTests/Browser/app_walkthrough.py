@@ -7,6 +7,7 @@ load would reset `window.__noReload`, and that is checked after each step that m
 """
 import datetime
 import os
+import re
 import subprocess
 import sys
 
@@ -244,12 +245,36 @@ def phone(browser, last_day):
     page.close()
 
 
+def printed(browser, last_day):
+    """The clinic's copy: the AGP report prints on one A4 page, and the AGP and days pages print
+    without the navigation, switcher, date controls, forms or buttons."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    agp = "/agp?from=" + iso(last_day - datetime.timedelta(days=13)) + "&to=" + iso(last_day)
+    for path in [agp, "/days"]:
+        page.goto(BASE + path)
+        page.emulate_media(media="print")
+        for hidden in ["nav.tabs", "form.people", "form.period", ".btn", "#add-threshold"]:
+            shown = [i for i in range(page.locator(hidden).count()) if page.locator(hidden).nth(i).is_visible()]
+            if shown:
+                raise SystemExit(f"{path}: printed with {hidden} showing")
+        page.emulate_media(media="null")  # back to what the page asks for (print, for the PDF below)
+    page.goto(BASE + agp)
+    pdf = page.pdf(format="A4", prefer_css_page_size=True, print_background=True)
+    with open(os.path.join(SHOTS, "print-agp.pdf"), "wb") as f:
+        f.write(pdf)
+    pages = sum(int(n) for n in re.findall(rb"/Type\s*/Pages\s*/Count\s+(\d+)", pdf))
+    if pages != 1:
+        raise SystemExit(f"the AGP report prints on {pages} A4 pages, not one")
+    page.close()
+
+
 def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         last_day = datetime.date.fromisoformat(os.environ["LAST_DAY"])
         walk(browser, last_day)
         phone(browser, last_day)
+        printed(browser, last_day)
         browser.close()
     print("ok")
 
