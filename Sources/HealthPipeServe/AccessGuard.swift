@@ -113,6 +113,11 @@ struct AccessGuard: RouterMiddleware {
             if let session = request.cookies[SignIn.cookieName]?.value, secret.isSession(session) {
                 return Caller(role: .read, writesForms: true)
             }
+            // A browser signed in with a token (`SignIn`): the token's person and forms, never the API's write
+            // role (as the secret's session); one the secret no longer signs is no sign-in.
+            if let signed = request.cookies[SignIn.tokenCookieName]?.value, let grant = secret.grant(ofToken: signed) {
+                return Caller(role: .read, writesForms: grant.role == .write, person: grant.person)
+            }
             return Caller(role: settings.openReads ? .read : nil, writesForms: false)
         }
         guard let secret = settings.secret else {

@@ -65,6 +65,18 @@ import Testing
                 #expect(named.isEmpty && !refused.contains("person-picker"), "\(screen) for \(other) names \(named)")
             }
         }
+        // In a browser: the token typed into the sign-in form, then every link of the app as that person only.
+        let form = try get(port, "/signin?next=%2Fdays", token: "")
+        let formCookie = try #require(AppPeopleTests.header(form, "Set-Cookie")?.split(separator: ";").first.map(String.init))
+        let formToken = String(form[try #require(form.range(of: #"form_token=[0-9a-f]{64}"#, options: .regularExpression))])
+        let signedIn = try RawHTTP.exchange(port: port, "POST /signin?\(formToken) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(formCookie)\r\n"
+            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(("secret=" + reader + "&next=%2Fdays").utf8.count)\r\nConnection: close\r\n\r\nsecret=\(reader)&next=%2Fdays")
+        #expect(AppPeopleTests.header(signedIn, "Location") == "/days", "\(signedIn.prefix(300))")
+        let cookie = try #require(AppPeopleTests.header(signedIn, "Set-Cookie")?.split(separator: ";").first.map(String.init))
+        let days = try get(port, "/days", token: "", cookie: cookie)
+        #expect(days.hasPrefix("HTTP/1.1 200") && AppPeopleTests.shown(days) == Self.follower && !days.contains("person-picker"), "\(days.prefix(300))")
+        #expect(try get(port, "/days?person=carl", token: "", cookie: cookie).hasPrefix("HTTP/1.1 404"))
+
         // The same screens for a token without a person: everyone, as before.
         #expect(AppPeopleTests.switcher(try get(port, "/days", token: everyone)).people == AppPeopleTests.people)
 

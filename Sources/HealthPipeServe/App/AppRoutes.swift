@@ -79,7 +79,7 @@ struct AppRoutes {
     /// that says so and links everyone who is there.
     private func screen(_ request: Request, _ context: ServeContext, tab: AppPage.Tab, title: String,
                         _ body: @escaping @Sendable (AppRequest) throws -> DayScreen.Rendered) async throws -> Response {
-        var asking = AppRequest(request, forms: forms, signedIn: settings.secret != nil && context.writesForms, writes: context.writesForms)
+        var asking = AppRequest(request, forms: forms, signedIn: settings.secret != nil && (context.writesForms || request.cookies[SignIn.tokenCookieName] != nil), writes: context.writesForms)
         // A person's token sees its person only: no switcher, and anyone else is "no such person" with no one listed.
         let scope = context.person
         do {

@@ -10,6 +10,8 @@ struct SignIn {
     static let path = "/signin"
     static let signOutPath = "/signout"
     static let cookieName = "hp_session"
+    /// A browser signed in with a token of `healthpipe serve token` (a follower's) keeps it here.
+    static let tokenCookieName = "hp_token"
     /// Thirty days, then the secret again.
     static let maxAge = 30 * 86_400
     /// The page a signed-out visitor asked for, to return to after signing in (`?next=`, a form field).
@@ -32,7 +34,9 @@ struct SignIn {
         router.post(RouterPath(Self.path)) { request, context in try await signIn(request, context) }
         router.post(RouterPath(Self.signOutPath)) { _, _ in
             var response = Response.redirect(to: settings.secret == nil ? "/" : Self.path)
-            response.setCookie(Cookie(name: Self.cookieName, value: "", maxAge: 0, path: "/", secure: false, httpOnly: true, sameSite: .strict))
+            for name in [Self.cookieName, Self.tokenCookieName] {
+                response.setCookie(Cookie(name: name, value: "", maxAge: 0, path: "/", secure: false, httpOnly: true, sameSite: .strict))
+            }
             return response
         }
     }
@@ -44,11 +48,11 @@ struct SignIn {
         if settings.secret == nil {
             m.raw("<p>This server has no API secret: there is nothing to sign in to. <a href=\"/\">Open the app</a>.</p></section>")
         } else {
-            m.raw("<p class=\"lead\">Type the server's API secret (the one uploaders use).</p>")
+            m.raw("<p class=\"lead\">Type the server's API secret (the one uploaders use), or the token you were given.</p>")
             m.raw("<form method=\"post\" action=\"\(Self.path)?form_token=\(r.formToken)\" class=\"signin-form\">")
             let back = AppRoutes.safeBack(request.uri.queryParameters[Substring(Self.nextField)].map(String.init))
             if back != "/" { m.raw("<input type=\"hidden\" name=\"\(Self.nextField)\" value=\"" + Markup.escape(back) + "\">") }
-            FormMarkup.input(&m, label: "API secret", name: "secret", type: "password", attributes: "required autocomplete=\"current-password\" autofocus")
+            FormMarkup.input(&m, label: "API secret or token", name: "secret", type: "password", attributes: "required autocomplete=\"current-password\" autofocus")
             m.raw("<button type=\"submit\" class=\"btn primary\">Sign in</button></form></section>")
         }
         return AppPage(title: "Sign in", tab: nil, person: AppPerson(name: ""), people: [], switcher: ("/", []), formToken: r.formToken, message: nil, error: r.error,
@@ -59,6 +63,13 @@ struct SignIn {
         guard let secret = settings.secret else { return Response.redirect(to: "/") }
         let form = try await FormBody.read(request, context: context)
         let typed = form.fields["secret"] ?? "", back = AppRoutes.safeBack(form[Self.nextField])
+        // A token signs in as what it grants (a follower's: read, one person), kept in its own cookie.
+        if !secret.matchesPassphrase(typed), secret.grant(ofToken: typed.trimmingCharacters(in: .whitespaces)) != nil {
+            var response = Response.redirect(to: back)
+            response.setCookie(Cookie(name: Self.tokenCookieName, value: typed.trimmingCharacters(in: .whitespaces), maxAge: Self.maxAge, path: "/",
+                                      secure: false, httpOnly: true, sameSite: .strict))
+            return response
+        }
         guard secret.matchesPassphrase(typed) else {
             try await Task.sleep(for: .milliseconds(300))  // a guesser waits; the person barely notices
             let again = Self.path(returningTo: back)
