@@ -219,18 +219,17 @@ enum DiaguardLayout {
     }
 
     static let timestamp = try! TimestampPattern("%Y-%m-%d %H:%M:%S")
-    static let keys: [(String, Key)] = [("entry", .entry), ("measurement", .measurement), ("entryTag", .entryTag),
-                                        ("foodEaten", .foodEaten), ("tag", .tag), ("food", .food)]
+    static let keys: [Key] = [.entry, .measurement, .entryTag, .foodEaten, .tag, .food]
+    /// Lower-cased bytes, made once, so a row's key and category are found without allocating.
+    static let keyWords: [[UInt8]] = ["entry", "measurement", "entrytag", "foodeaten", "tag", "food"].map { Array($0.utf8) }
     /// Tally slots: the keys other than `measurement`, then every category.
     static let types: [String] = ["entry", "entryTag", "foodEaten", "tag", "food"] + Category.allCases.map(\.rawValue)
 
-    static func key(_ b: UnsafeRawBufferPointer) -> Key? {
-        for (name, k) in keys where ByteText.equalsIgnoringCase(b, name) { return k }
-        return nil
-    }
-    static func category(_ b: UnsafeRawBufferPointer) -> Category? {
-        Category.allCases.first { ByteText.equalsIgnoringCase(b, $0.rawValue) }
-    }
+    static func key(_ b: UnsafeRawBufferPointer) -> Key? { ByteWords.index(in: keyWords, of: b).map { keys[$0] } }
+    static let categories: [Category] = Category.allCases
+    static let categoryWords: [[UInt8]] = categories.map { Array($0.rawValue.utf8) }
+
+    static func category(_ b: UnsafeRawBufferPointer) -> Category? { ByteWords.index(in: categoryWords, of: b).map { categories[$0] } }
     static func slot(_ k: Key) -> Int {
         switch k {
         case .entry: return 0
@@ -240,7 +239,7 @@ enum DiaguardLayout {
         case .food, .measurement: return 4
         }
     }
-    static func slot(_ c: Category) -> Int { 5 + Category.allCases.firstIndex(of: c)! }
+    static func slot(_ c: Category) -> Int { 5 + categories.firstIndex(of: c)! }
 
     static let hba1c = Symbol("hba1c"), bodyMass = Symbol("body_mass"), systolic = Symbol("blood_pressure_systolic")
     static let diastolic = Symbol("blood_pressure_diastolic"), oxygen = Symbol("oxygen_saturation")
