@@ -7,6 +7,7 @@ enum SourceFixtures {
         "apple-health": ["samples/apple-health/healthkit-to-sqlite_tests_export.xml", "samples/apple-health/healthkit-to-sqlite_export.zip",
                          "Tests/Fixtures/real/apple-health/apple-health-en-us-ios12.xml"],
         "contour-diabetes-app": ["Tests/SourceContractTests/Fixtures/contour-diabetes-app-en.csv"],
+        "diaguard": ["Tests/Fixtures/real/diaguard/diaguard-seed-backup.csv", "Tests/Fixtures/real/diaguard/diaguard-en-backup.csv"],
         "dexcom-clarity": ["samples/dexcom-clarity/clarity_eu_mmol.csv", "Tests/Fixtures/real/clarity/clarity-en-g7-mgdl.csv",
                            "Tests/Fixtures/real/clarity/clarity-ja-g7-mgdl.csv"],
         "dexcom-clarity-xlsx": ["samples/dexcom-clarity/clarity_eu_mmol.xlsx", "Tests/Fixtures/real/clarity/clarity-en-g7-excel-mac.xlsx"],

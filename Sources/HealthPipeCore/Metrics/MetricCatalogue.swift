@@ -119,6 +119,8 @@ public enum MetricCatalogue {
         .init("body_mass_index", "count", day: .last),
         .init("height", "cm", day: .last),
         .init("waist_circumference", "cm", day: .last),
+        // Glycated haemoglobin as the percent a lab or a diary writes (6.5, not 0.065).
+        .init("hba1c", "%", 2...25, day: .last),
         // Apple's activity rings: one value per day already.
         .init("activity_active_energy", "kcal", day: .last),
         .init("activity_move_time", "min", day: .last),
