@@ -22,7 +22,7 @@ import Testing
             p.arguments = args
             p.environment = ProcessInfo.processInfo.environment.merging(["TZ": "UTC"]) { $1 }
             p.standardOutput = FileHandle.nullDevice
-            FileManager.default.createFile(atPath: stderr.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
             p.standardError = try FileHandle(forWritingTo: stderr)
             try p.run()
             p.waitUntilExit()
