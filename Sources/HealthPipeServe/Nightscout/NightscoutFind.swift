@@ -37,10 +37,11 @@ struct NightscoutFind {
     /// year of 5-minute readings is 105,120).
     static let maxCount = 200_000
 
-    init(_ request: Request, defaultCount: Int, now: Int64 = Int64(Date().timeIntervalSince1970)) throws {
+    /// `id`: the document a path names (`DELETE /treatments/:id`), as `find[_id]=id` would.
+    init(_ request: Request, defaultCount: Int, now: Int64 = Int64(Date().timeIntervalSince1970), id: String? = nil) throws {
         var from: Int64?, to: Int64?
         var count = defaultCount
-        var conditions: [Condition] = []
+        var conditions: [Condition] = id.map { [Condition(field: "_id", op: "$eq", value: $0)] } ?? []
         for (rawKey, rawValue) in request.uri.queryParameters {
             let key = String(rawKey).removingPercentEncoding ?? String(rawKey)
             // Some clients do not escape '+' in an offset (Nightscout reads a space back as '+').
@@ -68,10 +69,24 @@ struct NightscoutFind {
             default: throw HTTPError(.badRequest, message: "find[\(field)][\(op)]: dates take $gte, $gt, $lte, $lt or $eq")
             }
         }
+        // A query for one `_id` reads that document wherever it is, as Nightscout's (which adds no date
+        // bound then); ours name their second (`NightscoutID`), so that second is all there is to read.
+        if from == nil, to == nil, let id = conditions.first(where: { $0.field == "_id" && $0.op == "$eq" })?.value {
+            guard let second = NightscoutV3ID.second(of: id) else {
+                (fromUTC, toUTC, self.count, self.conditions) = (0, 0, count, conditions)
+                return
+            }
+            (from, to) = (second, second + 1)
+        }
         fromUTC = from ?? (to == nil ? now - Self.defaultWindowSeconds : .min)
         toUTC = to ?? .max
         self.count = count
         self.conditions = conditions
+    }
+
+    /// A query of every document in `fromUTC <= start < toUTC` (API v3's reads of one identifier's second).
+    init(fromUTC: Int64, toUTC: Int64, count: Int = Self.maxCount) {
+        (self.fromUTC, self.toUTC, self.count) = (fromUTC, toUTC, count)
     }
 
     /// `find[sgv][$gte]` → ("sgv", "$gte"); `find[type]` → ("type", "$eq").
