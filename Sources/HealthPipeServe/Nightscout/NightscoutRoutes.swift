@@ -66,13 +66,17 @@ struct NightscoutRoutes {
                 NightscoutDeletion.answer(try await deletion.delete(deletion.documents("entries", NightscoutFind(request, defaultCount: 10))))
             }
         }
-        router.delete(RouterPath(v1 + "entries/:spec")) { request, context in
-            var spec = try context.parameters.require("spec")
-            if spec.hasSuffix(".json") { spec.removeLast(5) }
+        @Sendable func deleteEntries(_ request: Request, spec: String) async throws -> Response {
+            let spec = spec.hasSuffix(".json") ? String(spec.dropLast(5)) : spec
             let isID = NightscoutV3ID.second(of: spec) != nil
             let find = try NightscoutFind(request, defaultCount: 10, id: isID ? spec : nil)
             let type = isID || spec == "*" ? nil : spec
             return NightscoutDeletion.answer(try await deletion.delete(deletion.documents("entries", find, entryType: type)))
+        }
+        router.delete(RouterPath(v1 + "entries/:spec")) { request, context in try await deleteEntries(request, spec: context.parameters.require("spec")) }
+        // The reads' own paths (`entries/sgv` …) match before `:spec`: the same delete there.
+        for spec in ["sgv", "sgv.json", "mbg", "mbg.json"] {
+            router.delete(RouterPath(v1 + "entries/" + spec)) { request, _ in try await deleteEntries(request, spec: spec) }
         }
         for path in ["treatments", "treatments.json"] {
             router.delete(RouterPath(v1 + path)) { request, _ in
