@@ -41,7 +41,8 @@ import Testing
         #expect(try Self.sgvs(server) == [118])
 
         // A treatment by its _id: its bolus and meal go, and the day's carbs and insulin with them.
-        let treatments = try S.get(server, "/api/v1/treatments.json?find[created_at][$gte]=2024-03-01T00:00:00Z")
+        // A date without a time, as Nightscout reads it (NightscoutDateOnlyFindTests).
+        let treatments = try S.get(server, "/api/v1/treatments.json?find[created_at][$gte]=2024-03-01")
         let treatmentID = try #require(treatments.first?["_id"] as? String)
         #expect(try Self.delete(server, "/api/v1/treatments/" + treatmentID) == (200, 1))
         #expect(try S.get(server, "/api/v1/treatments.json?find[created_at][$gte]=2024-03-01T00:00:00Z").isEmpty)
