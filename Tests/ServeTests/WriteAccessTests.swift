@@ -26,6 +26,8 @@ import Testing
                   "treatments", "treatments.json", "treatments/65e1a0000000000000000000", "treatments/*"] {
             routes.append(("DELETE", "/api/v1/" + c))
         }
+        routes += [("POST", "/api/v1/food"), ("PUT", "/api/v1/food"), ("POST", "/api/v1/food.json"), ("PUT", "/api/v1/food.json"),
+                   ("DELETE", "/api/v1/food/65e1a0000000000000000000")]
         for c in NightscoutV3Documents.collections where c != "food" {
             routes += [("POST", "/api/v3/" + c), ("PUT", "/api/v3/\(c)/abc"), ("PATCH", "/api/v3/\(c)/abc"), ("DELETE", "/api/v3/\(c)/abc")]
         }

@@ -6,6 +6,8 @@ import HealthPipeCore
 /// back as stored — metadata and the device's attributes as JSON text — for the server to shape.
 public final class NightscoutRows {
     private let chart: ChartQueries
+    /// The read-only connection, for the other reads of this API (`StoredFoods`).
+    var chartDB: SQLiteConnection { chart.db }
 
     /// Opens an existing database read-only (`ChartQueries`' checks: a missing file is an error).
     public init(path: String) throws { chart = try ChartQueries(path: path) }
