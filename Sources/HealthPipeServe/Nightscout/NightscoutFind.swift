@@ -39,7 +39,9 @@ struct NightscoutFind {
     static let maxCount = 200_000
 
     /// `id`: the document a path names (`DELETE /treatments/:id`), as `find[_id]=id` would.
-    init(_ request: Request, defaultCount: Int, now: Int64 = Int64(Date().timeIntervalSince1970), id: String? = nil) throws {
+    /// `recentOnly` false: no 4-day window without a time (Nightscout's, when the query names `dateString`).
+    init(_ request: Request, defaultCount: Int, now: Int64 = Int64(Date().timeIntervalSince1970), id: String? = nil,
+         recentOnly: Bool = true) throws {
         var from: Int64?, to: Int64?
         var count = defaultCount
         var conditions: [Condition] = id.map { [Condition(field: "_id", op: "$eq", value: $0)] } ?? []
@@ -91,7 +93,7 @@ struct NightscoutFind {
             }
             (from, to) = (second, second + 1)
         }
-        fromUTC = from ?? (to == nil ? now - Self.defaultWindowSeconds : .min)
+        fromUTC = from ?? (to == nil && recentOnly ? now - Self.defaultWindowSeconds : .min)
         toUTC = to ?? .max
         self.count = count
         self.conditions = conditions
