@@ -2,7 +2,7 @@ import Foundation
 @testable import HealthPipeServe
 import Testing
 
-/// Nightscout's pattern routes (issue 39: `/api/v1/times/…` and `/api/v1/slice/…` answered 404):
+/// Nightscout's pattern and echo routes (issue 39: `/api/v1/times/…`, `/api/v1/slice/…`, `/api/v1/echo/…` answered 404):
 /// the path expanded as bash expands braces and read as `lib/api/entries`' `prep_patterns` reads it,
 /// over the `dateString` the reads answer, with no 4-day window.
 @Suite struct NightscoutPatternRoutesTests {
@@ -49,5 +49,30 @@ import Testing
         let echoed = try #require(echo.json as? [String: Any], "\(echo.text)")
         #expect(echoed["pattern"] as? [String] == [".*T08:05", ".*T08:06"])
         #expect(try HTTPExchange.send(server.base + "/api/v1/times/%7B0..99999%7D", headers: ["api-secret": S.hash]).status == 400)
+    }
+
+    /// `/api/v1/echo/…` (issue 39: a 404) answers the query Nightscout builds (`lib/server/query.js`).
+    @Test func echoAnswersTheQueryNightscoutBuilds() throws {
+        let server = try S.server(S.database())
+        defer { _ = server.stop() }
+        func echo(_ path: String) throws -> [String: Any] {
+            let r = try HTTPExchange.send(server.base + path, headers: ["api-secret": S.hash])
+            guard r.status == 200, let object = r.json as? [String: Any] else { throw ServeTestError("\(path): \(r.status) \(r.text)") }
+            return object
+        }
+        let sgv = try echo("/api/v1/echo/entries/sgv?find[sgv][$gte]=120")
+        let query = try #require(sgv["query"] as? [String: Any])
+        #expect((query["sgv"] as? [String: Any])?["$gte"] as? Int == 120 && query["type"] as? String == "sgv")
+        let since = try #require((query["date"] as? [String: Any])?["$gte"] as? Int64)
+        #expect(abs(since - (Int64(Date().timeIntervalSince1970 * 1000) - 4 * 86_400_000)) < 60_000, "the last 4 days, in ms")
+        #expect(((sgv["input"] as? [String: Any])?["find"] as? [String: Any])?["type"] as? String == "sgv")
+        #expect(sgv["params"] as? [String: String] == ["echo": "entries", "model": "sgv"] && sgv["storage"] as? String == "entries")
+
+        let treatments = try #require(try echo("/api/v1/echo/treatments?find[eventType]=/Bolus/&find[created_at][$gte]=2024-03-01&find[insulin][$gt]=2.5")["query"] as? [String: Any])
+        #expect((treatments["eventType"] as? [String: Any])?.isEmpty == true, "a RegExp, which JSON writes as {}")
+        #expect((treatments["created_at"] as? [String: Any])?["$gte"] as? String == "2024-03-01T00:00:00.000Z")
+        #expect((treatments["insulin"] as? [String: Any])?["$gt"] as? Int == 2, "parseInt")
+        let byID = try echo("/api/v1/echo/entries/sgv/65e1a0000000000000000000")
+        #expect(byID["query"] as? [String: String] == ["_id": "65e1a0000000000000000000"])
     }
 }

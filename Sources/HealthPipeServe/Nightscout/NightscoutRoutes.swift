@@ -46,6 +46,7 @@ struct NightscoutRoutes {
         addDeletes(to: router)
         NightscoutFood(settings: settings).add(to: router)
         NightscoutTimesRoutes(settings: settings).add(to: router)
+        NightscoutEcho.add(to: router)
         router.get(RouterPath(v1 + "verifyauth")) { _, context in Self.verifyAuth(context) }
         // Loop's "verify" button asks this with the secret; Nightscout answers it to admins only.
         router.get(RouterPath(v1 + "experiments/test")) { _, context in
