@@ -23,24 +23,36 @@ public enum RowDeletion {
         }
     }
 
+    /// A stored row's key in SQL over its table: a reading's (?1 subject, ?2 metric, ?3 source,
+    /// ?4 start, ?5 end), an event's (?1 subject, ?2 kind, ?3 subtype, ?4 source, ?5 start; every amount).
+    static let readingKey = "subject = ?1 AND metric = ?2 AND source = ?3 AND start = ?4 AND \"end\" = ?5"
+    static let eventKey = "subject = ?1 AND kind = ?2 AND subtype = ?3 AND source = ?4 AND start = ?5"
+
+    /// Binds `t`'s key to a statement written with `readingKey` or `eventKey`.
+    static func bindKey(_ s: Statement, _ t: Target, subject: String) throws {
+        try s.bindText(1, subject)
+        try s.bindText(2, t.name)
+        if t.table == .measurements {
+            try s.bindText(3, t.source)
+            try s.bindInt(4, t.start)
+            try s.bindInt(5, t.end)
+        } else {
+            try s.bindText(3, t.subtype)
+            try s.bindText(4, t.source)
+            try s.bindInt(5, t.start)
+        }
+    }
+
     /// Deletes the rows of `targets` of `subject` in the store at `path`, remembering each; the
     /// number of rows deleted (0 when none was stored).
     public static func delete(path: String, subject: String, _ targets: [Target], now: Int64) throws -> Int {
         guard !targets.isEmpty else { return 0 }
         let db = try SQLiteSchema.open(path: path)
         return try db.transaction {
-            let readings = try db.prepare("""
-                SELECT utc_offset, value, metadata FROM measurements
-                 WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start = ?4 AND "end" = ?5
-                """)
-            let deleteReading = try db.prepare("""
-                DELETE FROM measurements WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start = ?4 AND "end" = ?5
-                """)
-            let events = try db.prepare("""
-                SELECT amount, "end", utc_offset, flags, metadata FROM events
-                 WHERE subject = ?1 AND kind = ?2 AND subtype = ?3 AND source = ?4 AND start = ?5
-                """)
-            let deleteEvents = try db.prepare("DELETE FROM events WHERE subject = ?1 AND kind = ?2 AND subtype = ?3 AND source = ?4 AND start = ?5")
+            let readings = try db.prepare("SELECT utc_offset, value, metadata FROM measurements WHERE \(readingKey)")
+            let deleteReading = try db.prepare("DELETE FROM measurements WHERE \(readingKey)")
+            let events = try db.prepare("SELECT amount, \"end\", utc_offset, flags, metadata FROM events WHERE \(eventKey)")
+            let deleteEvents = try db.prepare("DELETE FROM events WHERE \(eventKey)")
             let remember = try db.prepare("""
                 INSERT INTO deleted_rows (subject, row_table, name, subtype, source, start, "end", amount, utc_offset, value, metadata, deleted_at)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
@@ -73,19 +85,7 @@ public enum RowDeletion {
             var deleted = 0
             for t in Set(targets) {
                 let (find, remove) = t.table == .measurements ? (readings, deleteReading) : (events, deleteEvents)
-                for s in [find, remove] {
-                    try s.bindText(1, subject)
-                    try s.bindText(2, t.name)
-                    if t.table == .measurements {
-                        try s.bindText(3, t.source)
-                        try s.bindInt(4, t.start)
-                        try s.bindInt(5, t.end)
-                    } else {
-                        try s.bindText(3, t.subtype)
-                        try s.bindText(4, t.source)
-                        try s.bindInt(5, t.start)
-                    }
-                }
+                for s in [find, remove] { try bindKey(s, t, subject: subject) }
                 defer { find.reset() }
                 while try find.step() {
                     if t.table == .measurements {

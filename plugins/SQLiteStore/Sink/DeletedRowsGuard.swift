@@ -35,30 +35,19 @@ final class DeletedRowsGuard {
         }
         // One keyed delete per remembered row (the tables are WITHOUT ROWID, keyed by these columns).
         let keys = try db.prepare("SELECT row_table, subject, name, subtype, source, start, \"end\", amount FROM deleted_rows")
-        let reading = try db.prepare("DELETE FROM measurements WHERE subject = ?1 AND metric = ?2 AND source = ?3 AND start = ?4 AND \"end\" = ?5")
-        let event = try db.prepare("DELETE FROM events WHERE subject = ?1 AND kind = ?2 AND subtype = ?3 AND source = ?4 AND start = ?5 AND amount = ?6")
-        var targets: [(String, String, String, String, String, Int64, Int64, Double)] = []
+        let reading = try db.prepare("DELETE FROM measurements WHERE \(RowDeletion.readingKey)")
+        let event = try db.prepare("DELETE FROM events WHERE \(RowDeletion.eventKey) AND amount = ?6")
+        var rows: [(subject: String, target: RowDeletion.Target, amount: Double)] = []
         while try keys.step() {
-            targets.append((keys.text(0) ?? "", keys.text(1) ?? "", keys.text(2) ?? "", keys.text(3) ?? "", keys.text(4) ?? "",
-                            keys.int(5), keys.int(6), keys.double(7)))
+            rows.append((keys.text(1) ?? "", RowDeletion.Target(table: RowDeletion.Table(rawValue: keys.text(0) ?? "") ?? .measurements,
+                                                                  name: keys.text(2) ?? "", subtype: keys.text(3) ?? "", source: keys.text(4) ?? "",
+                                                                  start: keys.int(5), end: keys.int(6)), keys.double(7)))
         }
-        for (table, subject, name, subtype, source, start, end, amount) in targets {
-            if table == RowDeletion.Table.measurements.rawValue {
-                try reading.bindText(1, subject)
-                try reading.bindText(2, name)
-                try reading.bindText(3, source)
-                try reading.bindInt(4, start)
-                try reading.bindInt(5, end)
-                try reading.run()
-            } else {
-                try event.bindText(1, subject)
-                try event.bindText(2, name)
-                try event.bindText(3, subtype)
-                try event.bindText(4, source)
-                try event.bindInt(5, start)
-                try event.bindDouble(6, amount)
-                try event.run()
-            }
+        for row in rows {
+            let s = row.target.table == .measurements ? reading : event
+            try RowDeletion.bindKey(s, row.target, subject: row.subject)
+            if row.target.table == .events { try s.bindDouble(6, row.amount) }
+            try s.run()
             keptDeleted += db.changes
         }
     }
