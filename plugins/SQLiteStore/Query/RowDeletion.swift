@@ -1,7 +1,8 @@
 import HealthPipeCore
 
 /// Deleting imported rows by hand (a Nightscout client's DELETE): the rows go, the days they counted
-/// in are made pending in the same transaction (the caller runs the refresh after an edit,
+/// in are made pending in the same transaction (`EditedDays`, as the health log's deletes make
+/// theirs; the caller runs the refresh after an edit,
 /// `EditRefresh`, so every derived row follows), and each deleted row is remembered in
 /// `deleted_rows` — an import that brings the same row again leaves it deleted (`DeletedRowsGuard`),
 /// unless it is asked to restore it.
@@ -59,14 +60,6 @@ public enum RowDeletion {
                 ON CONFLICT DO UPDATE SET utc_offset = excluded.utc_offset, value = excluded.value, metadata = excluded.metadata,
                                           deleted_at = excluded.deleted_at
                 """)
-            let pending = try db.prepare("INSERT OR IGNORE INTO derived_pending (subject, day) VALUES (?1, ?2)")
-            func markPending(_ days: ClosedRange<Int64>) throws {
-                for day in days {
-                    try pending.bindText(1, subject)
-                    try pending.bindText(2, CivilDate.isoDate(fromDays: day))
-                    try pending.run()
-                }
-            }
             func keep(_ t: Target, end: Int64, amount: Double, offset: Int64, value: Double?, metadata: String?) throws {
                 try remember.bindText(1, subject)
                 try remember.bindText(2, t.table.rawValue)
@@ -91,15 +84,14 @@ public enum RowDeletion {
                     if t.table == .measurements {
                         let offset = find.int(0)
                         try keep(t, end: t.end, amount: 0, offset: offset, value: find.isNull(1) ? nil : find.double(1), metadata: find.text(2))
-                        let day = LocalDays.day(t.start, Int32(truncatingIfNeeded: offset))
-                        try markPending(day...day)
+                        try EditedDays.markPending(db, subject: subject, days: [LocalDays.day(t.start, Int32(truncatingIfNeeded: offset))])
                     } else {
                         let amount = find.double(0), end = find.int(1), offset = find.int(2)
                         try keep(t, end: end, amount: amount, offset: offset, value: nil, metadata: find.text(4))
                         let event = Event(subject: Symbol(subject), kind: Event.Kind(rawValue: t.name) ?? .note, subtype: Symbol(t.subtype),
                                           source: Symbol(t.source), start: t.start, end: end, utcOffset: Int32(truncatingIfNeeded: offset),
                                           flags: RecordFlags(rawValue: UInt32(truncatingIfNeeded: find.int(3))))
-                        try markPending(EventWriter.days(of: event))
+                        try EditedDays.markPending(db, subject: subject, event: event)
                     }
                 }
                 try remove.run()
