@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// A Google Fit Takeout holds a day's steps twice: in `Daily activity metrics.csv` and in the day's
+/// quarter-hour file. Imported together, the day's total is the day's own value, counted once; the
+/// quarter hours count alone on a day the daily file does not have.
+@Suite struct GoogleFitDayTotalTests {
+    static let folder = E2E.fixtures.appendingPathComponent("real/google-fit")
+
+    /// The value of `column` on `day`'s row of a Google Fit CSV (`Date` first).
+    static func cell(_ file: String, day: String, column: String) throws -> Double {
+        let lines = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).split(separator: "\n")
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false)
+        let row = try #require(lines.first { $0.hasPrefix(day + ",") }).split(separator: ",", omittingEmptySubsequences: false)
+        return try #require(Double(row[try #require(header.firstIndex(of: Substring(column)))]))
+    }
+
+    @Test func theDailyFileAndTheQuarterHoursOfADayCountItsStepsOnce() throws {
+        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func total(_ day: String) -> (total: Double?, sources: String) {
+            let row = E2E.query(db, "SELECT total, total_sources FROM daily_summaries WHERE metric = 'step_count' AND day = '\(day)'").first ?? []
+            return (row.first.flatMap(Double.init), row.count > 1 ? row[1] : "")
+        }
+        let quarterHours = try E2E.run(["import", Self.folder.appendingPathComponent("2025-02-03.csv").path, "--db", db.path,
+                                        "--timezone", "Asia/Kolkata"])
+        #expect(quarterHours.code == 0, "\(quarterHours.stderr)")
+        // Only the quarter hours: their sum (count.py's 21 rows of 2025-02-03.csv add up to 3103).
+        #expect(total("2025-02-03").total == 3103)
+
+        let daily = try E2E.run(["import", Self.folder.appendingPathComponent("Daily activity metrics-2025.csv").path, "--db", db.path,
+                                 "--timezone", "Asia/Kolkata"])
+        #expect(daily.code == 0, "\(daily.stderr)")
+        let day = try Self.cell("Daily activity metrics-2025.csv", day: "2025-02-03", column: "Step count")
+        let both = total("2025-02-03")
+        #expect(both.total == day, "\(both)")
+        #expect(both.sources.contains("\"Google Fit\"") && !both.sources.contains("15 min"), "\(both.sources)")
+    }
+}
