@@ -12,7 +12,8 @@ import Testing
         let lines = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).split(separator: "\n")
         let header = lines[0].split(separator: ",", omittingEmptySubsequences: false)
         let row = try #require(lines.first { $0.hasPrefix(day + ",") }).split(separator: ",", omittingEmptySubsequences: false)
-        return try #require(Double(row[try #require(header.firstIndex(of: Substring(column)))]))
+        let index = try #require(header.firstIndex(of: Substring(column)))
+        return try #require(Double(row[index]))
     }
 
     @Test func theDailyFileAndTheQuarterHoursOfADayCountItsStepsOnce() throws {
@@ -35,5 +36,28 @@ import Testing
         let both = total("2025-02-03")
         #expect(both.total == day, "\(both)")
         #expect(both.sources.contains("\"Google Fit\"") && !both.sources.contains("15 min"), "\(both.sources)")
+    }
+
+    /// The same with All Data's step points (Google's estimate, every few seconds to minutes): with the
+    /// daily file the day's total is its value; alone, the points' sum.
+    @Test func theDailyFileAndAllDataPointsCountADaysStepsOnce() throws {
+        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func total(_ day: String) -> Double? {
+            E2E.query(db, "SELECT total FROM daily_summaries WHERE metric = 'step_count' AND day = '\(day)'").first?.first.flatMap(Double.init)
+        }
+        let points = try E2E.run(["import", Self.folder.appendingPathComponent("All Data/derived_com.google.step_count.delta_com.google(1).json").path,
+                                  "--db", db.path, "--timezone", "Asia/Kolkata"])
+        #expect(points.code == 0, "\(points.stderr)")
+        let alone = try #require(total("2025-01-29"))
+        let stored = E2E.scalar(db, """
+            SELECT sum(value) FROM measurements WHERE metric = 'step_count'
+            AND date(start + 19800, 'unixepoch') = '2025-01-29'
+            """)
+        #expect(alone == Double(stored))
+        let daily = try E2E.run(["import", Self.folder.appendingPathComponent("Daily activity metrics-2025.csv").path, "--db", db.path,
+                                 "--timezone", "Asia/Kolkata"])
+        #expect(daily.code == 0, "\(daily.stderr)")
+        #expect(total("2025-01-29") == (try Self.cell("Daily activity metrics-2025.csv", day: "2025-01-29", column: "Step count")))
     }
 }

@@ -26,9 +26,12 @@ final class GoogleFitActivitySource: Source, InputDescribing {
         self.day = day
     }
 
-    /// The day a per-day file's name gives (`2025-02-03.csv`); nil for other names and for a stream.
+    /// The day a per-day file's name gives (`2025-02-03.csv`); nil for other names, and for a stream
+    /// (standard input, a pipe): its name is the pipe's, not Google's.
     static func day(fromName path: String) -> Int64? {
         if path == "-" { return nil }
+        if let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType,
+           type != .typeRegular { return nil }
         let name = URL(fileURLWithPath: path).lastPathComponent
         guard name.hasSuffix(".csv") else { return nil }
         return Array(name.utf8.dropLast(4)).withUnsafeBytes { GoogleFitClock.day($0) }
@@ -51,7 +54,8 @@ final class GoogleFitActivitySource: Source, InputDescribing {
                     }
                     if found.layout == .quarterHours, fileDay == nil {
                         throw InputError(file: options.path, reason: "a Google Fit per-day file (Start time,End time, …) whose name does not "
-                                         + "say its day: keep Google's name (2025-02-03.csv) or give the source's day option")
+                                         + "say its day: save it to a file named as Google names it (2025-02-03.csv), or give the "
+                                         + "source's day option; standard input and pipes carry no name")
                     }
                     header = found
                     width = names.count
@@ -104,12 +108,12 @@ final class GoogleFitActivitySource: Source, InputDescribing {
         }
     }
 
+    /// A daily file from anywhere; a per-day file only as a named file (its name gives the day).
     static func detect(_ sniff: FileSniff) -> Int {
         guard let first = sniff.lines(1).first else { return 0 }
-        var line = Substring(first)
-        if line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
-        let cells = line.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
-        return GoogleFitActivityColumns.resolve(cells) == nil ? 0 : 85
+        let cells = first.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+        guard let found = GoogleFitActivityColumns.resolve(cells) else { return 0 }
+        return found.layout == .daily || sniff.isRegularFile ? 85 : 0
     }
 }
 

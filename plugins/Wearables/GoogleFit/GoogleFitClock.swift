@@ -1,3 +1,5 @@
+import HealthPipeCore
+
 /// The times of Google Fit's Takeout CSVs, read at fixed positions: a day `2025-02-03` (the `Date`
 /// cell, or the per-day file's name) and a quarter hour's clock time with its offset,
 /// `00:15:00.000+05:30` (milliseconds optional, `Z` for UTC).
