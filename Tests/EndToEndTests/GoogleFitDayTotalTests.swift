@@ -60,4 +60,22 @@ import Testing
         #expect(daily.code == 0, "\(daily.stderr)")
         #expect(total("2025-01-29") == (try Self.cell("Daily activity metrics-2025.csv", day: "2025-01-29", column: "Step count")))
     }
+
+    /// Two All Data streams of the same steps (the Fit app's and Google's estimate) each hold the day's
+    /// walking: the day's total counts each minute from one of them, not their sum.
+    @Test func twoStepStreamsOfOneDayCountItOnce() throws {
+        let dir = E2E.tempDir(), db = dir.appendingPathComponent("h.sqlite")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for file in ["derived_com.google.step_count.delta_com.google.json", "derived_com.google.step_count.delta_com.google(1).json"] {
+            let r = try E2E.run(["import", Self.folder.appendingPathComponent("All Data/" + file).path, "--db", db.path, "--timezone", "Asia/Kolkata"])
+            #expect(r.code == 0, "\(r.stderr)")
+        }
+        let day = "date(start + 19800, 'unixepoch') = '2025-01-29'"
+        let both = Double(E2E.scalar(db, "SELECT sum(value) FROM measurements WHERE metric = 'step_count' AND \(day)")) ?? 0
+        let appStream = Double(E2E.scalar(db, "SELECT sum(value) FROM measurements WHERE metric = 'step_count' AND \(day) AND source LIKE '%top_level'")) ?? 0
+        let total = Double(E2E.scalar(db, "SELECT total FROM daily_summaries WHERE metric = 'step_count' AND day = '2025-01-29'"))
+        // The Fit app's stream covers every minute of that day the estimate does, and its name sorts first.
+        #expect(appStream > 0 && both > appStream * 1.9)
+        #expect(total == appStream, "total \(String(describing: total)), the app's stream \(appStream), both \(both)")
+    }
 }
