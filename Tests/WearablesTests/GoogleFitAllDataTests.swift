@@ -23,6 +23,19 @@ import Testing
         #expect(s("99999999999999999999") == nil && s("-1") == nil && s("1.5e18") == nil && s("") == nil)
     }
 
+    /// The stream's own name first, nothing of Google's id lost, and the names in Google Fit's order.
+    @Test func sourceNamesPutTheStreamFirst() {
+        let estimate = GoogleFitSourceName.of(dataSource: "derived:com.google.step_count.delta:com.google.android.gms:estimated_steps")
+        let merged = GoogleFitSourceName.of(dataSource: "derived:com.google.step_count.delta:com.google.android.gms:merge_step_deltas")
+        let app = GoogleFitSourceName.of(dataSource: "derived:com.google.step_count.delta:com.google.android.fit:vivo:V2312:557f82c0f6828d19:top_level")
+        #expect(app == "Google Fit: top_level (derived:com.google.step_count.delta:com.google.android.fit:vivo:V2312:557f82c0f6828d19)")
+        #expect(GoogleFitSourceName.of(dataSource: "derived:com.google.distance.delta:com.google.android.gms:from_high_accuracy_location<-derived:com.google.location.sample:com.google.android.gms:merge_high_fidelity")
+                == "Google Fit: from_high_accuracy_location (derived:com.google.distance.delta:com.google.android.gms<-derived:com.google.location.sample:com.google.android.gms:merge_high_fidelity)")
+        #expect(GoogleFitSourceName.of(dataSource: "odd") == "Google Fit: odd")
+        let order = [app, merged, estimate, "Google Fit (15 min)", "Google Fit"].sorted()
+        #expect(order == ["Google Fit", "Google Fit (15 min)", estimate, merged, app])
+    }
+
     /// Each point spans its nanosecond times (UTC) and its source is the file's data source.
     @Test func stepPointsSpanTheirTimesUnderTheirDataSource() throws {
         let out = try Self.run("derived_com.google.step_count.delta_com.google(1).json")
@@ -31,7 +44,7 @@ import Testing
         let first = try #require(out.measurements.first)
         #expect(first.metric == Symbol("step_count") && first.unit == Symbol("count"))
         #expect(first.start == 1_738_156_698 && first.end == 1_738_156_736 && first.utcOffset == 19_800)
-        #expect(first.source == Symbol("derived:com.google.step_count.delta:com.google.android.gms:estimated_steps"))
+        #expect(first.source == Symbol("Google Fit: estimated_steps (derived:com.google.step_count.delta:com.google.android.gms)"))
     }
 
     @Test func heightInMetresIsStoredInCentimetres() throws {
@@ -68,7 +81,7 @@ import Testing
         #expect(try FitbitSourcesTests.detected(path) == "google-fit-all-data")
         let out = try FitbitSourcesTests.run("google-fit-all-data", path)
         #expect(out.measurements.map(\.value) == [12, 9])
-        #expect(out.measurements.allSatisfy { $0.source == Symbol("derived:com.google.x:a<-b") })
+        #expect(out.measurements.allSatisfy { $0.source == Symbol("Google Fit: a (derived:com.google.x<-b)") })
         #expect(out.quarantineLines.count == 2)
         #expect(out.quarantineLines.contains { $0.contains("com.google.nutrition") })
     }

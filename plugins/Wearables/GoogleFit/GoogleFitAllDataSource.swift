@@ -8,9 +8,9 @@ import JSONFormats
 /// streamed one at a time (`JSONEnvelope`), each over its nanosecond epoch span (UTC; `--timezone`
 /// only places it on the wearer's local day). Every point is stored (`GoogleFitDataTypes.stored`),
 /// skipped as a known type not imported, or — a type HealthPipe does not know — quarantined whole
-/// with a warning (exit 3). The data source is the records' source: a Takeout holds several streams of
-/// the same steps (Google's estimate, the merged deltas, the Fit app's), and a day's total counts each
-/// minute once across them (`SourcePriority`).
+/// with a warning (exit 3). The data source names the records' source (`GoogleFitSourceName`): a Takeout
+/// holds several streams of the same steps (Google's estimate, the merged deltas, the Fit app's), and a
+/// day's total counts each minute once across them, Google's estimate first (`SourcePriority`).
 final class GoogleFitAllDataSource: Source, InputDescribing {
     static let format = "google-fit-all-data"
     /// A file without its `Data Source` member.
@@ -54,7 +54,7 @@ final class GoogleFitAllDataSource: Source, InputDescribing {
             guard key == "Data Source",
                   let name = try? JSONSerialization.jsonObject(with: Data(raw.utf8), options: .fragmentsAllowed) as? String,
                   !name.isEmpty else { return }
-            source = Symbol(name)
+            source = Symbol(GoogleFitSourceName.of(dataSource: name))
         }
         try run.run(table: Self.table, emit: emit, tally: RowTally(types: GoogleFitDataTypes.names), type: { doc, tally in
             doc.withText(Self.type) { bytes -> Int in
@@ -117,7 +117,8 @@ public let googleFitAllDataComponent = ComponentDescriptor(
     summary: """
         Google Fit Takeout `All Data/*.json` ({"Data Source", "Data Points": [{fitValue, startTimeNanos, endTimeNanos, \
         dataTypeName}]}), streamed: steps, heart rate, weight, height, calories (total_energy_burned), distance (km), \
-        Move Minutes (active_minutes) and Heart Points over each point's span, the data source as the source; the \
+        Move Minutes (active_minutes) and Heart Points over each point's span, the data source naming the source \
+        ("Google Fit: estimated_steps (…)"); the \
         other known types are counted as not imported, an unknown type is quarantined with a warning. See docs/formats.md.
         """,
     options: [
