@@ -8,12 +8,12 @@ import Testing
 @Suite struct JSONEnvelopeTests {
     static let points = [#"{"sgv": 120, "date": 1}"#, #"{"sgv": 130, "date": 2, "store": [{"units": "x"}]}"#, #"{"sgv": 140, "date": 3}"#]
 
-    static func read(_ text: String, chunk: Int = JSONDocumentReader.chunk) throws -> (docs: [String], members: [String], problems: [String]) {
+    static func read(_ text: String, chunk: Int = JSONDocumentReader.chunk, maxDocument: Int = JSONDocumentReader.maxDocument) throws -> (docs: [String], members: [String], problems: [String]) {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json")
         try Data(text.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let reader = try JSONDocumentReader(path: url.path, table: JSONPathTable(["sgv", "date"]), chunk: chunk,
-                                            envelope: JSONEnvelope(arrayKey: "Data Points"))
+                                            maxDocument: maxDocument, envelope: JSONEnvelope(arrayKey: "Data Points"))
         var docs: [String] = [], members: [String] = [], problems: [String] = []
         try reader.forEach(progress: { _ in }, { d in
             docs.append("\(d.line) \(d.path(ofSlot: 0)) \(d.number(0) ?? -1)")
@@ -54,6 +54,10 @@ import Testing
         #expect(notArray.docs.isEmpty && notArray.problems.contains { $0.contains("is not an array") }, "\(notArray.problems)")
         let after = try Self.read(#"{"Data Points": ["# + Self.points[0] + #"], "more": 1}"#)
         #expect(after.docs.count == 1 && after.problems.contains { $0.contains("goes on after its array") }, "\(after.problems)")
+        // Members before the array too large to hold are refused as such, not taken for a cut file.
+        let huge = try Self.read("{\"Data Source\": \"" + String(repeating: "x", count: 200) + "\",\n\"Data Points\": [\n"
+                                 + Self.points[0] + "\n]}", chunk: 16, maxDocument: 64)
+        #expect(huge.docs.isEmpty && huge.problems.first?.contains("larger than") == true, "\(huge.problems)")
         let unclosed = try Self.read(#"{"Data Points": ["# + Self.points[0] + "]")
         #expect(unclosed.docs.count == 1 && unclosed.problems.contains { $0.contains("closing '}'") }, "\(unclosed.problems)")
     }

@@ -159,8 +159,15 @@ final class JSONDocumentReader {
                 case .incomplete:
                     if try refill() { continue }
                     let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: min(512, filled - pos)), as: UTF8.self)
-                    try problem(Problem(line: line, reason: "the file ends before the object's array opens (truncated?)", raw: raw))
-                    return
+                    if eof {
+                        try problem(Problem(line: line, reason: "the file ends before the object's array opens (truncated?)", raw: raw))
+                        return
+                    }
+                    // Members before the array too large to hold: refused (their first bytes kept), the rest read on.
+                    try problem(Problem(line: line, reason: "the members before the object's array are larger than \(largest >> 20) MiB "
+                                        + "and are not read (their first 512 bytes are kept)", raw: raw))
+                    try skipLine()
+                    continue
                 case .invalid(let reason):
                     let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: min(512, badValueLength(buf + pos, filled - pos, inArray: false))),
                                      as: UTF8.self)
