@@ -40,6 +40,7 @@ final class GoogleFitActivitySource: Source, InputDescribing {
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         var header: (layout: GoogleFitActivityColumns.Layout, columns: [(index: Int, target: GoogleFitActivityColumns.Target)])?
         var width = 0
+        // A day runs from its first midnight to the next one's (a midnight repeated by a clock change is its earlier pass).
         var zone = options.zone.map { ZoneResolver(zone: $0, ambiguous: .earlier, nonexistent: options.nonexistent) }
         let file = Symbol(options.path), subject = options.subject
         let fileDay = day ?? Self.day(fromName: options.path)

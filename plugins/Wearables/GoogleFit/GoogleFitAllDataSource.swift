@@ -38,7 +38,11 @@ final class GoogleFitAllDataSource: Source, InputDescribing {
         for c in b {
             let d = c &- UInt8(ascii: "0")
             guard d <= 9 else { return nil }
-            v = v * 10 + Int64(d)
+            // 19 digits can pass Int64's end (9879815340000000000): no such time.
+            let (times10, o1) = v.multipliedReportingOverflow(by: 10)
+            let (next, o2) = times10.addingReportingOverflow(Int64(d))
+            guard !o1, !o2 else { return nil }
+            v = next
         }
         return v / 1_000_000_000
     }
