@@ -7,11 +7,18 @@ package struct JSONFileRun {
     let path: String
     let format: String
     let context: StageContext
+    /// A file that is one object whose records are one array member's elements (Google Fit's All Data),
+    /// and what gets the members written before that array.
+    let envelope: JSONEnvelope?
+    let member: (String, String) throws -> Void
 
-    package init(path: String, format: String, context: StageContext) {
+    package init(path: String, format: String, context: StageContext, envelope: JSONEnvelope? = nil,
+                 member: @escaping (String, String) throws -> Void = { _, _ in }) {
         self.path = path
         self.format = format
         self.context = context
+        self.envelope = envelope
+        self.member = member
     }
 
     /// Reason a document is rejected; `at` is the JSON path of the offending value, when known.
@@ -52,7 +59,7 @@ package struct JSONFileRun {
     private func run(table: JSONPathTable, emit: (RecordBatch) throws -> Void, finish: ((inout RecordBatcher) throws -> Void)?,
                      tally: inout RowTally?, type: (JSONDocument, inout RowTally) -> Int,
                      handle: (JSONDocument, inout RecordBatcher) throws -> RowTally.Outcome) throws {
-        let reader = try JSONDocumentReader(path: path, table: table)
+        let reader = try JSONDocumentReader(path: path, table: table, envelope: envelope)
         let index = context.registerInput(InputFileInfo(path: path, format: format, size: reader.size))
         context.progress.addExpected(reader.size)
         var out = RecordBatcher()
@@ -82,7 +89,7 @@ package struct JSONFileRun {
                 rejected += 1
                 if tally != nil { tally!.count(tally!.untyped, .quarantined) }
                 try context.reject(RowError(file: path, line: p.line, reason: p.reason, raw: p.raw))
-            })
+            }, member: member)
         } catch is Stop {}
         try finish?(&out)
         try out.flush(emit)
