@@ -83,9 +83,11 @@ extension ExportHandler {
         quarantine(RowError(file: path, line: Int64(currentLine()), reason: reason, raw: raw + "/>"), slot: slot)
     }
 
-    /// The tally slot of a Record or Correlation type, made on its first element.
+    /// The tally slot of the draft's Record or Correlation type, made on its type's first element
+    /// (no type: `untyped`). Per element, one read of the type's slot.
     @inline(__always)
-    func slot(of type: HealthType) -> Int {
+    func typeSlot() -> Int {
+        guard let type = draft.type else { return tally.untyped }
         if type.slot < 0 {
             type.slot = Array(type.identifier.utf8).withUnsafeBytes { tally.slot(named: $0, known: ElementTypes.isHealthKit(type.identifier)) }
         }

@@ -112,11 +112,11 @@ final class ExportHandler: SAXElementHandler {
             case .record:
                 top = .record
                 beginRecord(a)
-                elementSlot = draft.type.map(slot(of:)) ?? tally.untyped
+                elementSlot = typeSlot()
             case .correlation:
                 top = .correlation
                 beginRecord(a)
-                elementSlot = draft.type.map(slot(of:)) ?? tally.untyped
+                elementSlot = typeSlot()
                 correlation.reset()
             case .workout:
                 top = .workout
