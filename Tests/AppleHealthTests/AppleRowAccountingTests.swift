@@ -89,6 +89,15 @@ import Testing
         #expect(t["HKQuantityTypeIdentifierHeartRate"].map { [$0.stored, $0.quarantined, $0.skipped] } == [0, 0, 2])
         #expect(run.input.map { $0.stored + $0.rejected + $0.skipped } == 12)
     }
+
+    /// A type outside HealthKit that an allow list leaves out is still warned about, as skipped (the
+    /// warning called every unstored row of an unknown type quarantined).
+    @Test func anUnknownTypeLeftOutByTheOptionsIsWarnedAboutAsSkipped() throws {
+        let run = try read(try write(healthXML(Self.body)), types: ["heart_rate"])
+        #expect(types(run)["com.example.CustomThing"].map { [$0.stored, $0.quarantined, $0.skipped] } == [0, 0, 1])
+        #expect(run.warnings.contains { $0.contains("1 row of type 'com.example.CustomThing'") && $0.contains("(0 quarantined, 1 skipped)") },
+                "\(run.warnings)")
+    }
 }
 
 /// The real exports in the repository: every top-level element (a line opening with ` <` and a
