@@ -29,6 +29,9 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Also write every record as NDJSON to this file.") var ndjson: String?
     @Option(help: "Write the run report as JSON to this file.") var report: String?
     @Flag(help: "Print the summary only when something went wrong.") var quiet = false
+    @Flag(name: .customLong("restore-deleted"),
+          help: "Store again the rows deleted by hand (a Nightscout client's DELETE) that these files hold; by default they stay deleted.")
+    var restoreDeleted = false
     @Flag(name: .customLong("print-pipeline"), help: "Print the pipeline this runs (as YAML for `healthpipe run`) and exit.")
     var printPipeline = false
 
@@ -93,7 +96,8 @@ struct ImportCommand: ParsableCommand {
             throw configFailure(error)
         }
         let draft = ImportPipeline.draft(inputs: inputs, db: dbPath, derivation: derivation, onError: policy,
-                                         ndjson: ndjson.map { ComponentBuilder.resolve($0, base: cwd) }, preset: preset?.name)
+                                         ndjson: ndjson.map { ComponentBuilder.resolve($0, base: cwd) }, preset: preset?.name,
+                                         restoreDeleted: restoreDeleted)
         if printPipeline { print(PostgresURL(postgres ? store.db : nil).redact(try draft.yaml()), terminator: ""); return }
         let defaultQuarantine = quarantine.map { ComponentBuilder.resolve($0, base: cwd) }
             ?? DefaultQuarantine.beside(database: dbPath, workingDirectory: cwd)
@@ -170,7 +174,7 @@ enum ImportPipeline {
     }
 
     static func draft(inputs: [ImportInput], db: String, derivation: DerivationSettings, onError: ErrorPolicy,
-                      ndjson: String?, preset: String?) -> PipelineDraft {
+                      ndjson: String?, preset: String?, restoreDeleted: Bool = false) -> PipelineDraft {
         var p = PipelineDraft(command: command)
         var names: [String] = []
         for (i, input) in inputs.enumerated() {
@@ -194,7 +198,8 @@ enum ImportPipeline {
             p.add(.sink, "db", type: "postgres", inputs: outputs, options: [("url", Node(db))])
             p.flags["db"] = "--db \(PostgresURL(db).shown)"
         } else {
-            p.add(.sink, "db", type: "sqlite", inputs: outputs, options: [("path", Node(db))])
+            p.add(.sink, "db", type: "sqlite", inputs: outputs,
+                  options: [("path", Node(db))] + (restoreDeleted ? [("restore_deleted", PipelineDraft.bool(true))] : []))
             p.flags["db"] = "--db \(db)"
         }
         if let ndjson {

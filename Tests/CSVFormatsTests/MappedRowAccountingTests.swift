@@ -34,6 +34,12 @@ import Testing
         let insulin = out.events.filter { $0.kind == .insulin }
         #expect(insulin.compactMap(\.insulin) == [4.5, 2, 3])
         #expect(insulin.filter { $0.subtype.text == "temp_basal" }.count == 1)
+        // The temporary basal's percentage is no amount of the event, but kept (it was dropped), and
+        // the row's Information text (a duration, a bolus suggestion) is the note, as Notiz is.
+        let temp = try #require(insulin.first { $0.subtype.text == "temp_basal" })
+        #expect(temp.metadata == #"{"value":"120","unit":"%"}"#)
+        #expect(temp.note == "Dauer: 2:00 h")
+        #expect(insulin.first?.note == "Bolusvorschlag: 4.50 U")
         #expect(out.events.filter { $0.kind == .meal }.compactMap(\.carbs) == [45, 15])
         #expect(out.events.filter { $0.kind == .device }.map(\.subtype.text)
                 == ["reservoir_change", "set_change", "pump_stop", "pump_start"])

@@ -52,6 +52,14 @@ import Testing
         #expect(e.description.hasPrefix("adapters/x.yaml:6:1: error:"))
     }
 
+    /// An each_row event may keep a cell (`from:`, with its `unit_column`) as metadata; a unit
+    /// column without the value it qualifies is refused.
+    @Test func anEachRowEntryKeepsAUnitOnlyWithItsValue() throws {
+        _ = try MappedSupport.adapter(Self.spec(appending: ["  mark: { each_row: true, from: cgm_mgdl, unit_column: patient, event: note }"]))
+        let e = try #require(Self.error(Self.spec(appending: ["  mark: { each_row: true, unit_column: patient, event: note }"])))
+        #expect(e.line == 9 && e.message.contains("keeps a unit with its from: value"))
+    }
+
     @Test func misspeltRequiredKeyIsAnUnknownKeyNotAMissingOne() throws {
         let e = try #require(Self.error(Self.spec(replacing: 5, with: "timestmp: { column: timestamp, format: \"%Y\" }")))
         #expect(e.line == 5 && e.column == 1)

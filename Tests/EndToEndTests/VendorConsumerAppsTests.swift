@@ -57,6 +57,11 @@ import Testing
              + "2,\"08.06.2026 18:02:10\",\"7,9\",\"Før måltid\",\"Måler\",\"middag\",\"\",\"60\",\"\",\"\"\n"
              + "3,\"09.06.2026 07:05:00\",\"5,1\",\"Fastende\",\"Måler\",\"dårlig søvn\",\"\",\"\",\"\",\"\"\n",
              format: "contour-diabetes-app", measurements: ["blood_glucose": 3], events: ["meal": 1, "note": 1]),
+        // The English mmol/L header issue 40 reports from a real report: `Meal[g]` without a space, no Location
+        // column. Its meal cell was not read (the note stood alone as a note event); now it is the meal.
+        Case(name: "ContourCSVReport_en_mmol.csv", text: "\u{FEFF}#,Date and Time,BGValue[mmol/L],Meal Marker,Data Source,Notes,Activity,Meal[g],Medication\n"
+             + "1,05/04/2026 7:18 AM,6.2,Fasting,Meter,,,,\n2,05/04/2026 12:30 PM,7.9,After Meal,Meter,lunch,,45,\n",
+             format: "contour-diabetes-app", measurements: ["blood_glucose": 2], events: ["meal": 1]),
         Case(name: "ContourCSVReport_de.csv", text: "\u{FEFF}#,Datum und Zeit,Messungen [mg/dL],Mahlzeit-Markierung,Notizen\n"
              + "1,07.08.26 07:18,108,Nüchtern,\n2,07.08.26 12:30,LO,,zittrig\n",
              format: "contour-diabetes-app", measurements: ["blood_glucose": 2], events: ["note": 1]),

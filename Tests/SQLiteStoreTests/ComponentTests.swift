@@ -18,7 +18,7 @@ import SQLiteStore
         #expect(c.accepts.isSuperset(of: [.measurements, .events, .dailySummaries, .metricSets, .forecasts, .alerts,
                                           .motionSessions]))
         #expect(c.produces == [])
-        #expect(c.options.map(\.name) == ["path", "batch_rows", "replace_derived"])
+        #expect(c.options.map(\.name) == ["path", "batch_rows", "replace_derived", "restore_deleted"])
         #expect(c.options.allSatisfy { !$0.doc.isEmpty })
         #expect(!c.summary.isEmpty)
     }

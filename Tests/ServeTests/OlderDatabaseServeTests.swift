@@ -8,7 +8,8 @@ import Testing
 /// the older version lacks. The commands: OlderDatabaseReadTests.
 @Suite struct OlderDatabaseServeTests {
     static let day = OlderSchemaStores.day
-    static let routes = ["/", "/day/\(day)", "/agp", "/days", "/reports", "/settings",
+    static let routes = ["/", "/day/\(day)", "/agp", "/days", "/reports", "/settings", "/now", "/api/v1/food",
+                         "/api/v1/slice/entries/dateString/sgv/2013-08-08.json",
                          "/api/v1/entries.json", "/api/v1/entries/sgv.json?count=10", "/api/v1/treatments.json", "/api/v1/devicestatus.json",
                          "/api/v1/profile.json", "/api/v1/status.json", "/api/v1/count/entries/where", "/pebble", "/api/v2/properties",
                          "/api/v3/entries?limit=5", "/api/v3/treatments?limit=5"]
@@ -22,7 +23,7 @@ import Testing
             p.arguments = args
             p.environment = ProcessInfo.processInfo.environment.merging(["TZ": "UTC"]) { $1 }
             p.standardOutput = FileHandle.nullDevice
-            FileManager.default.createFile(atPath: stderr.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
             p.standardError = try FileHandle(forWritingTo: stderr)
             try p.run()
             p.waitUntilExit()

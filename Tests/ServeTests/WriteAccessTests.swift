@@ -16,12 +16,18 @@ import Testing
                             "/./api/v1/treatments", "/api/./v1/treatments", "/api%2Fv1/treatments", "/%2Fapi/v1/treatments",
                             "/API/v1/treatments", "/api/V1/Treatments", "/app/../api/v1/treatments"]
 
-    /// Every write route: API v1 (POST and PUT), API v3 (create, update, patch, delete), the app's forms.
+    /// Every write route: API v1 (POST, PUT and DELETE), API v3 (create, update, patch, delete), the app's forms.
     static var writeRoutes: [(method: String, path: String)] {
         var routes: [(String, String)] = []
         for c in ["entries", "entries.json", "treatments", "treatments.json", "devicestatus", "devicestatus.json", "profile", "profile.json"] {
             routes += [("POST", "/api/v1/" + c), ("PUT", "/api/v1/" + c)]
         }
+        for c in ["entries", "entries.json", "entries/65e1a0000000000000000000", "entries/sgv", "entries/*",
+                  "treatments", "treatments.json", "treatments/65e1a0000000000000000000", "treatments/*"] {
+            routes.append(("DELETE", "/api/v1/" + c))
+        }
+        routes += [("POST", "/api/v1/food"), ("PUT", "/api/v1/food"), ("POST", "/api/v1/food.json"), ("PUT", "/api/v1/food.json"),
+                   ("DELETE", "/api/v1/food/65e1a0000000000000000000")]
         for c in NightscoutV3Documents.collections where c != "food" {
             routes += [("POST", "/api/v3/" + c), ("PUT", "/api/v3/\(c)/abc"), ("PATCH", "/api/v3/\(c)/abc"), ("DELETE", "/api/v3/\(c)/abc")]
         }

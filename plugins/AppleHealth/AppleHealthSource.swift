@@ -41,6 +41,7 @@ final class AppleHealthSource: Source, InputDescribing {
         defer {
             context.finishInput(index, rows: handler.elementsRead, measurements: handler.measurements, events: handler.events,
                                 rejected: rejected, hash: hasher.hex)
+            context.finishRows(index, handler.tally)
         }
 
         var stopped = false
@@ -64,15 +65,16 @@ final class AppleHealthSource: Source, InputDescribing {
         if !stopped { try SideFiles(options: options, input: input, links: handler.side.routeLinks).read(context: context, emit: emit) }
         if let error = parser.fatal {
             rejected += 1
+            handler.tally.count(handler.tally.untyped, .quarantined)
             let where_ = input.entryName.map { " (\($0) in the zip)" } ?? ""
             try context.reject(RowError(file: options.path, line: Int64(error.line),
                                         reason: "the XML\(where_) cannot be read past line \(error.line): \(Self.explain(error.message)); "
                                             + "every complete record before it was imported",
                                         raw: ""))
         }
-        let skipped = handler.skipped.filter { $0.key != "HealthData" }
-        if !skipped.isEmpty {
-            context.warn("\(options.path): not imported: " + skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        let notModelled = handler.tally.counts.filter { ElementTypes.notModelled.contains($0.type) }
+        if !notModelled.isEmpty {
+            context.warn("\(options.path): not imported: " + notModelled.map { "\($0.skipped) \($0.type)" }.joined(separator: ", "))
         }
     }
 

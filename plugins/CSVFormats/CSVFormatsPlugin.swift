@@ -5,6 +5,6 @@ public enum CSVFormatsPlugin {
     public static let family = "CSVFormats"
     public static var components: [ComponentDescriptor] {
         [dexcomClarityComponent, libreViewComponent, careLinkComponent, dexcomClarityXLSXComponent, tandemComponent, exportZipComponent,
-         healthReportsComponent, nightscoutExporterComponent, withingsRawComponent]
+         healthReportsComponent, nightscoutExporterComponent, withingsRawComponent, diaguardComponent]
     }
 }

@@ -18,6 +18,9 @@ public let sqliteSinkComponent = ComponentDescriptor(
                   "Re-aggregation: in ONE transaction, empty the derived tables (daily_summaries, daily_bands, forecasts, "
                   + "alerts), write the incoming derived records and update only the band of stored readings; events are "
                   + "not written. Commits only when the run completes."),
+        OptionDoc("restore_deleted", "boolean", default: "false",
+                  "Rows deleted by hand (a Nightscout client's DELETE, remembered in deleted_rows) that this run brings again "
+                  + "are stored again and no longer remembered as deleted; by default they stay deleted."),
     ],
     accepts: [.measurements, .events, .profiles, .dailySummaries, .metricSets, .forecasts, .alerts, .motionSessions, .routes,
               .electrocardiograms, .reports, .entries, .reportDays],
@@ -28,5 +31,5 @@ public let sqliteSinkComponent = ComponentDescriptor(
             throw builder.error("batch_rows must be at least 1 (got \(rows))", option: "batch_rows")
         }
         return SQLiteSink(path: builder.path(o.path), batchRows: o.batchRows ?? SQLiteSink.defaultBatchRows,
-                          replaceDerived: o.replaceDerived ?? false)
+                          replaceDerived: o.replaceDerived ?? false, restoreDeleted: o.restoreDeleted ?? false)
     })

@@ -7,5 +7,6 @@ public enum WearablesPlugin {
         fitbitHeartRateComponent, fitbitRestingHeartRateComponent, fitbitMinuteSeriesComponent, fitbitSleepComponent,
         garminActivitiesComponent,
         garminFITComponent,
+        googleFitActivityComponent, googleFitAllDataComponent,
     ]
 }

@@ -107,6 +107,12 @@ public enum MetricCatalogue {
         .init("time_in_daylight", "min", day: .total),
         // Wearables without an Apple name for it (Fitbit's, Garmin's intensity minutes).
         .init("active_minutes", "min", day: .total),
+        // Every distance a phone counted, walking, running and cycling alike (Google Fit's).
+        .init("distance", "km", day: .total),
+        // Energy including the resting part (Google Fit's calories, Oura's and WHOOP's total burn).
+        .init("total_energy_burned", "kcal", day: .total),
+        .init("google_fit.heart_points", "count", day: .total),
+        .init("google_fit.heart_minutes", "min", day: .total),
         .init("dietary_carbohydrates", "g", 0...5000, day: .total),
         .init("mindful_session", "min", day: .duration),
     ]
@@ -119,6 +125,8 @@ public enum MetricCatalogue {
         .init("body_mass_index", "count", day: .last),
         .init("height", "cm", day: .last),
         .init("waist_circumference", "cm", day: .last),
+        // Glycated haemoglobin as the percent a lab or a diary writes (6.5, not 0.065).
+        .init("hba1c", "%", 2...25, day: .last),
         // Apple's activity rings: one value per day already.
         .init("activity_active_energy", "kcal", day: .last),
         .init("activity_move_time", "min", day: .last),

@@ -87,7 +87,11 @@ public final class StageContext: @unchecked Sendable {
         }
         let path = inputs[index].path, format = inputs[index].format
         for t in types where !t.known {
-            let fate = t.stored == 0 ? "quarantined" : "\(t.stored) stored by their cells, \(t.quarantined) quarantined"
+            // Rows the run's options left out (an Apple export's type filter) are skipped, not quarantined.
+            let skipped = t.skipped > 0 ? ", \(t.skipped) skipped" : ""
+            let fate = t.stored == 0 && t.skipped == 0 ? "quarantined"
+                : t.stored == 0 ? "\(t.quarantined) quarantined\(skipped)"
+                : "\(t.stored) stored by their cells, \(t.quarantined) quarantined\(skipped)"
             warn("\(path): \(t.rows) row\(t.rows == 1 ? "" : "s") of type '\(EchoText.cap(t.type))', which the \(format) format "
                  + "neither maps nor lists as not data (\(fate))")
         }

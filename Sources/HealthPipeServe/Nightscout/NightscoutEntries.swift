@@ -40,6 +40,8 @@ struct NightscoutEntry {
         case "delta": return delta
         case "device": return device
         case "_id": return id
+        case "dateString", "sysTime": return NightscoutTime.iso(row.start)
+        case "date": return row.start * 1000
         case "utcOffset": return Int(row.utcOffset / 60)
         default: return nil
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthPipeCore
 import Hummingbird
 import JSONFormats
 
@@ -37,10 +38,13 @@ struct NightscoutFind {
     /// year of 5-minute readings is 105,120).
     static let maxCount = 200_000
 
-    init(_ request: Request, defaultCount: Int, now: Int64 = Int64(Date().timeIntervalSince1970)) throws {
+    /// `id`: the document a path names (`DELETE /treatments/:id`), as `find[_id]=id` would.
+    /// `recentOnly` false: no 4-day window without a time (Nightscout's, when the query names `dateString`).
+    init(_ request: Request, defaultCount: Int, now: Int64 = Int64(Date().timeIntervalSince1970), id: String? = nil,
+         recentOnly: Bool = true) throws {
         var from: Int64?, to: Int64?
         var count = defaultCount
-        var conditions: [Condition] = []
+        var conditions: [Condition] = id.map { [Condition(field: "_id", op: "$eq", value: $0)] } ?? []
         for (rawKey, rawValue) in request.uri.queryParameters {
             let key = String(rawKey).removingPercentEncoding ?? String(rawKey)
             // Some clients do not escape '+' in an offset (Nightscout reads a space back as '+').
@@ -55,7 +59,19 @@ struct NightscoutFind {
                 conditions.append(Condition(field: field, op: op, value: value))
                 continue
             }
-            guard let ms = NightscoutInstant.milliseconds(value) else {
+            if let day = Self.dateOnly(value), !Self.readAsInstant.contains(field) {
+                // A date without a time, against a text field (`dateString`, `sysTime` …): Nightscout
+                // compares the stored text, and every time of day D sorts after "D" — so `$gte`/`$gt`
+                // take day D on, `$lte`/`$lt` the days before it, `$eq` nothing.
+                switch op {
+                case "$gte", "$gt": from = max(from ?? .min, day)
+                case "$lte", "$lt": to = min(to ?? .max, day)
+                case "$eq": (from, to) = (1, 0)
+                default: throw HTTPError(.badRequest, message: "find[\(field)][\(op)]: dates take $gte, $gt, $lte, $lt or $eq")
+                }
+                continue
+            }
+            guard let ms = Self.dateOnly(value).map({ $0 * 1000 }) ?? NightscoutInstant.milliseconds(value) else {
                 throw HTTPError(.badRequest, message: "find[\(field)]: cannot read '\(value)' as a date (epoch milliseconds or ISO 8601)")
             }
             // Stored instants are whole seconds: second s stands for [s·1000, s·1000 + 999] ms.
@@ -68,10 +84,42 @@ struct NightscoutFind {
             default: throw HTTPError(.badRequest, message: "find[\(field)][\(op)]: dates take $gte, $gt, $lte, $lt or $eq")
             }
         }
-        fromUTC = from ?? (to == nil ? now - Self.defaultWindowSeconds : .min)
+        // A query for one `_id` reads that document wherever it is, as Nightscout's (which adds no date
+        // bound then); ours name their second (`NightscoutID`), so that second is all there is to read.
+        if from == nil, to == nil, let id = conditions.first(where: { $0.field == "_id" && $0.op == "$eq" })?.value {
+            guard let second = NightscoutV3ID.second(of: id) else {
+                (fromUTC, toUTC, self.count, self.conditions) = (0, 0, count, conditions)
+                return
+            }
+            (from, to) = (second, second + 1)
+        }
+        fromUTC = from ?? (to == nil && recentOnly ? now - Self.defaultWindowSeconds : .min)
         toUTC = to ?? .max
         self.count = count
         self.conditions = conditions
+    }
+
+    /// A query of every document in `fromUTC <= start < toUTC` (API v3's reads of one identifier's second).
+    init(fromUTC: Int64, toUTC: Int64, count: Int = Self.maxCount) {
+        (self.fromUTC, self.toUTC, self.count) = (fromUTC, toUTC, count)
+    }
+
+    /// Time fields Nightscout compares as instants when a query gives a date without a time:
+    /// `created_at`, the `dateField` of treatments and device statuses, which its query builder
+    /// rewrites to the ISO instant of UTC midnight (`moment.parseZone(d).toISOString()`), and the
+    /// epoch numbers. The others are compared as the text they are stored as.
+    static let readAsInstant: Set<String> = ["created_at", "date", "mills"]
+
+    /// The UTC second of midnight of a date without a time (`2024-03-01`, or a month `2024-03` as
+    /// its first day, as moment reads them); nil for anything else.
+    static func dateOnly(_ text: String) -> Int64? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts[0].count == 4, parts.dropFirst().allSatisfy({ $0.count == 2 }),
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else { return nil }
+        let day = parts.count == 3 ? Int(parts[2]) ?? 0 : 1
+        guard day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else { return nil }
+        return CivilDate.days(year: year, month: month, day: day) * 86_400
     }
 
     /// `find[sgv][$gte]` → ("sgv", "$gte"); `find[type]` → ("type", "$eq").

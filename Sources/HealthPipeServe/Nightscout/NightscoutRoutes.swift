@@ -43,11 +43,53 @@ struct NightscoutRoutes {
                 router.put(RouterPath(v1 + path)) { request, context in try await upload.handle(request, context) }
             }
         }
+        addDeletes(to: router)
+        NightscoutFood(settings: settings).add(to: router)
+        NightscoutTimesRoutes(settings: settings).add(to: router)
+        NightscoutEcho.add(to: router)
         router.get(RouterPath(v1 + "verifyauth")) { _, context in Self.verifyAuth(context) }
         // Loop's "verify" button asks this with the secret; Nightscout answers it to admins only.
         router.get(RouterPath(v1 + "experiments/test")) { _, context in
             guard context.role == .write else { throw HTTPError(.unauthorized, message: "this test needs the api-secret or a write token") }
             return JSONBody.response(["status": "ok"])
+        }
+    }
+
+    // MARK: Deletes
+
+    /// Nightscout's v1 deletes (`lib/api/entries`, `lib/api/treatments`), writers only (`AccessGuard`):
+    /// `DELETE /entries/<id>`, `/entries/<type>` (`sgv`, `mbg`, `*` any) and `/entries` with a `find`;
+    /// `DELETE /treatments/<id>` (`*` any) and `/treatments` with a `find`. Without a time in the
+    /// query, the last 4 days, as its reads (and Nightscout's `deleteMany`). The answer is MongoDB's
+    /// `{"acknowledged":true,"deletedCount":N}`.
+    private func addDeletes(to router: Router<ServeContext>) {
+        let v1 = "/api/v1/", deletion = NightscoutDeletion(settings: settings)
+        for path in ["entries", "entries.json"] {
+            router.delete(RouterPath(v1 + path)) { request, _ in
+                NightscoutDeletion.answer(try await deletion.delete(deletion.documents("entries", NightscoutFind(request, defaultCount: 10))))
+            }
+        }
+        @Sendable func deleteEntries(_ request: Request, spec: String) async throws -> Response {
+            let spec = spec.hasSuffix(".json") ? String(spec.dropLast(5)) : spec
+            let isID = NightscoutV3ID.second(of: spec) != nil
+            let find = try NightscoutFind(request, defaultCount: 10, id: isID ? spec : nil)
+            let type = isID || spec == "*" ? nil : spec
+            return NightscoutDeletion.answer(try await deletion.delete(deletion.documents("entries", find, entryType: type)))
+        }
+        router.delete(RouterPath(v1 + "entries/:spec")) { request, context in try await deleteEntries(request, spec: context.parameters.require("spec")) }
+        // The reads' own paths (`entries/sgv` …) match before `:spec`: the same delete there.
+        for spec in ["sgv", "sgv.json", "mbg", "mbg.json"] {
+            router.delete(RouterPath(v1 + "entries/" + spec)) { request, _ in try await deleteEntries(request, spec: spec) }
+        }
+        for path in ["treatments", "treatments.json"] {
+            router.delete(RouterPath(v1 + path)) { request, _ in
+                NightscoutDeletion.answer(try await deletion.delete(deletion.documents("treatments", NightscoutFind(request, defaultCount: 10))))
+            }
+        }
+        router.delete(RouterPath(v1 + "treatments/:id")) { request, context in
+            let id = try context.parameters.require("id")
+            let find = try NightscoutFind(request, defaultCount: 10, id: id == "*" ? nil : id)
+            return NightscoutDeletion.answer(try await deletion.delete(deletion.documents("treatments", find)))
         }
     }
 
@@ -76,7 +118,10 @@ struct NightscoutRoutes {
         return Array(found.lazy.filter { e in find.matches { e.field($0) } }.prefix(find.count))
     }
 
-    func treatmentDocuments(_ find: NightscoutFind) async throws -> [[String: Any]] {
+    func treatmentDocuments(_ find: NightscoutFind) async throws -> [[String: Any]] { try await treatmentGroups(find).map(\.doc) }
+
+    /// The treatments a query finds, each with the rows it was made of.
+    func treatmentGroups(_ find: NightscoutFind) async throws -> [NightscoutDocumentRows] {
         // Rows of one treatment merge, and conditions are checked on the merged documents: read more.
         let limit = find.conditions.isEmpty ? min(NightscoutFind.maxCount, find.count * 3 + 10) : NightscoutFind.maxCount
         let rows: [NightscoutRows.Row] = try await read { rows, subject in
@@ -86,17 +131,20 @@ struct NightscoutRoutes {
             }
             return out
         } ?? []
-        return Array(NightscoutTreatments.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count))
+        return Array(NightscoutTreatments.groups(rows).filter { d in find.matches { d.doc[$0] } }.prefix(find.count))
     }
 
-    func deviceStatusDocuments(_ find: NightscoutFind) async throws -> [[String: Any]] {
+    func deviceStatusDocuments(_ find: NightscoutFind) async throws -> [[String: Any]] { try await deviceStatusGroups(find).map(\.doc) }
+
+    /// The device statuses a query finds, each with the readings it was made of.
+    func deviceStatusGroups(_ find: NightscoutFind) async throws -> [NightscoutDocumentRows] {
         let limit = find.conditions.isEmpty ? min(NightscoutFind.maxCount, find.count * NightscoutDeviceStatus.metrics.count) : NightscoutFind.maxCount
         let rows: [NightscoutRows.Row] = try await read { rows, subject in
             try NightscoutDeviceStatus.metrics.flatMap {
                 try rows.readings(subject: subject, metric: $0, fromUTC: find.fromUTC, toUTC: find.toUTC, limit: limit, origin: .notTreatment)
             }
         } ?? []
-        return Array(NightscoutDeviceStatus.documents(rows).filter { d in find.matches { d[$0] } }.prefix(find.count))
+        return Array(NightscoutDeviceStatus.groups(rows).filter { d in find.matches { d.doc[$0] } }.prefix(find.count))
     }
 
     private func profiles(current: Bool) async throws -> Response {

@@ -1,6 +1,13 @@
 import Foundation
 import SQLiteStore
 
+/// A document an answer is made of, with the stored rows it was made from: deleting the document
+/// deletes those rows (`NightscoutDeletion`).
+struct NightscoutDocumentRows {
+    var doc: [String: Any]
+    var rows: [NightscoutRows.Row]
+}
+
 /// Stored rows as Nightscout treatments (`lib/api/treatments`). A treatment an upload or import
 /// brought keeps every field it was sent with in the metadata of the rows it became (its eventType,
 /// duration, rate, absolute, glucose, units …); the columns give back `created_at`, `insulin`,
@@ -13,19 +20,23 @@ enum NightscoutTreatments {
     /// Metadata keys HealthPipe adds (how a temp basal's rate was read), not the uploader's.
     static let addedKeys: Set<String> = ["basal_rate_from", "basal_percent"]
 
-    static func documents(_ rows: [NightscoutRows.Row]) -> [[String: Any]] {
+    static func documents(_ rows: [NightscoutRows.Row]) -> [[String: Any]] { groups(rows).map(\.doc) }
+
+    /// The treatments of `rows`, newest first, each with the rows it was made of (what deleting it deletes).
+    static func groups(_ rows: [NightscoutRows.Row]) -> [NightscoutDocumentRows] {
         var order: [String] = []
-        var merged: [String: [String: Any]] = [:]
+        var merged: [String: NightscoutDocumentRows] = [:]
         for row in rows.sorted(by: { $0.start > $1.start }) {
             guard let doc = document(row) else { continue }
             // One upload's rows share their metadata text; anything else stands alone.
             let key = row.metadata.map { "\(row.start)\u{0}\(row.source)\u{0}\($0)" } ?? "\(order.count)\u{0}"
             if var have = merged[key] {
-                have.merge(doc) { old, _ in old }
+                have.doc.merge(doc) { old, _ in old }
+                have.rows.append(row)
                 merged[key] = have
             } else {
                 order.append(key)
-                merged[key] = doc
+                merged[key] = NightscoutDocumentRows(doc: doc, rows: [row])
             }
         }
         return order.compactMap { merged[$0] }
@@ -70,11 +81,16 @@ enum NightscoutTreatments {
 enum NightscoutDeviceStatus {
     static let metrics = ["insulin_on_board", "carbs_on_board", "pump_reservoir", "pump_battery", "uploader_battery"]
 
-    static func documents(_ rows: [NightscoutRows.Row]) -> [[String: Any]] {
+    static func documents(_ rows: [NightscoutRows.Row]) -> [[String: Any]] { groups(rows).map(\.doc) }
+
+    /// The statuses of `rows`, newest first, each with the readings it was made of.
+    static func groups(_ rows: [NightscoutRows.Row]) -> [NightscoutDocumentRows] {
         var order: [String] = []
         var docs: [String: [String: Any]] = [:]
+        var made: [String: [NightscoutRows.Row]] = [:]
         for row in rows.sorted(by: { $0.start > $1.start }) {
             let key = "\(row.start)\u{0}\(row.source)"
+            made[key, default: []].append(row)
             var doc = docs[key] ?? [
                 "_id": NightscoutID.make("devicestatus", row.source, seconds: row.start), "device": row.source,
                 "created_at": NightscoutTime.iso(row.start), "utcOffset": Int(row.utcOffset / 60),
@@ -92,7 +108,7 @@ enum NightscoutDeviceStatus {
             }
             docs[key] = doc
         }
-        return order.compactMap { docs[$0] }
+        return order.compactMap { key in docs[key].map { NightscoutDocumentRows(doc: $0, rows: made[key] ?? []) } }
     }
 
     private static func set(_ doc: inout [String: Any], _ path: [String], _ key: String, _ value: Double) {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import JSONFormats
 
 /// API v3's reads of a collection (cgm-remote-monitor `lib/api3/generic`): SEARCH `GET /{collection}`,
 /// HISTORY `GET /{collection}/history/{lastModified}` (documents modified after it, oldest first,
@@ -20,7 +21,13 @@ struct NightscoutV3Reads {
         q.limit = try NightscoutV3Query.limit(request.uri.queryParameters["limit"].map(String.init))
         q.oldestFirst = true
         do { try q.bound("srvModified", "gt", since) } catch { throw HTTPError(.badRequest, message: "Bad or missing Last-Modified header/parameter") }
-        let docs = try await find(q)
+        var docs = try await find(q)
+        // Documents deleted since: `isValid: false` at the time of their deletion, after the page's
+        // stored ones (a full page leaves them for the next, whose start is this page's newest).
+        if docs.count < q.limit, let sinceMS = NightscoutInstant.milliseconds(since) {
+            let deleted = try await NightscoutDeletion(settings: settings).deletedDocuments(collection, after: Self.floorSeconds(sinceMS) - 1)
+            docs += deleted.filter { (($0["srvModified"] as? NSNumber)?.int64Value ?? 0) > sinceMS }.prefix(q.limit - docs.count)
+        }
         var response = NightscoutV3Reply.result(docs)
         if let newest = docs.compactMap({ ($0["srvModified"] as? NSNumber)?.int64Value }).max() {
             response.headers[.eTag] = "W/\"\(newest)\""
@@ -30,7 +37,11 @@ struct NightscoutV3Reads {
     }
 
     func read(identifier: String) async throws -> Response {
-        guard let doc = try await document(identifier) else { return NightscoutV3Reply.status(.notFound) }
+        guard let doc = try await document(identifier) else {
+            // A deleted document is Nightscout's `isValid: false` one: 410 Gone.
+            let deleted = try await NightscoutDeletion(settings: settings).deletedDocuments(collection, after: .min)
+            return NightscoutV3Reply.status(deleted.contains { $0["identifier"] as? String == identifier } ? .gone : .notFound)
+        }
         return NightscoutV3Reply.result(doc)
     }
 
@@ -41,6 +52,8 @@ struct NightscoutV3Reads {
         (q.fromUTC, q.toUTC) = (second, second + 1)
         return try await find(q).first { $0["identifier"] as? String == identifier }
     }
+
+    private static func floorSeconds(_ ms: Int64) -> Int64 { ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000) }
 
     func find(_ q: NightscoutV3Query) async throws -> [[String: Any]] {
         let collection = self.collection, readLimit = NightscoutV3Documents.readLimit(q)

@@ -15,7 +15,7 @@ struct NightscoutV3Routes {
         router.get(RouterPath(v3 + "version")) { _, _ in NightscoutV3Reply.result(Self.versionInfo()) }
         router.get(RouterPath(v3 + "status")) { _, context in
             var info = Self.versionInfo()
-            // AndroidAPS uploads only with "crud" on every collection (ApiPermissions.isFull); deletes are answered 400.
+            // AndroidAPS uploads only with "crud" on every collection (ApiPermissions.isFull).
             let permission = context.role == .write ? "crud" : "r"
             info["apiPermissions"] = Dictionary(uniqueKeysWithValues: (NightscoutV3Documents.collections + ["settings"]).map { ($0, permission) })
             return NightscoutV3Reply.result(info)
@@ -38,7 +38,12 @@ struct NightscoutV3Routes {
             router.patch(RouterPath(base + "/:identifier")) { request, context in
                 try await writes.update(request, context, identifier: try context.parameters.require("identifier"), patch: true)
             }
-            router.delete(RouterPath(base + "/:identifier")) { _, context in try await writes.delete(identifier: try context.parameters.require("identifier")) }
+            router.delete(RouterPath(base + "/:identifier")) { _, context in
+                let identifier = try context.parameters.require("identifier")
+                // The profile is kept as the person's settings, not as rows a deletion could remember.
+                guard collection != "profile" else { return NightscoutV3Reply.status(.badRequest, "the profile is not deleted: upload another") }
+                return try await writes.delete(identifier: identifier)
+            }
         }
     }
 

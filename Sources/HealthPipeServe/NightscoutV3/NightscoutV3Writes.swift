@@ -9,8 +9,8 @@ import Hummingbird
 ///   (the same identifier) is Nightscout's deduplication, `200` with `isDeduplication: true`.
 /// - UPDATE `PUT` and PATCH `PATCH /{collection}/{identifier}` (AndroidAPS patches what changed): the
 ///   stored document with the sent fields over it (PATCH) or the sent document (PUT), imported again.
-/// - DELETE: the store changes by imports only, so nothing is deleted: `400` with the reason
-///   (AndroidAPS logs it and goes on; `404` for an identifier that names nothing).
+/// - DELETE `/{collection}/{identifier}`: the document's rows deleted and remembered (`delete`);
+///   `404` for an identifier that names nothing.
 /// A document the import rejects is a `400` with the quarantine's reason; nothing of it is stored.
 struct NightscoutV3Writes {
     let settings: ServeSettings
@@ -48,9 +48,18 @@ struct NightscoutV3Writes {
         return NightscoutV3Reply.status(.ok, fields: ["lastModified": Int64(Date().timeIntervalSince1970 * 1000)])
     }
 
+    /// DELETE: the document's rows are deleted and remembered (`NightscoutDeletion`), so it reads as
+    /// Nightscout's "marked deleted" document: gone from searches, `410` when read, in the history
+    /// with `isValid: false` — and an import of it again leaves it deleted. `permanent=true` is the same.
     func delete(identifier: String) async throws -> Response {
-        guard try await reads.document(identifier) != nil else { return NightscoutV3Reply.status(.notFound) }
-        return NightscoutV3Reply.status(.badRequest, "not deleted: HealthPipe's store changes by imports only (healthpipe serve keeps what was uploaded)")
+        let deletion = NightscoutDeletion(settings: settings)
+        guard let document = try await deletion.document(collection, identifier: identifier) else {
+            // Deleting a deleted document marks it again: 200, as Nightscout's updateOne finds it.
+            let gone = try await deletion.deletedDocuments(collection, after: .min).contains { $0["identifier"] as? String == identifier }
+            return NightscoutV3Reply.status(gone ? .ok : .notFound)
+        }
+        _ = try await deletion.delete([document])
+        return NightscoutV3Reply.status(.ok)
     }
 
     /// The request's one JSON object (v3 takes one document per request).

@@ -19,6 +19,8 @@ final class HealthType {
     let short: String
     /// Used by the parser thread only (see ExportHandler on exclusivity checks).
     @exclusivity(unchecked) var units = ByteCache<UnitConversion>(capacity: 4)
+    /// Its slot in the handler's `RowTally` (-1 until a top-level element of the type is counted).
+    @exclusivity(unchecked) var slot = -1
     private var categoryMetrics: [String: Symbol] = [:]
 
     init(identifier: String, filter: TypeFilter) {

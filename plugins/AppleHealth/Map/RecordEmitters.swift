@@ -2,9 +2,12 @@ import HealthPipeCore
 
 /// Record and Correlation elements → measurements, insulin and meal events.
 extension ExportHandler {
-    /// Checks shared by every sample element; nil when it is left out or rejected.
-    private func placed() -> (start: HealthDate.Parsed, end: HealthDate.Parsed, offset: Int32)? {
+    /// Checks shared by every sample element; nil when it is left out (`left` is then `.skipped`) or
+    /// rejected (`left` nil: counted where it was quarantined).
+    private func placed(else left: inout RowTally.Outcome?) -> (start: HealthDate.Parsed, end: HealthDate.Parsed, offset: Int32)? {
+        left = .skipped
         guard draft.sourceIncluded else { filtered += 1; return nil }
+        left = nil
         guard let start = draft.start, !draft.badDate else {
             reject("missing or unreadable startDate/endDate (expected yyyy-MM-dd HH:mm:ss ±HHMM)")
             return nil
@@ -15,21 +18,24 @@ extension ExportHandler {
             return nil
         }
         let offset = offset(at: start)
+        left = .skipped
         guard dayIncluded(start.utc + Int64(offset)) else { filtered += 1; return nil }
         return (start, end, offset)
     }
 
-    func finishRecord() {
-        guard let type = draft.type else { reject("Record without a type"); return }
-        guard type.included else { filtered += 1; return }
-        guard let (start, end, offset) = placed() else { return }
+    /// Stored, or skipped when the options leave it out; nil when quarantined (counted there).
+    func finishRecord() -> RowTally.Outcome? {
+        guard let type = draft.type else { reject("Record without a type"); return nil }
+        guard type.included else { filtered += 1; return .skipped }
+        var left: RowTally.Outcome?
+        guard let (start, end, offset) = placed(else: &left) else { return left }
         let prov = Provenance(file: file, line: draft.line)
         let flags: RecordFlags = draft.userEntered ? .userEntered : []
         let subject = options.subject
 
         if type.kind == .insulin {
-            guard let units = draft.number else { reject("insulin delivery without a numeric value"); return }
-            if let problem = Plausibility.eventProblem(insulin: units, carbs: nil) { reject(problem); return }
+            guard let units = draft.number else { reject("insulin delivery without a numeric value"); return nil }
+            if let problem = Plausibility.eventProblem(insulin: units, carbs: nil) { reject(problem); return nil }
             // HKInsulinDeliveryReason: 1 basal, 2 bolus.
             let subtype = draft.insulinReason == 1 ? InsulinKinds.basal : draft.insulinReason == 2 ? InsulinKinds.bolus : .empty
             add(Event(subject: subject, kind: .insulin, subtype: subtype, source: draft.source, start: start.utc, end: end.utc,
@@ -41,7 +47,7 @@ extension ExportHandler {
                 add(BasalRates.measurement(rate, subject: subject, source: draft.source, start: start.utc, end: end.utc, utcOffset: offset,
                                            flags: flags, provenance: prov, device: deviceSymbol))
             }
-            return
+            return .stored
         }
         guard type.kind != .category, let raw = draft.number else {
             // Category samples (sleep stages, mindful sessions…): the value names the state, the
@@ -50,13 +56,13 @@ extension ExportHandler {
             if type.kind != .category, draft.text == nil || type.isQuantity {
                 reject(draft.text.map { "\(type.identifier) value '\(EchoText.cap($0))' is not a number" }
                        ?? "\(type.identifier) record without a value")
-                return
+                return nil
             }
             add(HealthPipeCore.Measurement(subject: subject, metric: type.categoryMetric(draft.text), source: draft.source,
                                            start: start.utc, end: end.utc, utcOffset: offset,
                                            value: Double(end.utc - start.utc) / 60, unit: CanonicalUnits.minutes,
                                            flags: flags, provenance: prov, device: deviceSymbol, metadata: metadataJSON()))
-            return
+            return .stored
         }
         let conversion = draft.unit ?? UnitConversion.unitless
         let (value, converted) = conversion.convert(raw)
@@ -64,7 +70,7 @@ extension ExportHandler {
         if let problem = type.plausibility.map({ $0.problem(value, unit: conversion.unit) })
             ?? (value.isFinite ? nil : "\(type.name) value is not a number") {
             reject("\(type.identifier) value \(Plausibility.number(raw)) \(conversion.appleUnit): \(problem)")
-            return
+            return nil
         }
         add(HealthPipeCore.Measurement(subject: subject, metric: type.metric, source: draft.source, start: start.utc,
                                        end: end.utc, utcOffset: offset, value: value, unit: conversion.unit,
@@ -74,6 +80,7 @@ extension ExportHandler {
             ledger.add(.init(start: start.utc, end: end.utc, carbs: value, line: draft.line, source: draft.source,
                              offset: offset, device: deviceSymbol, flags: flags))
         }
+        return .stored
     }
 
     /// A Record inside a Correlation: its values feed the correlation, it is not stored again.
@@ -111,13 +118,23 @@ extension ExportHandler {
     }
 
     /// A Food correlation is one meal (carbs, protein, fat) and claims the pending carbohydrate
-    /// record it repeats, so the meal is counted once. Blood-pressure correlations add no rows: their
-    /// systolic and diastolic members are already stored from the top level, paired by source and time.
-    func finishCorrelation() {
-        guard let type = draft.type, type.short == "Food" else { return }
+    /// record it repeats, so the meal is counted once. Blood-pressure correlations add no rows (skipped):
+    /// their systolic and diastolic members are already stored from the top level, paired by source and
+    /// time; so is any other HealthKit correlation. One of no HealthKit type is quarantined whole.
+    /// nil when quarantined (counted there).
+    func finishCorrelation() -> RowTally.Outcome? {
+        guard let type = draft.type else { reject("Correlation without a type"); return nil }
+        guard type.short == "Food" else {
+            guard ElementTypes.isHealthKit(type.identifier) else {
+                reject("Correlation of type '\(EchoText.cap(type.identifier))', which is not a HealthKit correlation type")
+                return nil
+            }
+            return .skipped
+        }
         guard options.types.includes(identifier: type.identifier, name: "meal") || options.types.includes(identifier: type.identifier, name: type.name)
-        else { filtered += 1; return }
-        guard let (start, end, offset) = placed() else { return }
+        else { filtered += 1; return .skipped }
+        var left: RowTally.Outcome?
+        guard let (start, end, offset) = placed(else: &left) else { return left }
         if let c = correlation.carbs {
             ledger.claim(.init(source: draft.source, start: start.utc, carbsBits: c.bitPattern))
         }
@@ -128,6 +145,7 @@ extension ExportHandler {
                   utcOffset: offset, carbs: correlation.carbs, protein: correlation.protein, fat: correlation.fat,
                   note: food, flags: draft.userEntered ? .userEntered : [], provenance: Provenance(file: file, line: draft.line),
                   device: deviceSymbol, metadata: metadata))
+        return .stored
     }
 }
 

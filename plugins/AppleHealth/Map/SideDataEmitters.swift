@@ -86,7 +86,7 @@ extension ExportHandler {
             else if named(n, "verticalAccuracy") { p.verticalAccuracy = a.number(i) }
         }
         guard dated, RouteRanges.valid(p) else {
-            reject("workout route Location without a date or with an impossible position", line: Int64(currentLine()))
+            reject(child: "Location", a, "workout route Location without a date or with an impossible position", slot: ElementTypes.routeLocation)
             return
         }
         workout.locations.append(p)

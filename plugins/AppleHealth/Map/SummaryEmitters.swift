@@ -18,8 +18,10 @@ extension ExportHandler {
     static let activitySource = Symbol("Apple Health")
 
     /// One measurement per ring value, stamped at the day's local midnight (offset 0: the day is civil).
-    func activitySummary(_ a: Attributes) {
-        guard summariesIncluded else { filtered += 1; return }
+    /// Stored when a ring value was read, skipped when none was (or the options leave it out); nil
+    /// when quarantined (counted there).
+    func activitySummary(_ a: Attributes) -> RowTally.Outcome? {
+        guard summariesIncluded else { filtered += 1; return .skipped }
         let line = Int64(currentLine())
         var day: Int64?
         var energyScale = 1.0
@@ -34,11 +36,12 @@ extension ExportHandler {
             }
         }
         guard let day else {
-            rejects.append(RowError(file: path, line: line, reason: "ActivitySummary without a readable dateComponents", raw: wholeElement() ?? "<ActivitySummary>",
-                                    rawLimit: EchoText.elementLimit))
-            return
+            quarantine(RowError(file: path, line: line, reason: "ActivitySummary without a readable dateComponents", raw: wholeElement() ?? "<ActivitySummary>",
+                                rawLimit: EchoText.elementLimit), slot: ElementTypes.activitySummary)
+            return nil
         }
-        guard dayIncluded(day * 86_400) else { filtered += 1; return }
+        guard dayIncluded(day * 86_400) else { filtered += 1; return .skipped }
+        let before = measurements
         for i in 0..<a.count {
             let name = String(cString: a.name(i))
             guard let ring = Self.ringMetrics.first(where: { $0.attribute == name }), var v = a.number(i) else { continue }
@@ -47,6 +50,7 @@ extension ExportHandler {
                                            start: day * 86_400, utcOffset: 0, value: v, unit: ring.unit,
                                            provenance: Provenance(file: file, line: line)))
         }
+        return measurements > before ? .stored : .skipped
     }
 
     func me(_ a: Attributes) {

@@ -40,15 +40,16 @@ extension ExportHandler {
         }
     }
 
-    func finishWorkout() {
-        guard workoutsIncluded, draft.sourceIncluded else { filtered += 1; return }
+    /// Stored, or skipped when the options leave it out; nil when quarantined (counted there).
+    func finishWorkout() -> RowTally.Outcome? {
+        guard workoutsIncluded, draft.sourceIncluded else { filtered += 1; return .skipped }
         guard let start = draft.start, !draft.badDate else {
             reject("Workout with a missing or unreadable startDate/endDate")
-            return
+            return nil
         }
         let end = draft.end ?? start
         let offset = offset(at: start)
-        guard dayIncluded(start.utc + Int64(offset)) else { filtered += 1; return }
+        guard dayIncluded(start.utc + Int64(offset)) else { filtered += 1; return .skipped }
 
         let w = workout
         let minutes = w.durationMinutes.map { d in
@@ -92,6 +93,7 @@ extension ExportHandler {
                   flags: draft.userEntered ? .userEntered : [], provenance: Provenance(file: file, line: draft.line),
                   device: deviceSymbol, metadata: metadata))
         finishRoutes(workoutStart: start.utc, offset: offset)
+        return .stored
     }
 
     /// Energy per minute (kcal/min, roughly METs × body mass): < 5 light, < 10 medium, else heavy.

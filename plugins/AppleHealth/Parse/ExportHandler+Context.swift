@@ -47,12 +47,18 @@ extension ExportHandler {
     /// The draft's device symbol (`.empty` when the element has no `device`).
     var deviceSymbol: Symbol { draft.device?.symbol ?? .empty }
 
-    /// A rejected element. A whole top-level element keeps its own bytes, every line of it (its
-    /// metadata entries too), whichever reader read it; a child (a route location) keeps what was
-    /// read of it (type, source, value, unit, dates).
-    func reject(_ reason: String, line: Int64? = nil) {
-        if line == nil, let whole = wholeElement() {
-            rejects.append(RowError(file: path, line: draft.line, reason: reason, raw: whole, rawLimit: EchoText.elementLimit))
+    /// A quarantined element, counted under its slot: the one place the handler's rejections are
+    /// counted, so the file's quarantined rows are its quarantine lines.
+    func quarantine(_ error: RowError, slot: Int) {
+        rejects.append(error)
+        tally.count(slot, .quarantined)
+    }
+
+    /// A rejected top-level element, counted under its type: it keeps its own bytes, every line of
+    /// it (its metadata entries too), whichever reader read it.
+    func reject(_ reason: String) {
+        if let whole = wholeElement() {
+            quarantine(RowError(file: path, line: draft.line, reason: reason, raw: whole, rawLimit: EchoText.elementLimit), slot: elementSlot)
             return
         }
         var raw = "<\(draft.type?.identifier ?? "?") sourceName=\"\(draft.sourceName)\""
@@ -64,7 +70,28 @@ extension ExportHandler {
                 raw += " \(name)=\"\(local) \(Self.offsetText(d.offset))\""
             }
         }
-        rejects.append(RowError(file: path, line: line ?? draft.line, reason: reason, raw: raw + ">"))
+        quarantine(RowError(file: path, line: draft.line, reason: reason, raw: raw + ">"), slot: elementSlot)
+    }
+
+    /// A rejected child of a top-level element (a workout's route point), counted under `slot`: it
+    /// keeps its own attributes as the parser read them (`&#38;` for `&`), not its parent's.
+    func reject(child name: StaticString, _ a: Attributes, _ reason: String, slot: Int) {
+        var raw = "<\(name)"
+        for i in 0..<a.count {
+            raw += " " + String(cString: a.name(i)) + "=\"" + String(decoding: UnsafeBufferPointer(start: a.value(i), count: a.length(i)), as: UTF8.self) + "\""
+        }
+        quarantine(RowError(file: path, line: Int64(currentLine()), reason: reason, raw: raw + "/>"), slot: slot)
+    }
+
+    /// The tally slot of the draft's Record or Correlation type, made on its type's first element
+    /// (no type: `untyped`). Per element, one read of the type's slot.
+    @inline(__always)
+    func typeSlot() -> Int {
+        guard let type = draft.type else { return tally.untyped }
+        if type.slot < 0 {
+            type.slot = Array(type.identifier.utf8).withUnsafeBytes { tally.slot(named: $0, known: ElementTypes.isHealthKit(type.identifier)) }
+        }
+        return type.slot
     }
 
     /// The top-level element being read, byte for byte up to `EchoText.elementLimit` (its value,

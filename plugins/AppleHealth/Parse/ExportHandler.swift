@@ -48,10 +48,12 @@ final class ExportHandler: SAXElementHandler {
     @exclusivity(unchecked) var filtered: Int64 = 0
     /// Records nested in correlations (never stored on their own: they repeat top-level records).
     @exclusivity(unchecked) var correlationMembers: Int64 = 0
-    /// Top-level elements HealthPipe does not import (ClinicalRecord, Audiogram…), by name.
-    @exclusivity(unchecked) var skipped: [String: Int] = [:]
+    /// Every top-level element by type: stored, skipped or quarantined (`ElementTypes`).
+    @exclusivity(unchecked) var tally = RowTally(types: ElementTypes.fixed)
+    /// The tally slot of the top-level element being read.
+    @exclusivity(unchecked) var elementSlot = 0
 
-    private enum Top { case none, record, correlation, workout, skip }
+    private enum Top { case none, record, correlation, workout, skip, unknown }
     @exclusivity(unchecked) private var depth = 0
     /// Inside the root with no child open: where a top-level element may be read without libxml2.
     var betweenTopElements: Bool { depth == 1 && !documentEnded && stopReason == nil }
@@ -110,24 +112,40 @@ final class ExportHandler: SAXElementHandler {
             case .record:
                 top = .record
                 beginRecord(a)
+                elementSlot = typeSlot()
             case .correlation:
                 top = .correlation
                 beginRecord(a)
+                elementSlot = typeSlot()
                 correlation.reset()
             case .workout:
                 top = .workout
+                elementSlot = ElementTypes.workout
                 beginWorkout(a)
             case .activitySummary:
                 top = .none
-                activitySummary(a)
+                elementSlot = ElementTypes.activitySummary
+                if let outcome = activitySummary(a) { tally.count(elementSlot, outcome) }
             case .me:
                 top = .none
                 me(a)
+                tally.count(ElementTypes.me, .stored)
             case .exportDate:
+                // The export's own date: not a sample.
                 top = .none
+                tally.count(ElementTypes.exportDate, .skipped)
             case .other:
-                top = .skip
-                skipped[String(cString: name), default: 0] += 1
+                draft.reset(line: Int64(currentLine()))
+                let text = UnsafeRawBufferPointer(start: name, count: strlen(name))
+                if named(name, "HealthData") {
+                    // A root inside the root holds nothing of its own; its children are not read.
+                    top = .skip
+                    elementSlot = -1
+                } else {
+                    let known = ElementTypes.notModelled.contains(String(decoding: text, as: UTF8.self))
+                    top = known ? .skip : .unknown
+                    elementSlot = tally.slot(named: text, known: known)
+                }
             }
         case 3:
             switch top {
@@ -135,7 +153,7 @@ final class ExportHandler: SAXElementHandler {
                 if named(name, "MetadataEntry") { metadataEntry(a) }
                 else if top == .correlation, named(name, "Record") { correlationMember(a) }
                 else if top == .workout { workoutChild(name, a) }
-            case .none, .skip: break
+            case .none, .skip, .unknown: break
             }
         case 4:
             if top == .workout, named(name, "FileReference") {
@@ -152,10 +170,15 @@ final class ExportHandler: SAXElementHandler {
     func endElement(_ name: UnsafePointer<UInt8>) {
         if depth == 2 {
             switch top {
-            case .record: finishRecord()
-            case .correlation: finishCorrelation()
-            case .workout: finishWorkout()
-            case .none, .skip: break
+            case .record: if let outcome = finishRecord() { tally.count(elementSlot, outcome) }
+            case .correlation: if let outcome = finishCorrelation() { tally.count(elementSlot, outcome) }
+            case .workout: if let outcome = finishWorkout() { tally.count(elementSlot, outcome) }
+            case .skip: if elementSlot >= 0 { tally.count(elementSlot, .skipped) }
+            case .unknown:
+                quarantine(RowError(file: path, line: draft.line, reason: "<\(String(cString: name))> is not an element of Apple's "
+                                        + "export format (Record, Correlation, Workout, ActivitySummary, Me, ClinicalRecord…)",
+                                    raw: wholeElement() ?? "<\(String(cString: name))>", rawLimit: EchoText.elementLimit), slot: elementSlot)
+            case .none: break
             }
             top = .none
             lastGoodEnd = consumed()

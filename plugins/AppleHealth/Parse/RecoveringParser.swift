@@ -348,7 +348,8 @@ final class RecoveringParser {
     private func reject(line: Int64, reason: String, raw: [UInt8]) {
         var text = Array(raw.prefix(EchoText.rawLimit))
         while let last = text.last, last == 0x0A || last == 0x0D || last == 0x20 { text.removeLast() }
-        handler.rejects.append(RowError(file: handler.path, line: line, reason: reason, raw: EchoText.raw(text)))
+        // A span the parser could not read is no element it could type.
+        handler.quarantine(RowError(file: handler.path, line: line, reason: reason, raw: EchoText.raw(text)), slot: handler.tally.untyped)
     }
 }
 

@@ -28,8 +28,10 @@ public struct CSVFileRun {
     }
 
     /// `finish` adds what a source held back until the file's end (also after a stop: what was read lands);
-    /// `tally` gives the per-type row counts of a source that keeps them (`RowTally`).
-    func run(delimiter: UInt8, emit: (RecordBatch) throws -> Void,
+    /// `tally` gives the per-type row counts of a source that keeps them (`RowTally`). `raggedRows`: rows
+    /// of the format differ in width by type (a Diaguard backup), so a short last row is not taken for a
+    /// cut-off one here; the source checks each type's width itself.
+    func run(delimiter: UInt8, raggedRows: Bool = false, emit: (RecordBatch) throws -> Void,
              handle: (inout CSVRow, inout BatchBuilder) throws -> Void,
              finish: (inout BatchBuilder) throws -> Void = { _ in },
              rows tally: () -> RowTally? = { nil }) throws {
@@ -57,7 +59,7 @@ public struct CSVFileRun {
                 }
                 // A last line without a line break that is shorter than the file's rows was cut off:
                 // its final cell may be a truncated number, so it must not be stored as if whole.
-                if row.unterminated, row.count < widest - 1 {
+                if !raggedRows, row.unterminated, row.count < widest - 1 {
                     try reject(row, "the file ends mid-row (truncated?): \(row.count) of \(widest) fields")
                     return
                 }

@@ -36,7 +36,8 @@ final class HealthReportsJSONSource: Source, InputDescribing {
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         let file = Symbol(path)
         let now = Int64(Date().timeIntervalSince1970)
-        try JSONFileRun(path: path, format: Self.format, context: context).run(table: F.table, emit: emit) { doc, out in
+        try JSONFileRun(path: path, format: Self.format, context: context)
+            .run(table: F.table, emit: emit, tally: RowTally(types: Self.types), type: Self.slot) { doc, out in
             let subject = doc.string(F.subject).map { Symbol($0) } ?? self.subject
             let provenance = Provenance(file: file, line: doc.line)
             if doc.present(F.values) {
@@ -50,7 +51,22 @@ final class HealthReportsJSONSource: Source, InputDescribing {
             } else {
                 throw JSONFileRun.Reject("neither a report (values) nor an entry (kind)")
             }
+            return .stored
         }
+    }
+
+    /// The run report's types: a report, then each entry kind (docs/reliability.md, "Every row accounted for").
+    static let types = ["report"] + EntryKind.allCases.filter { $0 != .report }.map(\.rawValue)
+
+    /// A report by its `values`, an entry by its `kind` (as `EntryKind` reads it, in any case); a kind
+    /// that is none of them counts as unknown under its own text (it is quarantined), an object with
+    /// neither under no type.
+    static func slot(_ doc: JSONDocument, _ tally: inout RowTally) -> Int {
+        if doc.present(F.values) { return 0 }
+        guard let kind = doc.withText(F.kind, { $0.isEmpty ? nil : $0 }) ?? nil else { return tally.untyped }
+        let text = String(decoding: kind, as: UTF8.self).lowercased()
+        if let i = types.firstIndex(of: text) { return i }
+        return tally.slot(named: kind, known: false)
     }
 
     private func report(_ doc: JSONDocument, subject: Symbol, now: Int64) throws -> Result<HealthReport, EntryProblem> {

@@ -12,9 +12,22 @@ final class NDJSONRecordSource: Source, InputDescribing {
 
     func run(context: StageContext, emit: (RecordBatch) throws -> Void) throws {
         var mapper = NDJSONRecordMapper(file: Symbol(path))
-        try JSONFileRun(path: path, format: Self.format, context: context).run(table: NDJSONRecordFields.table, emit: emit) { doc, out in
-            try mapper.map(doc, into: &out)
-        }
+        try JSONFileRun(path: path, format: Self.format, context: context)
+            .run(table: NDJSONRecordFields.table, emit: emit, tally: RowTally(types: NDJSONRecordFields.types), type: Self.slot) { doc, out in
+                try mapper.map(doc, into: &out)
+                return .stored
+            }
+    }
+
+    /// A line's slot in the run report's per-type counts (docs/reliability.md, "Every row accounted
+    /// for"): its `type`; one HealthPipe does not write counts as unknown under its own text (it is
+    /// quarantined), a line without a type under no type.
+    static func slot(_ doc: JSONDocument, _ tally: inout RowTally) -> Int {
+        doc.withText(NDJSONRecordFields.type) { b in
+            if b.isEmpty { return tally.untyped }
+            if let i = NDJSONRecordFields.types.firstIndex(where: { $0.utf8.elementsEqual(b) }) { return i }
+            return tally.slot(named: b, known: false)
+        } ?? tally.untyped
     }
 
     /// A file whose first object has a `type` HealthPipe writes and a `subject`: its own records.

@@ -28,9 +28,13 @@ final class JSONDocumentReader {
     private let input: ByteInput
     private let document: JSONDocument
 
+    /// When set, a top-level object holding this array is read as the array's elements (`JSONEnvelope`).
+    private let envelope: JSONEnvelope?
+
     init(path: String, table: JSONPathTable, chunk: Int = JSONDocumentReader.chunk,
-         maxDocument: Int = JSONDocumentReader.maxDocument) throws {
+         maxDocument: Int = JSONDocumentReader.maxDocument, envelope: JSONEnvelope? = nil) throws {
         self.path = path
+        self.envelope = envelope
         firstBuffer = chunk
         largest = maxDocument
         document = JSONDocument(table: table)
@@ -43,7 +47,9 @@ final class JSONDocumentReader {
     var contentHash: String { hasher.finalize() }
 
     /// Calls `body` with each object; `problem` gets what cannot be read (with its line), and reading goes on.
-    func forEach(progress: (Int) -> Void, _ body: (JSONDocument) throws -> Void, problem: (Problem) throws -> Void) throws {
+    /// `member` gets each member an envelope's object has before its array (key, raw JSON value).
+    func forEach(progress: (Int) -> Void, _ body: (JSONDocument) throws -> Void, problem: (Problem) throws -> Void,
+                 member: (String, String) throws -> Void = { _, _ in }) throws {
         var cap = firstBuffer
         var buf = UnsafeMutablePointer<UInt8>.allocate(capacity: cap)
         defer { buf.deallocate() }
@@ -51,6 +57,8 @@ final class JSONDocumentReader {
         var line: Int64 = 1
         var inArray = false
         var index = 0
+        // Inside the envelope's array, and after it until the envelope's closing `}`.
+        var inEnvelope = false, closingEnvelope = false
         var parser = JSONDocumentParser(document: document)
 
         /// Keeps the bytes from `pos` on, reads more; false when nothing more can be read.
@@ -139,6 +147,45 @@ final class JSONDocumentReader {
                 continue
             }
             let c = buf[pos]
+            if closingEnvelope {
+                closingEnvelope = false
+                if c == UInt8(ascii: "}") { pos += 1; continue }
+                let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: valueLength(buf + pos, filled - pos)), as: UTF8.self)
+                try problem(Problem(line: line, reason: "the top-level object goes on after its array (not read)", raw: raw))
+                continue
+            }
+            if let envelope, !inEnvelope, !inArray, c == UInt8(ascii: "{") {
+                switch envelope.head(buf + pos, filled - pos) {
+                case .incomplete:
+                    if try refill() { continue }
+                    let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: min(512, filled - pos)), as: UTF8.self)
+                    if eof {
+                        try problem(Problem(line: line, reason: "the file ends before the object's array opens (truncated?)", raw: raw))
+                        return
+                    }
+                    // Members before the array too large to hold: refused (their first bytes kept), the rest read on.
+                    try problem(Problem(line: line, reason: "the members before the object's array are larger than \(largest >> 20) MiB "
+                                        + "and are not read (their first 512 bytes are kept)", raw: raw))
+                    try skipLine()
+                    continue
+                case .invalid(let reason):
+                    let raw = String(decoding: UnsafeRawBufferPointer(start: buf + pos, count: min(512, badValueLength(buf + pos, filled - pos, inArray: false))),
+                                     as: UTF8.self)
+                    try problem(Problem(line: line, reason: "invalid JSON in the top-level object: \(reason)", raw: raw))
+                    try skipLine()
+                    continue
+                case .noArray:
+                    break  // read as one ordinary document below
+                case .entered(let length, let newlines, let members):
+                    for m in members { try member(m.key, m.raw) }
+                    pos += length
+                    line += Int64(newlines)
+                    inArray = true
+                    inEnvelope = true
+                    index = 0
+                    continue
+                }
+            }
             if c == UInt8(ascii: "[") && !inArray {
                 inArray = true
                 index = 0
@@ -148,6 +195,10 @@ final class JSONDocumentReader {
             if c == UInt8(ascii: "]") && inArray {
                 inArray = false
                 pos += 1
+                if inEnvelope {
+                    inEnvelope = false
+                    closingEnvelope = true
+                }
                 continue
             }
             guard c == UInt8(ascii: "{") else {
@@ -197,6 +248,9 @@ final class JSONDocumentReader {
             }
         }
         // An array without its closing `]` is a cut download, however complete its documents look.
+        if closingEnvelope {
+            try problem(Problem(line: line, reason: "the file ends before the top-level object's closing '}' (truncated download?)", raw: ""))
+        }
         if inArray {
             try problem(Problem(line: line, reason: "the file ends inside the array after $[\(index - 1)], before its closing ']' "
                                 + "(truncated download?): the documents after it are missing", raw: ""))

@@ -7,11 +7,18 @@ package struct JSONFileRun {
     let path: String
     let format: String
     let context: StageContext
+    /// A file that is one object whose records are one array member's elements (Google Fit's All Data),
+    /// and what gets the members written before that array.
+    let envelope: JSONEnvelope?
+    let member: (String, String) throws -> Void
 
-    package init(path: String, format: String, context: StageContext) {
+    package init(path: String, format: String, context: StageContext, envelope: JSONEnvelope? = nil,
+                 member: @escaping (String, String) throws -> Void = { _, _ in }) {
         self.path = path
         self.format = format
         self.context = context
+        self.envelope = envelope
+        self.member = member
     }
 
     /// Reason a document is rejected; `at` is the JSON path of the offending value, when known.
@@ -27,32 +34,17 @@ package struct JSONFileRun {
     /// Thrown inside the document loop when the user asked to stop.
     struct Stop: Error {}
 
-    /// `finish` adds what a source held back until the whole file was read (records that need a later document).
-    package func run(table: JSONPathTable, emit: (RecordBatch) throws -> Void, finish: ((inout RecordBatcher) throws -> Void)? = nil,
-             handle: (JSONDocument, inout RecordBatcher) throws -> Void) throws {
-        var tally: RowTally? = nil
-        try run(table: table, emit: emit, finish: finish, tally: &tally, type: { _, t in t.untyped }) { doc, out in
-            try handle(doc, &out)
-            return .stored
-        }
-    }
-
-    /// A source that accounts for every document (docs/reliability.md, "Every row accounted for"):
+    /// Every JSON source accounts for every document (docs/reliability.md, "Every row accounted for"):
     /// `type` gives the document's slot in `tally` from its keys, before anything can reject it;
     /// `handle` says whether the document was stored or skipped (a known non-data type, a repeat); a
     /// rejected one counts as quarantined under its type, one the reader could not parse under no type.
-    /// The file's counts go to the run report (`StageContext.finishRows`).
+    /// The file's counts go to the run report (`StageContext.finishRows`). `finish` adds what a source
+    /// held back until the whole file was read (records that need a later document).
     package func run(table: JSONPathTable, emit: (RecordBatch) throws -> Void, finish: ((inout RecordBatcher) throws -> Void)? = nil,
                      tally: RowTally, type: (JSONDocument, inout RowTally) -> Int,
                      handle: (JSONDocument, inout RecordBatcher) throws -> RowTally.Outcome) throws {
-        var tally: RowTally? = tally
-        try run(table: table, emit: emit, finish: finish, tally: &tally, type: type, handle: handle)
-    }
-
-    private func run(table: JSONPathTable, emit: (RecordBatch) throws -> Void, finish: ((inout RecordBatcher) throws -> Void)?,
-                     tally: inout RowTally?, type: (JSONDocument, inout RowTally) -> Int,
-                     handle: (JSONDocument, inout RecordBatcher) throws -> RowTally.Outcome) throws {
-        let reader = try JSONDocumentReader(path: path, table: table)
+        var tally = tally
+        let reader = try JSONDocumentReader(path: path, table: table, envelope: envelope)
         let index = context.registerInput(InputFileInfo(path: path, format: format, size: reader.size))
         context.progress.addExpected(reader.size)
         var out = RecordBatcher()
@@ -60,15 +52,14 @@ package struct JSONFileRun {
         defer {
             context.finishInput(index, rows: documents, measurements: out.measurements, events: out.events,
                                 rejected: rejected, hash: reader.contentHash)
-            if let tally { context.finishRows(index, tally) }
+            context.finishRows(index, tally)
         }
         do {
             try reader.forEach(progress: { context.progress.advance(Int64($0)) }, { doc in
                 documents += 1
-                let slot = tally == nil ? nil : type(doc, &tally!)
+                let slot = type(doc, &tally)
                 do {
-                    let result = Result { () throws -> RowTally.Outcome? in try handle(doc, &out) }
-                    if let slot { try tally!.account(slot, result) } else { _ = try result.get() }
+                    try tally.account(slot, Result { () throws -> RowTally.Outcome? in try handle(doc, &out) })
                 } catch let r as Reject {
                     rejected += 1
                     try context.reject(RowError(file: path, line: doc.line,
@@ -80,9 +71,9 @@ package struct JSONFileRun {
             }, problem: { p in
                 documents += 1
                 rejected += 1
-                if tally != nil { tally!.count(tally!.untyped, .quarantined) }
+                tally.count(tally.untyped, .quarantined)
                 try context.reject(RowError(file: path, line: p.line, reason: p.reason, raw: p.raw))
-            })
+            }, member: member)
         } catch is Stop {}
         try finish?(&out)
         try out.flush(emit)

@@ -20,7 +20,7 @@ public enum HealthLogEdits {
                 """, subject, id, start)
             try run(db, "DELETE FROM report_values WHERE subject = ?1 AND report_id = ?2", subject, id)
             try run(db, "DELETE FROM reports WHERE subject = ?1 AND id = ?2", subject, id)
-            try markPending(db, subject, days: [LocalDays.day(start, Int32(truncatingIfNeeded: offset))])
+            try EditedDays.markPending(db, subject: subject, days: [LocalDays.day(start, Int32(truncatingIfNeeded: offset))])
             return true
         }
     }
@@ -47,10 +47,7 @@ public enum HealthLogEdits {
                     (SELECT subject, kind, subtype, source, start, amount FROM manual_entries WHERE subject = ?1 AND id = ?2)
                 """, subject, id)
             try run(db, "DELETE FROM manual_entries WHERE subject = ?1 AND id = ?2", subject, id)
-            try markPending(db, subject, days: Array(EventWriter.days(of: event)))
-            if EpisodeSpan.isOpen(event) {
-                try run(db, EventWriter.pendingFromSQL, subject, CivilDate.isoDate(fromDays: event.localDay))
-            }
+            try EditedDays.markPending(db, subject: subject, event: event)
             return true
         }
     }
@@ -109,15 +106,6 @@ public enum HealthLogEdits {
                 try s.bindInt(6, now)
                 try s.run()
             }
-        }
-    }
-
-    private static func markPending(_ db: SQLiteConnection, _ subject: String, days: [Int64]) throws {
-        let s = try db.prepare("INSERT OR IGNORE INTO derived_pending (subject, day) VALUES (?1, ?2)")
-        for d in days {
-            try s.bindText(1, subject)
-            try s.bindText(2, CivilDate.isoDate(fromDays: d))
-            try s.run()
         }
     }
 

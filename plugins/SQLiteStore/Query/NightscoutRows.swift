@@ -6,6 +6,8 @@ import HealthPipeCore
 /// back as stored — metadata and the device's attributes as JSON text — for the server to shape.
 public final class NightscoutRows {
     private let chart: ChartQueries
+    /// The read-only connection, for the other reads of this API (`StoredFoods`).
+    var chartDB: SQLiteConnection { chart.db }
 
     /// Opens an existing database read-only (`ChartQueries`' checks: a missing file is an error).
     public init(path: String) throws { chart = try ChartQueries(path: path) }
@@ -23,6 +25,22 @@ public final class NightscoutRows {
         public var metadata: String?
         /// The device's `attributes` (readings only).
         public var device: String?
+        /// An `events` row (else a reading of `measurements`): where a deletion finds it (`RowDeletion`).
+        public var isEvent = false
+
+        public init(kind: String, subtype: String = "", source: String, start: Int64, end: Int64, utcOffset: Int32, value: Double? = nil,
+                    carbs: Double? = nil, protein: Double? = nil, fat: Double? = nil, insulin: Double? = nil, note: String? = nil,
+                    metadata: String? = nil, device: String? = nil, isEvent: Bool = false) {
+            (self.kind, self.subtype, self.source, self.start, self.end, self.utcOffset) = (kind, subtype, source, start, end, utcOffset)
+            (self.value, self.carbs, self.protein, self.fat, self.insulin) = (value, carbs, protein, fat, insulin)
+            (self.note, self.metadata, self.device, self.isEvent) = (note, metadata, device, isEvent)
+        }
+
+        /// What a deletion of this row names (`RowDeletion`): an event's key, or a reading's.
+        public var deletionTarget: RowDeletion.Target {
+            RowDeletion.Target(table: isEvent ? .events : .measurements, name: kind, subtype: isEvent ? subtype : "", source: source,
+                               start: start, end: end)
+        }
     }
 
     /// Which readings: those a Nightscout treatment left (their metadata holds its `eventType`: a BG
@@ -72,7 +90,7 @@ public final class NightscoutRows {
         while try s.step() {
             out.append(Row(kind: s.text(0) ?? "", subtype: s.text(1) ?? "", source: s.text(2) ?? "", start: s.int(3), end: s.int(4),
                            utcOffset: Int32(truncatingIfNeeded: s.int(5)), carbs: optional(6), protein: optional(7), fat: optional(8),
-                           insulin: optional(9), note: s.text(10), metadata: s.text(11)))
+                           insulin: optional(9), note: s.text(10), metadata: s.text(11), isEvent: true))
         }
         return out
     }
@@ -83,5 +101,29 @@ public final class NightscoutRows {
         let s = try chart.db.prepare("SELECT attributes FROM subject_profiles WHERE subject = ?1 AND source = 'nightscout'")
         try s.bindText(1, subject)
         return try s.step() ? s.text(0) : nil
+    }
+
+    /// The rows of `subject` deleted by hand (`RowDeletion`) after `since` (UTC seconds), as they
+    /// were, each with when it was deleted, oldest deletion first: what API v3's history reports as
+    /// no longer valid. None in a database from before deletions were kept.
+    public func deleted(subject: String, after since: Int64) throws -> [(row: Row, deletedAt: Int64)] {
+        let table = try chart.db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'deleted_rows'")
+        guard try table.step() else { return [] }
+        let s = try chart.db.prepare("""
+            SELECT row_table, name, subtype, source, start, "end", amount, utc_offset, value, metadata, deleted_at FROM deleted_rows
+             WHERE subject = ?1 AND deleted_at > ?2 ORDER BY deleted_at, start
+            """)
+        try s.bindText(1, subject)
+        try s.bindInt(2, since)
+        var out: [(row: Row, deletedAt: Int64)] = []
+        while try s.step() {
+            let isEvent = s.text(0) == RowDeletion.Table.events.rawValue, kind = s.text(1) ?? "", amount = s.double(6)
+            out.append((Row(kind: kind, subtype: s.text(2) ?? "", source: s.text(3) ?? "", start: s.int(4), end: s.int(5),
+                            utcOffset: Int32(truncatingIfNeeded: s.int(7)), value: s.isNull(8) ? nil : s.double(8),
+                            carbs: isEvent && kind == Event.Kind.meal.rawValue ? amount : nil,
+                            insulin: isEvent && kind == Event.Kind.insulin.rawValue ? amount : nil,
+                            metadata: s.text(9), isEvent: isEvent), s.int(10)))
+        }
+        return out
     }
 }

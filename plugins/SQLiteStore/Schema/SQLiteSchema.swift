@@ -4,7 +4,8 @@ public enum SQLiteSchema {
     public static let migrator = Migrator(migrations: [SchemaV1.migration, SchemaV2.migration, SchemaV3.migration,
                                                        SchemaV4.migration, SchemaV5.migration, SchemaV6.migration,
                                                        SchemaV7.migration, SchemaV8.migration, SchemaV9.migration,
-                                                       SchemaV10.migration, SchemaV11.migration, SchemaV12.migration],
+                                                       SchemaV10.migration, SchemaV11.migration, SchemaV12.migration,
+                                                       SchemaV13.migration],
                                           baseline: SQLiteDDL.baseline)
     public static var version: Int32 { migrator.latestVersion }
 

@@ -11,11 +11,14 @@ public final class SQLiteSink: Sink, OutputChecking {
         public var batchRows: Int?
         /// Re-aggregation: rewrite only derived tables and bands, all in one transaction.
         public var replaceDerived: Bool?
+        /// Rows deleted by hand that this import brings again are stored again (`import --restore-deleted`).
+        public var restoreDeleted: Bool?
 
         enum CodingKeys: String, CodingKey {
             case path
             case batchRows = "batch_rows"
             case replaceDerived = "replace_derived"
+            case restoreDeleted = "restore_deleted"
         }
     }
 
@@ -24,6 +27,7 @@ public final class SQLiteSink: Sink, OutputChecking {
     public let path: String
     public let batchRows: Int
     public let replaceDerived: Bool
+    public let restoreDeleted: Bool
     /// Derivation steps upstream of this sink that follow the database's settings and see exactly
     /// the readings it stores (set by the command that built the pipeline): their daily summaries
     /// and day metric sets are stored directly for days nothing else wrote to.
@@ -35,10 +39,11 @@ public final class SQLiteSink: Sink, OutputChecking {
     private var session: SinkSession?
     private var rewrite: DerivedRewriteSession?
 
-    public init(path: String, batchRows: Int = SQLiteSink.defaultBatchRows, replaceDerived: Bool = false) {
+    public init(path: String, batchRows: Int = SQLiteSink.defaultBatchRows, replaceDerived: Bool = false, restoreDeleted: Bool = false) {
         self.path = path
         self.batchRows = max(1, batchRows)
         self.replaceDerived = replaceDerived
+        self.restoreDeleted = restoreDeleted
     }
 
     /// A directory, device or unwritable place is refused before the run reads anything.
@@ -60,7 +65,7 @@ public final class SQLiteSink: Sink, OutputChecking {
             if replaceDerived {
                 rewrite = try DerivedRewriteSession(path: path, scope: refreshScope, settings: settingsToStore)
             } else {
-                session = try SinkSession(path: path, batchRows: batchRows, run: run, trustedSteps: trustedSteps)
+                session = try SinkSession(path: path, batchRows: batchRows, run: run, trustedSteps: trustedSteps, restoreDeleted: restoreDeleted)
             }
         }
     }
@@ -68,7 +73,14 @@ public final class SQLiteSink: Sink, OutputChecking {
     public func write(_ batch: RecordBatch, context: StageContext) throws {
         if let rewrite { return try namingPath { try rewrite.write(batch) } }
         guard let session else { throw SQLiteError(code: 21, message: "sqlite sink written before open (\(path))") }
+        let keptBefore = session.keptDeleted
         try namingPath { try session.write(batch) }
+        // Not stored, and said so: rows a client deleted stay deleted when a file brings them again.
+        let kept = session.keptDeleted - keptBefore
+        if kept > 0 {
+            context.warn("\(kept) row\(kept == 1 ? "" : "s") deleted before (a Nightscout client's DELETE) kept deleted; "
+                         + "import --restore-deleted stores \(kept == 1 ? "it" : "them") again")
+        }
     }
 
     /// SQLite's messages ("attempt to write a readonly database") say which database.

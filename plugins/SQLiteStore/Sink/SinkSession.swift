@@ -19,13 +19,16 @@ final class SinkSession {
     private let reports: ReportWriter
     private let entries: EntryWriter
     private let pending: PendingDays
+    private let deletedRows: DeletedRowsGuard
     /// Daily summaries and day metric sets that arrive are written for fresh days (and those days
     /// taken off `derived_pending`) only when every step of the database's derivation settings is
     /// in the stream with those settings, seeing exactly the readings stored here; otherwise they
     /// are left to the refresh, which computes them from the store.
     let derivedFromStream: Bool
+    /// Rows deleted by hand that this run brought again and kept deleted.
+    var keptDeleted: Int { deletedRows.keptDeleted }
 
-    init(path: String, batchRows: Int, run: RunInfo, trustedSteps: Set<String>) throws {
+    init(path: String, batchRows: Int, run: RunInfo, trustedSteps: Set<String>, restoreDeleted: Bool) throws {
         db = try SQLiteSchema.open(path: path)
         transaction = BatchTransaction(db: db, batchRows: batchRows)
         let imports = try ImportLog(db: db, startedAt: run.startedAt)
@@ -33,6 +36,7 @@ final class SinkSession {
         let symbols = SymbolBytes()
         devices = try DeviceTable(db: db)
         pending = try PendingDays(db: db)
+        deletedRows = try DeletedRowsGuard(db: db, restore: restoreDeleted)
         let stored = Set(try DerivationSettingsTable.read(db).map(\.step))
         derivedFromStream = DerivationSettings.streamDerives(storedSteps: stored, trusted: trustedSteps)
         measurements = try MeasurementWriter(db: db, symbols: symbols, imports: imports, devices: devices, pending: pending)
@@ -45,8 +49,10 @@ final class SinkSession {
         electrocardiograms = try ElectrocardiogramWriter(db: db, symbols: symbols, imports: imports, devices: devices)
         reports = try ReportWriter(db: db, imports: imports, measurements: measurements, pending: pending)
         entries = try EntryWriter(db: db, events: events, pending: pending)
-        // new_rows and the pending days commit atomically with the rows they describe.
-        transaction.beforeCommit = { [imports, pending] in
+        // new_rows and the pending days commit atomically with the rows they describe; rows deleted
+        // by hand that the import wrote again are deleted again in the same transaction.
+        transaction.beforeCommit = { [imports, pending, deletedRows] in
+            try deletedRows.apply()
             try imports.flushNewRows()
             try pending.flush()
         }
@@ -83,6 +89,8 @@ final class SinkSession {
             try transaction.write(count: batch.motionSessions.count) { try motionSessions.write(batch.motionSessions[$0]) }
             try transaction.write(count: batch.routes.count) { try routes.write(batch.routes[$0]) }
             try transaction.write(count: batch.electrocardiograms.count) { try electrocardiograms.write(batch.electrocardiograms[$0]) }
+            // Rows deleted by hand that this batch wrote again go again now, so the run can say how many.
+            if transaction.isOpen { try deletedRows.apply() }
             // A live stream may run for days: a finished session is committed at once, not at the end.
             if !batch.motionSessions.isEmpty { try transaction.commit() }
         } catch {

@@ -59,4 +59,23 @@ extension StoreTables {
         .required("due_at", .int64), // the due time it was announced for
         .required("notified_at", .int64),
     ], primaryKey: ["subject", "kind", "metric", "start"], in: [.sqlite], withoutRowID: true)
+
+    /// Rows deleted by hand (a Nightscout client's DELETE): what each was, so an import that brings
+    /// the same row again leaves it deleted (`import --restore-deleted` brings it back), and API v3's
+    /// history can tell clients it is gone. Readings name their row by (`name` = metric, `source`,
+    /// `start`, `end`), events by (`name` = kind, `subtype`, `source`, `start`, `amount`).
+    public static let deletedRows = TableDescription("deleted_rows", columns: [
+        .required("subject", .sortedText),
+        .required("row_table", .sortedText), // measurements or events
+        .required("name", .sortedText), // the reading's metric, the event's kind
+        .required("subtype", .sortedText), // the event's subtype; '' for a reading
+        .required("source", .sortedText),
+        .required("start", .int64), // UTC epoch seconds
+        .required("end", .int64),
+        .required("amount", .double), // the event's amount; 0 for a reading
+        .required("utc_offset", .int32),
+        .optional("value", .double), // the reading's value
+        .optional("metadata", .text), // the row's metadata, as it was
+        .required("deleted_at", .int64), // UTC epoch seconds
+    ], primaryKey: ["subject", "row_table", "name", "subtype", "source", "start", "end", "amount"], in: [.sqlite], withoutRowID: true)
 }

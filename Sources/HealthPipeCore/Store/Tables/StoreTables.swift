@@ -9,7 +9,7 @@ public enum StoreTables {
         dailySummaries, dailyBands, favourites, glucoseMetrics, glucoseAGP, forecasts, alerts,
         motionSessions, derivedPending, derivationSettings,
         workoutRoutes, routePoints, electrocardiograms, ecgSamples,
-        reports, reportValues, manualEntries, reportDays, reminderSnoozes, alertNotices,
+        reports, reportValues, manualEntries, reportDays, reminderSnoozes, alertNotices, deletedRows, foods,
     ]
 
     /// In the order a baseline creates them (a view before those that read it).

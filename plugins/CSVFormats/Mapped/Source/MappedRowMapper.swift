@@ -181,7 +181,7 @@ struct MappedRowMapper {
                 var e = Event(subject: who, kind: kind, subtype: subtype, source: src, start: at.utc, end: end ?? at.utc + duration,
                               utcOffset: at.offset, flags: at.flags, provenance: prov)
                 switch plans[k].eachRow ? nil : field {
-                case nil: break  // an each_row event: no amount
+                case nil: e.metadata = keptValue(row, k)  // an each_row event: no amount, its from: cell kept
                 case .carbs?: e.carbs = x
                 case .protein?: e.protein = x
                 case .fat?: e.fat = x
@@ -229,6 +229,22 @@ struct MappedRowMapper {
         if cell.isEmpty, plans[k].unitDefault, case .measurement(_, _, let g) = plans[k].target { return g }
         let label = adapter.values[k].label
         throw CSVFileRun.Reject(cell.isEmpty ? "\(label): the row names no unit" : "\(label): unit '\(cell.echo)' is not mg/dL or mmol/L")
+    }
+
+    /// The cell of an each_row entry's `from:` column and of its `unit_column` as metadata
+    /// (`{"value":"120","unit":"%"}`): a value that is no amount of the event, kept, not dropped.
+    /// nil without a `from:` column or when the cell is empty or an empty word (`N/A`).
+    private func keptValue<Row: TableRow>(_ row: Row, _ k: Int) -> String? {
+        let i = c.values[k]
+        guard i >= 0 else { return nil }
+        let cell = row.trimmed(i)
+        if cell.isEmpty || (!emptyWords.isEmpty && ByteWords.contains(emptyWords, cell)) { return nil }
+        var w = JSONWriter(capacity: 48)
+        w.beginObject()
+        w.key("value"); w.string(cell.text)
+        if c.units[k] >= 0, !row.isEmpty(c.units[k]) { w.key("unit"); w.string(row.trimmed(c.units[k]).text) }
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     /// The row's free-text cells that are not empty, joined with " — "; nil when all are empty.

@@ -131,10 +131,16 @@ extension MappedSpecCompiler {
             let eachRow = c.each_row ?? false
             let column: ColumnRef
             if eachRow {
-                if c.from != nil { nodes.fail(path + ["from"], atKey: true, "an each_row entry reads no cell: drop from:") }
                 if c.event == nil { nodes.fail(path + ["each_row"], atKey: true, "each_row makes an event (meal, note …) for each row: give event:") }
                 if c.field != nil { nodes.fail(path + ["field"], atKey: true, "an each_row event has no amount: drop field:") }
-                column = .eachRow
+                // `from:` (and `unit_column:`) keep a value that is no amount — a temporary basal's
+                // percentage — in the event's metadata, so the row's value is not lost.
+                if let from = c.from {
+                    guard let r = ref(from, path + ["from"], structural: false) else { continue }
+                    column = r
+                } else {
+                    column = .eachRow
+                }
             } else if let from = c.from {
                 guard let r = ref(from, path + ["from"], structural: false) else { continue }
                 column = r
@@ -161,6 +167,11 @@ extension MappedSpecCompiler {
             if let u = c.unit_column {
                 mapping.unitColumn = ref(u, path + ["unit_column"], structural: false)
                 mapping.unitDefault = c.unit != nil
+                if eachRow {
+                    if c.from == nil { nodes.fail(path + ["unit_column"], atKey: true, "an each_row entry keeps a unit with its from: value: give from:") }
+                    out.append(mapping)
+                    continue
+                }
                 guard case .measurement(_, _, _?) = target, c.importance == nil, c.importance_column == nil else {
                     nodes.fail(path + ["unit_column"], atKey: true, "unit_column reads a glucose unit per row (mg/dL or mmol/L): it is for glucose measurements")
                     continue
