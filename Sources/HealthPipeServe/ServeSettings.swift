@@ -10,9 +10,15 @@ public struct ServeSettings: Sendable {
     public var openReads: Bool
     /// Seconds a connection may stay silent before it is closed (slow clients, idle keep-alives).
     public var idleSeconds: Int64 = ServeLimits.idleSeconds
-    /// Whose data the Nightscout API reads and writes (`--subject`); nil: the store's only subject,
-    /// `default` for a new store (the import's rule).
-    public var subject: String?
+    /// Whose data the Nightscout API reads and writes: for a request by a person's token that person
+    /// (`CallerPerson`, bound by `AccessGuard` and carried onto the store's threads by `StoreWork`), so
+    /// no route can reach past it by reading the settings it was built with; else `--subject`, and
+    /// nil for the store's only subject, `default` for a new store (the import's rule).
+    public var subject: String? {
+        get { CallerPerson.current ?? configuredSubject }
+        set { configuredSubject = newValue }
+    }
+    private var configuredSubject: String?
     /// The zone of a person without one of their own (`--timezone`): the app's clock and uploads without an offset.
     public var timezone: String?
 

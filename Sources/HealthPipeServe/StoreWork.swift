@@ -18,11 +18,15 @@ public enum StoreWork {
         return pool
     }()
 
+    // The caller's person (a person's token) goes with the work: the store's threads are no task of the
+    // request's, so its task-local would be gone there and a write could reach `--subject`'s person.
     public static func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await readers.runIfActive(body)
+        let person = CallerPerson.current
+        return try await readers.runIfActive { try CallerPerson.$current.withValue(person) { try body() } }
     }
 
     public static func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await writer.runIfActive(body)
+        let person = CallerPerson.current
+        return try await writer.runIfActive { try CallerPerson.$current.withValue(person) { try body() } }
     }
 }

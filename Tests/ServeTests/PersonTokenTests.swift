@@ -129,5 +129,18 @@ import Testing
                               body: "carbs=44&at=2009-12-14T12%3A00&back=%2F", cookie: cookie)
         #expect(theirs.hasPrefix("HTTP/1.1 404"), "\(theirs.prefix(300))")
         #expect(PersonZoneAppTests.sqlite(db, "SELECT count(*) FROM events WHERE carbs_g = 44") == "0")
+
+        // Every other write route is the person's too (the settings' subject is the caller's person,
+        // also on the store's threads): a deletion of every reading removes only theirs, a food is theirs.
+        let annas = "SELECT count(*) FROM measurements WHERE subject = 'anna lee' AND metric = 'glucose'"
+        let before = PersonZoneAppTests.sqlite(db, annas)
+        let deleted = try RawHTTP.exchange(port: port, "DELETE /api/v1/entries/sgv?find%5Bdate%5D%5B%24gte%5D=0 HTTP/1.1\r\n"
+                                           + "Host: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(writer)\r\nConnection: close\r\n\r\n")
+        #expect(deleted.hasPrefix("HTTP/1.1 200"), "\(deleted.prefix(300))")
+        #expect(before != "0" && PersonZoneAppTests.sqlite(db, annas) == before, "the token deleted --subject's readings")
+        #expect(PersonZoneAppTests.sqlite(db, "SELECT count(*) FROM measurements WHERE start = \(at)") == "0", "its own upload is deleted")
+        let food = try post(port, "/api/v1/food", token: writer, type: "application/json", body: #"{"type":"food","name":"apple","carbs":12}"#)
+        #expect(food.hasPrefix("HTTP/1.1 200"), "\(food.prefix(300))")
+        #expect(PersonZoneAppTests.sqlite(db, "SELECT subject FROM foods") == Self.follower)
     }
 }
