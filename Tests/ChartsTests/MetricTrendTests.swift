@@ -56,9 +56,9 @@ import Testing
         let steps = try #require(Self.figure(html, "step_count"))
         #expect(Self.points(steps).map(\.day) == ["2024-03-01", "2024-03-03"])
         #expect(Self.points(steps).map(\.value) == [5476, 480])
-        #expect(steps.contains("latest <b data-stat=\"latest\">480 count</b>"))
-        #expect(steps.contains("average <b data-stat=\"average\">2978 count</b>"))
-        #expect(steps.contains("<title>Fri 1 Mar 2024: 5476 count (day total, 30 record(s))</title>"))
+        #expect(steps.contains("latest <b data-stat=\"latest\">480</b>"))
+        #expect(steps.contains("average <b data-stat=\"average\">2978</b>"))
+        #expect(steps.contains("<title>Fri 1 Mar 2024: 5476 (day total, 30 record(s))</title>"))
         #expect(!steps.contains(">182.5"))
         let rhr = try #require(Self.figure(html, "resting_heart_rate"))
         #expect(rhr.contains("<title>Sun 3 Mar 2024: 61 /min (day mean of 2, lowest 60, highest 62)</title>"))
@@ -67,6 +67,22 @@ import Testing
         #expect(!html.contains("<script>") && !html.contains("a&b"))
         #expect(html.contains("data-metric=\"x.&lt;script&gt;alert(&#39;1&#39;)&lt;/script&gt;\""))
         #expect(html.contains("a&amp;b"))
+    }
+
+    /// A percentage stored as a fraction of one shows as the percent its unit says; small values keep
+    /// two decimals (0.04 km is not "0 km"); the chart's data keeps the stored value.
+    @Test func percentagesAndSmallValuesAreShownAsTheyAre() throws {
+        let table = DailyMetricsTable(cells: [
+            Cell(day: Self.first, metric: "body_fat_percentage", unit: "%", n: 1, mean: 0.215, min: 0.215, max: 0.215),
+            Cell(day: Self.first, metric: "distance_walking_running", unit: "km", n: 3, mean: 0.0127, min: 0.01, max: 0.02, total: 0.038),
+        ])
+        var m = Markup()
+        MetricTrendsHTML(trends: MetricTrend.trends(table, firstDay: Self.first, lastDay: Self.first + 6)).render(&m)
+        let fat = try #require(Self.figure(m.text, "body_fat_percentage"))
+        #expect(fat.contains("latest <b data-stat=\"latest\">21.5 %</b>"))
+        #expect(Self.points(fat).map(\.value) == [0.215])
+        let distance = try #require(Self.figure(m.text, "distance_walking_running"))
+        #expect(distance.contains("latest <b data-stat=\"latest\">0.04 km</b>"))
     }
 
     @Test func thePageHasATrendsSectionOnlyWithDailyMetrics() throws {

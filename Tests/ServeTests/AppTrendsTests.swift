@@ -26,6 +26,6 @@ import Testing
             String(part.prefix(10)) + "|" + String(part.components(separatedBy: "data-value=\"")[1].prefix { $0 != "\"" })
         }
         #expect(drawn == rows)
-        #expect(steps.contains("latest <b data-stat=\"latest\">5476 count</b>"))
+        #expect(steps.contains("latest <b data-stat=\"latest\">5476</b>"))
     }
 }

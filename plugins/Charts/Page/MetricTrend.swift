@@ -36,6 +36,21 @@ public struct MetricTrend: Sendable {
         }
     }
 
+    /// A value as the trends show it: whole above 100 (steps, kcal), one decimal above 10 (a pulse, a
+    /// weight), two below (km, a day of few floors): 0.04 km is not "0 km".
+    public static func shown(_ v: Double) -> String {
+        Fmt.amount(v, abs(v) >= 100 ? 0 : abs(v) >= 10 ? 1 : 2)
+    }
+
+    /// A value of this metric as text: a percentage stored as a fraction of one (body fat 0.21) is
+    /// shown as the percent (21 %), as its unit says.
+    public func text(_ v: Double) -> String {
+        Self.shown(MetricCatalogue.isFractionPercent(metric) ? v * 100 : v)
+    }
+
+    /// The unit after a value: none for a count (8769 steps are "8769", not "8769 count").
+    public var shownUnit: String { unit == "count" ? "" : CanonicalUnits.shown(unit) }
+
     /// Headline metrics first (what a wearable person looks at), the rest by name.
     static let leading = ["step_count", "resting_heart_rate", "heart_rate_variability_rmssd", "heart_rate_variability_sdnn",
                           "body_mass", "heart_rate", "active_energy_burned", "distance_walking_running"]

@@ -15,14 +15,20 @@ public struct MetricTrendSVG: ChartDrawing {
     public var titleID: String? { nil }
     static let left = 46.0, right = 350.0, top = 10.0, bottom = 118.0
 
-    /// The value scale: from zero for bars, around the values for a line; rounded to a whole step.
-    func scale() -> (low: Double, high: Double) {
+    /// The value scale: from zero for bars, around the values for a line; rounded to a whole step,
+    /// a grid line at each step.
+    func scale() -> (low: Double, high: Double, step: Double) {
         let values = trend.points.flatMap { p in trend.isBars ? [p.value] : [p.value, p.min ?? p.value, p.max ?? p.value] }
-        guard var lo = values.min(), var hi = values.max() else { return (0, 1) }
+        guard var lo = values.min(), var hi = values.max() else { return (0, 1, 0.5) }
         if trend.isBars { lo = Swift.min(0, lo) }
-        if hi - lo < 1e-9 { hi += Swift.max(1, abs(hi) * 0.1); if !trend.isBars { lo -= Swift.max(1, abs(lo) * 0.1) } }
+        // One value (or all equal): a band of 5 % around it (a percent of 0.21 is not padded by a whole 1).
+        if hi - lo < 1e-9 {
+            let pad = hi == 0 ? 1 : abs(hi) * 0.05
+            hi += pad
+            if !trend.isBars { lo -= pad }
+        }
         let step = Self.niceStep((hi - lo) / 4)
-        return ((lo / step).rounded(.down) * step, (hi / step).rounded(.up) * step)
+        return ((lo / step).rounded(.down) * step, (hi / step).rounded(.up) * step, step)
     }
 
     static func niceStep(_ raw: Double) -> Double {
@@ -35,25 +41,26 @@ public struct MetricTrendSVG: ChartDrawing {
 
     public func body(_ m: inout Markup) {
         let (l, r, t, b) = (Self.left, Self.right, Self.top, Self.bottom)
-        let (lo, hi) = scale()
+        let (lo, hi, step) = scale()
         let dayCount = Double(trend.lastDay - trend.firstDay + 1)
         let slot = (r - l) / Swift.max(dayCount, 1)
         func x(_ day: Int64) -> Double { l + slot * (Double(day - trend.firstDay) + 0.5) }
         func y(_ v: Double) -> Double { b - (b - t) * (v - lo) / (hi - lo) }
-        let unit = CanonicalUnits.shown(trend.unit)
+        let unit = trend.shownUnit
         m.title(DailyMetricsTable.shownName(trend.metric) + (unit.isEmpty ? "" : " (" + unit + ")") + ", " + trend.valueName + " per day")
         m.rect(l, t, r - l, b - t, attributes: "fill=\"\(Palette.panel)\"")
-        for v in [lo, (lo + hi) / 2, hi] {
+        for i in 0...Int(((hi - lo) / step).rounded()) {
+            let v = lo + Double(i) * step
             m.line(l, y(v), r, y(v), attributes: "class=\"grid\"")
-            m.textElement(x: l - 5, y: y(v) + 4, Fmt.amount(v, 1), attributes: "text-anchor=\"end\" class=\"t-small\"")
+            m.textElement(x: l - 5, y: y(v) + 4, trend.text(v), attributes: "text-anchor=\"end\" class=\"t-axis\"")
         }
         let tip = { (p: MetricTrend.Point) -> String in
-            var s: String = Fmt.shortDate(p.day) + ": " + Fmt.amount(p.value, 1)
+            var s: String = Fmt.shortDate(p.day) + ": " + trend.text(p.value)
             s += (unit.isEmpty ? "" : " " + unit) + " (" + trend.valueName
             if trend.isBars { return s + ", \(p.n) record(s))" }
             s += " of \(p.n)"
-            if let lowest = p.min { s += ", lowest " + Fmt.amount(lowest, 1) }
-            if let highest = p.max { s += ", highest " + Fmt.amount(highest, 1) }
+            if let lowest = p.min { s += ", lowest " + trend.text(lowest) }
+            if let highest = p.max { s += ", highest " + trend.text(highest) }
             return s + ")"
         }
         if trend.isBars {
@@ -69,7 +76,7 @@ public struct MetricTrendSVG: ChartDrawing {
         } else {
             let path = Markup.path(trend.points.map { (x: x($0.day), y: y($0.value)) }) { i in trend.points[i].day - trend.points[i - 1].day > 1 }
             m.raw("<path d=\"" + path + "\" fill=\"none\" stroke=\"\(Palette.blue)\" stroke-width=\"1.8\" stroke-linejoin=\"round\"/>")
-            let dot = Swift.min(3.5, Swift.max(1.6, slot * 0.35))
+            let dot = Swift.min(3.5, Swift.max(2.4, slot * 0.35))
             for p in trend.points {
                 m.raw("<g class=\"trend-point\" data-day=\"\(CivilDate.isoDate(fromDays: p.day))\" data-value=\"\(p.value)\">")
                 m.title(tip(p))
@@ -83,15 +90,15 @@ public struct MetricTrendSVG: ChartDrawing {
         }
         if let avg = trend.average {
             m.raw("<g class=\"trend-average\">")
-            m.title("Average of the period: " + Fmt.amount(avg, 1) + (unit.isEmpty ? "" : " " + unit) + " over \(trend.points.count) day(s)")
+            m.title("Average of the period: " + trend.text(avg) + (unit.isEmpty ? "" : " " + unit) + " over \(trend.points.count) day(s)")
             m.line(l, y(avg), r, y(avg), attributes: "stroke=\"\(Palette.orange)\" stroke-width=\"1.4\" stroke-dasharray=\"5 3\"")
             m.raw("</g>")
         }
         m.line(l, b, r, b, attributes: "stroke=\"\(Palette.ink)\"")
-        m.textElement(x: l, y: b + 16, Fmt.dayMonth(trend.firstDay), attributes: "class=\"t-small\"")
-        m.textElement(x: r, y: b + 16, Fmt.dayMonth(trend.lastDay), attributes: "text-anchor=\"end\" class=\"t-small\"")
+        m.textElement(x: l, y: b + 16, Fmt.dayMonth(trend.firstDay), attributes: "class=\"t-axis\"")
+        m.textElement(x: r, y: b + 16, Fmt.dayMonth(trend.lastDay), attributes: "text-anchor=\"end\" class=\"t-axis\"")
         if trend.lastDay - trend.firstDay >= 4 {
-            m.textElement(x: (l + r) / 2, y: b + 16, Fmt.dayMonth(trend.firstDay + (trend.lastDay - trend.firstDay) / 2), attributes: "text-anchor=\"middle\" class=\"t-small\"")
+            m.textElement(x: (l + r) / 2, y: b + 16, Fmt.dayMonth(trend.firstDay + (trend.lastDay - trend.firstDay) / 2), attributes: "text-anchor=\"middle\" class=\"t-axis\"")
         }
     }
 }

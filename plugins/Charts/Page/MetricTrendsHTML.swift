@@ -25,18 +25,16 @@ public struct MetricTrendsHTML: Sendable {
     package func render(_ m: inout Markup) {
         m.raw("<div class=\"trend-grid\">")
         for t in trends {
-            let unit = CanonicalUnits.shown(t.unit)
-            let withUnit = { (v: Double) in Fmt.amount(v, 1) + (unit.isEmpty ? "" : " " + unit) }
+            let unit = t.shownUnit
+            let withUnit = { (v: Double) in t.text(v) + (unit.isEmpty ? "" : " " + unit) }
             m.raw("<figure class=\"trend\" data-metric=\"")
             m.escaped(t.metric)
             m.raw("\"><figcaption><b>")
             m.escaped(DailyMetricsTable.shownName(t.metric))
             m.raw("</b>")
-            if !unit.isEmpty {
-                m.raw(" <small>")
-                m.escaped(unit + ", " + t.valueName)
-                m.raw("</small>")
-            }
+            m.raw(" <small>")
+            m.escaped((unit.isEmpty ? "" : unit + ", ") + t.valueName)
+            m.raw("</small>")
             m.raw("<span class=\"trend-facts\">")
             if let latest = t.latest {
                 m.raw("latest <b data-stat=\"latest\">")
@@ -66,6 +64,7 @@ public struct MetricTrendsHTML: Sendable {
     .trend figcaption{font-size:14px;line-height:1.35}
     .trend figcaption small{color:#4B5563}
     .trend-facts{display:block;color:#374151}
+    .trend-chart .t-axis{font-size:12px;fill:#374151}
     @media (max-width:700px){.trend-grid{grid-template-columns:1fr}}
 
     """
