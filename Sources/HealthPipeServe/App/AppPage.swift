@@ -84,7 +84,7 @@ struct AppPage {
     static let readOnlyLine = "<p id=\"read-only\" class=\"read-only\">Read-only access: you can look at everything here, but adding, "
         + "changing or deleting needs <a href=\"\(SignIn.path)\">signing in</a> with the server's API secret.</p>"
 
-    static let style = "<style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + ReportCalendarHTML.css + AppStyle.css + "</style>"
+    static let style = "<style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + ReportCalendarHTML.css + MetricTrendsHTML.css + AppStyle.css + "</style>"
 
     /// Only this response's script runs; styles are inline (the charts' SVG carries style
     /// attributes); images are data URLs; the script talks to this server only.

@@ -33,7 +33,7 @@ enum AppScript {
     d.addEventListener('click',function(e){var a=e.target.closest&&e.target.closest('a');
       if(a&&a.hash&&a.pathname===location.pathname&&a.search===location.search){var t=d.getElementById(a.hash.slice(1));if(t&&t.tagName==='DETAILS')t.open=true;return}
       if(a&&internal(a)&&!e.ctrlKey&&!e.metaKey&&!e.shiftKey&&e.button===0){e.preventDefault();load(a.href,true).then(function(){if(a.hash){var t=d.getElementById(a.hash.slice(1));if(t){if(t.tagName==='DETAILS')t.open=true;t.scrollIntoView()}}});return}
-      var el=e.target.closest&&e.target.closest('.event,.axis-event,.check-point,.reading,.range-bar,.forecast-point,.tir-part,.history-bar,.daily-profile,.side-day');
+      var el=e.target.closest&&e.target.closest('.event,.axis-event,.check-point,.reading,.range-bar,.forecast-point,.tir-part,.history-bar,.daily-profile,.side-day,.trend-point');
       if(el&&tip(el,e.pageX,e.pageY)){e.preventDefault();return}if(bubble)bubble.hidden=true});
     window.addEventListener('popstate',function(){load(location.href,false)});
     function go(rel){var day=d.querySelector('#main .app-day');if(!day)return;wanted=shift(wanted||day.getAttribute('data-day'),rel==='prev'?-1:1);load(dayURL(wanted),true)}

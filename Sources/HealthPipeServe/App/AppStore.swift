@@ -95,6 +95,9 @@ final class AppStore: Sendable {
         return Glucose(loader: loader, span: try loader.span().map { $0.first...$0.last })
     }
 
+    /// The store's queries (daily summaries and the rest).
+    func reader() throws -> StoreReader { try SQLiteHealthStore(path: path).reader() }
+
     func healthLog() throws -> HealthLogQueries { try HealthLogQueries(path: path) }
 
     /// The person's zones; the default alone when the store cannot be read (the screen says why).

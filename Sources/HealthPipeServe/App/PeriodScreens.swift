@@ -1,6 +1,7 @@
 import Charts
 import Foundation
 import Hummingbird
+import HealthPipeCLI
 import HealthPipeCore
 
 /// `/agp?from=&to=`: the AGP report of any window of the history (default: the 14 days ending at
@@ -26,13 +27,16 @@ struct AGPScreen {
 }
 
 /// `/days?from=&to=`: seed 002's day table over any window (default: the 90 days ending at the
-/// last day with data; "All days" is the whole history), with its filters and the favourites.
+/// last day with data; "All days" is the whole history), with its filters and the favourites, and the
+/// window's trend charts of the other daily metrics (steps, heart rate, sleep …).
 struct DaysScreen {
     let store: AppStore
 
     func render(from: String?, to: String?, all: Bool, request r: AppRequest) throws -> DayScreen.Rendered {
         let glucose = try store.glucose(r.prefs, person: r.person.name)
-        let last = try AppDates.day(to) ?? glucose.span?.upperBound ?? store.today(r.person.name)
+        // Without glucose, the window ends at the last day of other daily metrics (a wearable's), so they show.
+        let last = try AppDates.day(to) ?? glucose.span?.upperBound
+            ?? store.reader().lastOtherSummaryDay(subject: r.person.name).flatMap(CivilDate.days(fromISO:)) ?? store.today(r.person.name)
         let first = all ? (glucose.span?.lowerBound ?? last) : try AppDates.day(from) ?? last - 89
         try AppDates.check(first, last)
         let table = try glucose.loader.dayTable(firstDay: first, lastDay: last)
@@ -50,6 +54,9 @@ struct DaysScreen {
                          Self.starForm(&m, row, forms: forms, back: back)
                      }).render(&m)
         m.raw("</section>")
+        // The same window's other daily metrics (steps, heart rate, sleep …) as the page's trend charts.
+        let metrics = try PageSections.dailyMetrics(try store.reader(), subject: r.person.name, first: first, last: last)
+        MetricTrendsHTML(metrics, firstDay: first, lastDay: last)?.section(&m)
         return .init(subtitle: Fmt.shortDate(first) + " – " + Fmt.shortDate(last) + " · glucose in " + r.prefs.unit.rawValue,
                      html: m)
     }

@@ -64,7 +64,7 @@ public struct HealthPage {
         m.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">")
         m.raw("<link rel=\"icon\" href=\"data:,\"><title>")
         m.escaped("Health views · " + subject + " · " + period)
-        m.raw("</title><style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + ReportCalendarHTML.css + "</style></head><body>")
+        m.raw("</title><style>\n" + PageStyle.css + ChartStyle.css + "\n" + DayTableHTML.filterCSS + ReportCalendarHTML.css + MetricTrendsHTML.css + "</style></head><body>")
 
         m.raw("<header class=\"top\"><div class=\"wrap\"><div class=\"brand\">HealthPipe · health views</div><h1>")
         m.escaped(subject)
@@ -77,6 +77,8 @@ public struct HealthPage {
         m.raw("</p><nav class=\"tabs\">")
         if hasGlucose { m.raw("<a href=\"#day\">Day</a><a href=\"#agp\">AGP report</a><a href=\"#days\">Days</a>") }
         if reports != nil { m.raw("<a href=\"#reports\">Reports</a>") }
+        let trends = MetricTrendsHTML(dailyMetrics, firstDay: firstDay, lastDay: lastDay)
+        if trends != nil { m.raw("<a href=\"#trends\">Trends</a>") }
         if dailyMetrics != nil { m.raw("<a href=\"#metrics\">Daily metrics</a>") }
         if !history.isEmpty { m.raw("<a href=\"#history\">Toothbrushing</a>") }
         m.raw("</nav></div></header><main>")
@@ -99,6 +101,7 @@ public struct HealthPage {
             m.raw(ReportDaysSVG(view: reports.days).element())
             m.raw("</div></section>")
         }
+        trends?.section(&m)
         if let dailyMetrics {
             m.raw("<section id=\"metrics\" class=\"card\"><h2>Daily metrics</h2><p class=\"lead\">Each day's other measurements "
                   + "(Apple Health and other sources: steps, heart rate, sleep, activity …): the day's mean, its count and range on hover.</p>")

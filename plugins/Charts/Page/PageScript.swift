@@ -39,7 +39,7 @@ enum PageScript {
     var bubble=d.getElementById('bubble');
     function tip(el,x,y){var t=el.querySelector('title');if(!t||!bubble)return false;bubble.textContent=t.textContent;bubble.hidden=false;
       bubble.style.left=Math.min(x+12,d.documentElement.clientWidth+window.scrollX-330)+'px';bubble.style.top=(y+14)+'px';return true}
-    d.addEventListener('click',function(e){var el=e.target.closest&&e.target.closest('.event,.axis-event,.check-point,.reading,.range-bar,.forecast-point,.tir-part,.history-bar,.daily-profile,.side-day');
+    d.addEventListener('click',function(e){var el=e.target.closest&&e.target.closest('.event,.axis-event,.check-point,.reading,.range-bar,.forecast-point,.tir-part,.history-bar,.daily-profile,.side-day,.trend-point');
       if(el&&tip(el,e.pageX,e.pageY)){e.preventDefault();return}if(bubble)bubble.hidden=true});
     d.addEventListener('focusin',function(e){var el=e.target;if(el.classList&&(el.classList.contains('event')||el.classList.contains('axis-event'))){var r=el.getBoundingClientRect();tip(el,r.left+window.scrollX,r.bottom+window.scrollY)}});
     d.addEventListener('keydown',function(e){if(e.key==='Escape'&&bubble)bubble.hidden=true});
