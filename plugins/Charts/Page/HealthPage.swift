@@ -104,7 +104,9 @@ public struct HealthPage {
         trends?.section(&m)
         if let dailyMetrics {
             m.raw("<section id=\"metrics\" class=\"card\"><h2>Daily metrics</h2><p class=\"lead\">Each day's other measurements "
-                  + "(Apple Health and other sources: steps, heart rate, sleep, activity …): the day's mean, its count and range on hover.</p>")
+                  + "(Apple Health and other sources: steps, heart rate, sleep, activity …): the day's total for what adds up "
+                  + "(steps, energy, distance, sleep minutes: each minute once across sources), else the day's mean; "
+                  + "its count, range and sources on hover.</p>")
             dailyMetrics.render(&m)
             m.raw("</section>")
         }
