@@ -38,15 +38,17 @@ struct LaneItem {
     static func gatheringClose(_ items: [LaneItem], x: (Double) -> Double, lane: (LaneItem) -> Int) -> [LaneItem] {
         var rows: [Int: [LaneItem]] = [:]
         for item in items { rows[lane(item) * 2 + (item.markers[0].isBasal ? 1 : 0), default: []].append(item) }
-        var out: [LaneItem] = []
-        for row in rows.values {
+        // Rows in their key's order and items ordered by minute, then row: the same day draws the same
+        // bytes in every run (a dictionary's order changes from one process to the next).
+        var out: [(row: Int, item: LaneItem)] = []
+        for (key, row) in rows.sorted(by: { $0.key < $1.key }) {
             for run in CloseMarks.runs(row.map { x($0.minute) }) {
-                guard run.count > 1 else { out.append(row[run.lowerBound]); continue }
+                guard run.count > 1 else { out.append((key, row[run.lowerBound])); continue }
                 let first = row[run.lowerBound]
-                out.append(LaneItem(markers: row[run].flatMap(\.markers).sorted { $0.utc < $1.utc }, minute: first.minute, close: true))
+                out.append((key, LaneItem(markers: row[run].flatMap(\.markers).sorted { $0.utc < $1.utc }, minute: first.minute, close: true)))
             }
         }
-        return out.sorted { $0.minute < $1.minute }
+        return out.sorted { ($0.item.minute, $0.row) < ($1.item.minute, $1.row) }.map(\.item)
     }
 
     var total: Double { markers.compactMap(\.insulin).reduce(0, +) }
