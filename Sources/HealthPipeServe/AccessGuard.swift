@@ -16,7 +16,7 @@ import Hummingbird
 ///   without a secret, a browser signed in with the secret, or write credentials — never a
 ///   read-only token nor an `--open-reads` visitor;
 /// - a person's token (`TokenGrant.person`) limits the request to that person: the app's screens
-///   and forms (`ServeContext.person`) and the API's reads and writes (`CallerPerson`, `ServeSettings.forCaller`);
+///   and forms (`ServeContext.person`) and the API's reads and writes (`CallerPerson`, which `ServeSettings.subject` answers);
 /// - a page asked for without credentials goes to `/signin`, which returns to it (`SignIn.path(returningTo:)`).
 struct AccessGuard: RouterMiddleware {
     typealias Context = ServeContext

@@ -12,15 +12,3 @@ struct TokenGrant: Equatable, Sendable {
 enum CallerPerson {
     @TaskLocal static var current: String?
 }
-
-extension ServeSettings {
-    /// These settings as the request being answered may use them: a person's token reads and writes
-    /// only that person, whatever `serve --subject` says. Taken on the request's task, before work
-    /// moves to the store's threads (a task-local does not follow it there).
-    var forCaller: ServeSettings {
-        guard let person = CallerPerson.current else { return self }
-        var scoped = self
-        scoped.subject = person
-        return scoped
-    }
-}

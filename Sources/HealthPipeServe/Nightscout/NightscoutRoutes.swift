@@ -155,7 +155,7 @@ struct NightscoutRoutes {
 
     /// Runs a read on the store's reader threads; nil when there is no database yet (nothing uploaded).
     func read<T: Sendable>(_ body: @escaping @Sendable (NightscoutRows, String) throws -> T) async throws -> T? {
-        let settings = self.settings.forCaller
+        let settings = self.settings
         do {
             return try await StoreWork.read {
                 guard FileManager.default.fileExists(atPath: settings.database) else { return nil }

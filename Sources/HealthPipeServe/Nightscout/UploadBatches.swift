@@ -12,7 +12,7 @@ import SQLiteStore
 /// imported in — within its import, when a treatment's identity repeats in the batch and the batch
 /// is imported in parts so that the last of them wins, `TreatmentReplacing`; its `raw` text is the
 /// document's, byte for byte.) Only uploads for the same person go together (a person's token
-/// writes into its person, `ServeSettings.forCaller`).
+/// writes into its person, `ServeSettings.subject`).
 actor UploadBatches {
     struct Answer: Sendable {
         /// Rejected documents: 1-based position in the request → the quarantine's reason.

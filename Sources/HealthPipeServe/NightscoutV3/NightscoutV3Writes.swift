@@ -76,7 +76,7 @@ struct NightscoutV3Writes {
     /// Imports one document; the quarantine's reason when the import rejected it.
     private func importDocument(_ doc: [String: Any]) async throws -> String? {
         let bytes = Array(try JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys])) + [0x0A]
-        let name = "/nightscout-api/v3/" + collection, settings = self.settings.forCaller
+        let name = "/nightscout-api/v3/" + collection, settings = self.settings
         // A treatment replaces the one of its identity (PATCH then PUT leaves one dose, the last written).
         let identities = collection == "treatments" ? TreatmentReplacing.identity(doc).map { [1: $0] } ?? [:] : [:]
         do {
