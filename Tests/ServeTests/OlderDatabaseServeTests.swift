@@ -17,17 +17,8 @@ import Testing
     static let current: Result<URL, any Error> = Result {
         let db = ServeProcess.tempDir().appendingPathComponent("current.sqlite")
         try OlderSchemaStores.writeCurrent(at: db) { args in
-            let stderr = ServeProcess.tempDir().appendingPathComponent("stderr.txt")
-            let p = Process()
-            p.executableURL = ServeProcess.binary
-            p.arguments = args
-            p.environment = ProcessInfo.processInfo.environment.merging(["TZ": "UTC"]) { $1 }
-            p.standardOutput = FileHandle.nullDevice
-            _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
-            p.standardError = try FileHandle(forWritingTo: stderr)
-            try p.run()
-            p.waitUntilExit()
-            return (p.terminationStatus, (try? String(contentsOf: stderr, encoding: .utf8)) ?? "")
+            let r = AppDatabase.run(ServeProcess.binary.path, args, environment: ["TZ": "UTC"])
+            return (r.code, r.output)
         }
         return db
     }
